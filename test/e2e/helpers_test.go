@@ -1,0 +1,113 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
+	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
+	"github.com/kmsguard/kmsguard/test/kmsenv"
+)
+
+// providerName is the KMS v2 provider name in every config of these tests; it is part of the etcd prefix.
+const providerName = "fake-kms"
+
+func TestMain(m *testing.M) {
+	// envtest logs through controller-runtime's logger and warns once when none is set.
+	ctrllog.SetLogger(zap.New(zap.WriteTo(os.Stderr)))
+	os.Exit(m.Run())
+}
+
+// startPlugin serves a fake KMS v2 plugin for kms on a new unix socket, stopped when t ends. Socket paths are
+// limited to 108 bytes, more than t.TempDir() leaves, so the socket lives in a short directory of its own.
+func startPlugin(t *testing.T, kms *fake.KMS) *fake.Plugin {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "kms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	plugin := fake.NewPlugin(kms, filepath.Join(dir, "kms.sock"))
+	if err := plugin.Start(); err != nil {
+		t.Fatalf("starting fake KMS plugin: %v", err)
+	}
+	t.Cleanup(plugin.Stop)
+	return plugin
+}
+
+// startKMSControlPlane starts etcd and one kube-apiserver that writes Secrets with the plugin and reads
+// plaintext ones through identity.
+func startKMSControlPlane(t *testing.T, plugin *fake.Plugin) *kmsenv.ControlPlane {
+	t.Helper()
+	return kmsenv.StartForTest(t, kmsenv.Options{APIServerOptions: kmsenv.APIServerOptions{
+		EncryptionConfig: kmsenv.SecretsConfig(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), kmsenv.IdentityProvider()),
+	}})
+}
+
+func createSecret(t *testing.T, client kubernetes.Interface, name, value string) *corev1.Secret {
+	t.Helper()
+	secret, err := client.CoreV1().Secrets("default").Create(context.Background(), &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Data:       map[string][]byte{"value": []byte(value)},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("creating secret %s: %v", name, err)
+	}
+	return secret
+}
+
+func secretKey(name string) string { return "/registry/secrets/default/" + name }
+
+// storedValue parses what kube-apiserver stored in etcd for the Secret default/name.
+func storedValue(t *testing.T, cp *kmsenv.ControlPlane, name string) (etcdvalue.Value, []byte) {
+	t.Helper()
+	raw, err := cp.RawValue(context.Background(), secretKey(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	value, err := etcdvalue.Parse(raw)
+	if err != nil {
+		t.Fatalf("parsing the stored value of secret %s: %v", name, err)
+	}
+	return value, raw
+}
+
+// kmsHealth returns the status code of /healthz/kms-providers.
+func kmsHealth(ctx context.Context, a *kmsenv.APIServer) (int, error) {
+	code, _, err := a.Get(ctx, "/healthz/kms-providers")
+	return code, err
+}
+
+// waitForKMSHealth polls /healthz/kms-providers until it answers want, and returns how long that took.
+// kube-apiserver caches a healthy result for 20 s and a failure for 3 s, and polls Status every minute, so
+// the wait allows a few minutes.
+func waitForKMSHealth(t *testing.T, a *kmsenv.APIServer, want int) time.Duration {
+	t.Helper()
+	start := time.Now()
+	var last int
+	err := wait.PollUntilContextTimeout(context.Background(), time.Second, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
+		code, err := kmsHealth(ctx, a)
+		if err != nil {
+			return false, nil // a transient connection error is not an answer
+		}
+		last = code
+		return code == want, nil
+	})
+	if err != nil {
+		t.Fatalf("/healthz/kms-providers never answered %d (last %d): %v", want, last, err)
+	}
+	return time.Since(start)
+}
+
+func uniqueName(prefix string) string { return fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano()) }

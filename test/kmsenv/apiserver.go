@@ -1,0 +1,279 @@
+package kmsenv
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
+	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+)
+
+// APIServer is one kube-apiserver of a ControlPlane. Its certificates, port and client credentials stay the same
+// across restarts, so clients built from RESTConfig keep working after Restart.
+type APIServer struct {
+	cp    *ControlPlane
+	index int
+	dir   string
+
+	mu         sync.Mutex
+	server     *envtest.APIServer
+	restConfig *rest.Config
+	// pendingStart receives the result of envtest's Start when it was left running in the background
+	// (WaitLive): see start.
+	pendingStart chan error
+}
+
+func newAPIServer(cp *ControlPlane, index int) *APIServer {
+	return &APIServer{cp: cp, index: index, dir: filepath.Join(cp.dir, fmt.Sprintf("kube-apiserver-%d", index))}
+}
+
+// EncryptionConfigPath is the file passed as --encryption-provider-config. With AutomaticReload, rewriting it
+// (WriteEncryptionConfig) is how a test changes the config without a restart.
+func (a *APIServer) EncryptionConfigPath() string {
+	return filepath.Join(a.dir, "encryption-config.yaml")
+}
+
+// LogPath is the file that holds the apiserver's stdout and stderr, across restarts.
+func (a *APIServer) LogPath() string { return filepath.Join(a.dir, "kube-apiserver.log") }
+
+// RESTConfig authenticates as a cluster admin (system:masters). It is a copy: callers may change it.
+func (a *APIServer) RESTConfig() *rest.Config {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return rest.CopyConfig(a.restConfig)
+}
+
+// Client is an admin clientset for this apiserver.
+func (a *APIServer) Client() kubernetes.Interface {
+	return kubernetes.NewForConfigOrDie(a.RESTConfig())
+}
+
+// Get sends an authenticated GET for path (e.g. /healthz/kms-providers or /metrics) and returns the status code
+// and body. A non-2xx status is not an error: health checks are judged by their code.
+func (a *APIServer) Get(ctx context.Context, path string) (int, []byte, error) {
+	cfg := a.RESTConfig()
+	httpClient, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return 0, nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(cfg.Host, "/")+path, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, body, err
+}
+
+// Restart stops the apiserver and starts it again with opts; etcd and its data stay. This is what a new
+// static-pod revision does to one node.
+func (a *APIServer) Restart(opts APIServerOptions) error {
+	if err := a.Stop(); err != nil {
+		return fmt.Errorf("stopping kube-apiserver-%d: %w", a.index, err)
+	}
+	return a.start(opts)
+}
+
+// Stop stops the apiserver process. It is safe to call on a stopped apiserver.
+func (a *APIServer) Stop() error {
+	a.mu.Lock()
+	server, pending := a.server, a.pendingStart
+	a.pendingStart = nil
+	a.mu.Unlock()
+	if server == nil {
+		return nil
+	}
+	err := server.Stop()
+	if pending != nil {
+		// envtest's Start returns once the process it waits for has exited; its error says only that.
+		<-pending
+	}
+	return err
+}
+
+func (a *APIServer) start(opts APIServerOptions) error {
+	if err := os.MkdirAll(filepath.Join(a.dir, "certs"), 0o700); err != nil {
+		return err
+	}
+	logFile, err := os.OpenFile(a.LogPath(), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(logFile, "\n===== kmsenv: starting kube-apiserver-%d at %s =====\n", a.index, time.Now().Format(time.RFC3339))
+
+	a.mu.Lock()
+	server := a.server
+	if server == nil {
+		// The same envtest.APIServer is reused for every restart: it keeps its port, serving certificates and
+		// client CA, so clients built before a restart keep working.
+		port, err := freePort()
+		if err != nil {
+			a.mu.Unlock()
+			return err
+		}
+		server = &envtest.APIServer{
+			Path:        filepath.Join(a.cp.assets, "kube-apiserver"),
+			CertDir:     filepath.Join(a.dir, "certs"),
+			EtcdURL:     a.cp.etcd.URL,
+			StopTimeout: 60 * time.Second,
+			// Chosen here rather than by envtest so that startLive can read it while envtest's Start runs.
+			SecureServing: envtest.SecureServing{ListenAddr: envtest.ListenAddr{Address: "127.0.0.1", Port: port}},
+		}
+		a.server = server
+	}
+	a.mu.Unlock()
+	server.Out, server.Err = logFile, logFile
+	if err := a.configure(server.Configure(), opts); err != nil {
+		return err
+	}
+
+	wait := opts.Wait
+	if wait == "" {
+		wait = WaitHealthy
+	}
+	switch wait {
+	case WaitHealthy:
+		server.StartTimeout = startTimeout
+		if err := server.Start(); err != nil {
+			return fmt.Errorf("starting kube-apiserver-%d (log: %s): %w", a.index, a.LogPath(), err)
+		}
+	case WaitLive:
+		if err := a.startLive(server); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("unknown WaitFor %q", wait)
+	}
+	return a.provisionAdmin(server)
+}
+
+// startLive starts server and returns once /livez answers 200, whatever /healthz says.
+//
+// envtest waits for /healthz only and kills the process when that does not pass in time, but an apiserver
+// whose KMS plugin is down never passes /healthz. So envtest's Start runs in the background with a timeout
+// longer than any test, and this waits for /livez itself; Stop ends the process and collects that Start.
+// An option in envtest to choose the health endpoint (controlplane.APIServer's processState.HealthCheck is
+// not exported) would remove this adapter.
+func (a *APIServer) startLive(server *envtest.APIServer) error {
+	server.StartTimeout = 24 * time.Hour
+	pending := make(chan error, 1)
+	go func() { pending <- server.Start() }()
+	a.mu.Lock()
+	a.pendingStart = pending
+	a.mu.Unlock()
+
+	// The serving certificate is self-signed for the test and the port is only known after envtest picks it,
+	// so the poll does not verify TLS: /livez carries no secrets.
+	probe := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	err := wait.PollUntilContextCancel(ctx, 200*time.Millisecond, true, func(ctx context.Context) (bool, error) {
+		select {
+		case err := <-pending:
+			pending <- err // keep it for Stop
+			return false, fmt.Errorf("kube-apiserver-%d exited before /livez passed: %w", a.index, err)
+		default:
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, server.SecureServing.URL("https", "/livez").String(), nil)
+		if err != nil {
+			return false, err
+		}
+		resp, err := probe.Do(req)
+		if err != nil {
+			return false, nil
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK, nil
+	})
+	if err != nil {
+		_ = a.Stop()
+		return fmt.Errorf("waiting for /livez of kube-apiserver-%d (log: %s): %w", a.index, a.LogPath(), err)
+	}
+	return nil
+}
+
+func (a *APIServer) configure(args *envtest.Arguments, opts APIServerOptions) error {
+	if opts.EncryptionConfig != nil {
+		if err := WriteEncryptionConfig(a.EncryptionConfigPath(), opts.EncryptionConfig); err != nil {
+			return err
+		}
+		args.Set("encryption-provider-config", a.EncryptionConfigPath())
+	} else {
+		args.Disable("encryption-provider-config")
+	}
+	if opts.AutomaticReload {
+		args.Set("encryption-provider-config-automatic-reload", "true")
+	} else {
+		args.Disable("encryption-provider-config-automatic-reload")
+	}
+	if len(opts.FeatureGates) > 0 {
+		args.Set("feature-gates", strings.Join(opts.FeatureGates, ","))
+	} else {
+		args.Disable("feature-gates")
+	}
+	return nil
+}
+
+func (a *APIServer) provisionAdmin(server *envtest.APIServer) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.restConfig != nil {
+		return nil
+	}
+	plane := &envtest.ControlPlane{Etcd: a.cp.etcd, APIServer: server}
+	user, err := plane.AddUser(envtest.User{Name: "kmsenv-admin", Groups: []string{"system:masters"}},
+		// Tests drive thousands of requests (migration); client-side throttling would measure the client.
+		&rest.Config{QPS: 1000, Burst: 2000})
+	if err != nil {
+		return fmt.Errorf("provisioning an admin user for kube-apiserver-%d: %w", a.index, err)
+	}
+	a.restConfig = user.Config()
+	return nil
+}
+
+// UpdateEncryptionConfig rewrites the config file in place, for an apiserver started with AutomaticReload.
+func (a *APIServer) UpdateEncryptionConfig(config *apiserverv1.EncryptionConfiguration) error {
+	return WriteEncryptionConfig(a.EncryptionConfigPath(), config)
+}
+
+// freePort asks the kernel for an unused loopback port. Another process may take it before kube-apiserver
+// binds it; the start then fails with a clear bind error in the log.
+func freePort() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port), nil
+}
+
+// KubeConfig is a kubeconfig with the admin credentials of RESTConfig, for kubectl and `kmsguard --kubeconfig`.
+func (a *APIServer) KubeConfig() ([]byte, error) {
+	cfg := a.RESTConfig()
+	const name = "kmsenv"
+	kubeconfig := clientcmdapi.NewConfig()
+	kubeconfig.Clusters[name] = &clientcmdapi.Cluster{Server: cfg.Host, CertificateAuthorityData: cfg.CAData}
+	kubeconfig.AuthInfos[name] = &clientcmdapi.AuthInfo{ClientCertificateData: cfg.CertData, ClientKeyData: cfg.KeyData}
+	kubeconfig.Contexts[name] = &clientcmdapi.Context{Cluster: name, AuthInfo: name}
+	kubeconfig.CurrentContext = name
+	return clientcmd.Write(*kubeconfig)
+}
