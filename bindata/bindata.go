@@ -1,0 +1,32 @@
+// Package bindata holds the manifests kmsguard embeds in its binaries.
+package bindata
+
+import (
+	"embed"
+	"fmt"
+)
+
+//go:embed lab
+var files embed.FS
+
+// LabEncryptionConfig is the path of the EncryptionConfiguration `make run` starts the lab with.
+const LabEncryptionConfig = "lab/encryption-config.yaml"
+
+// Asset returns the embedded file at path.
+func Asset(path string) ([]byte, error) {
+	data, err := files.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("bindata: %w", err)
+	}
+	return data, nil
+}
+
+// MustAsset returns the embedded file at path and panics when it is missing: for the fixed paths of this
+// package, which a test reads.
+func MustAsset(path string) []byte {
+	data, err := Asset(path)
+	if err != nil {
+		panic(err)
+	}
+	return data
+}
