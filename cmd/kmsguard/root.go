@@ -18,6 +18,7 @@ func NewCommand() *cobra.Command {
 		SilenceErrors: false,
 	}
 	root.AddCommand(newVersionCommand())
+	root.AddCommand(newHealthReporterCommand())
 	return root
 }
 

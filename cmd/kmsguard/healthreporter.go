@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+
+	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
+	operatorclientv1 "github.com/openshift/client-go/operator/clientset/versioned/typed/operator/v1"
+	"github.com/openshift/library-go/pkg/operator/encryption/kms"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate/pluginprobe"
+)
+
+// healthReporterUserAgent names the reporter in API server audit logs.
+const healthReporterUserAgent = "kmsguard-health-reporter"
+
+// statusProviders maps each --operator value to the provider of the operator
+// resource whose status receives the reports.
+var statusProviders = map[string]func(operatorclientv1.OperatorV1Interface) kms.EncryptionStatusProvider{
+	"kubeapiserver": func(c operatorclientv1.OperatorV1Interface) kms.EncryptionStatusProvider {
+		return encryptionstatus.NewKubeAPIServer(c.KubeAPIServers())
+	},
+	"openshiftapiserver": func(c operatorclientv1.OperatorV1Interface) kms.EncryptionStatusProvider {
+		return encryptionstatus.NewOpenShiftAPIServer(c.OpenShiftAPIServers())
+	},
+	"authentication": func(c operatorclientv1.OperatorV1Interface) kms.EncryptionStatusProvider {
+		return encryptionstatus.NewAuthentication(c.Authentications())
+	},
+}
+
+// healthReporterOptions are the flags of `kmsguard health-reporter`. All but
+// --operator are library-go's kms-health-reporter flags, with its defaults
+// and its validation, so either binary can run in the sidecar that
+// library-go's plugin lifecycle controller injects.
+type healthReporterOptions struct {
+	kmsSockets   []string
+	interval     time.Duration
+	readTimeout  time.Duration
+	writeTimeout time.Duration
+	nodeName     string
+	kubeconfig   string
+	operator     string
+}
+
+func newHealthReporterCommand() *cobra.Command {
+	o := &healthReporterOptions{}
+	cmd := &cobra.Command{
+		Use:   "health-reporter",
+		Short: "Probe this node's KMS plugins with Status and an encrypt/decrypt round trip, and publish their health",
+		Long: `health-reporter replaces library-go's kms-health-reporter sidecar. Every interval it probes each KMS
+plugin socket with Status and, when Status is healthy, an Encrypt/Decrypt round trip of a small random
+payload, which catches a key that was disabled or whose decrypt permission was revoked while the plugin
+still answers Status with "ok". It server-side applies the results to status.encryptionStatus.healthReports
+of the chosen operator resource under the same field manager as library-go's reporter.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.validate(); err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+
+			reporter, err := o.newReporter(ctx)
+			if err != nil {
+				return err
+			}
+			klog.InfoS("Starting KMS plugin health reporter", "node", o.nodeName, "operator", o.operator,
+				"sockets", o.kmsSockets, "interval", o.interval, "fieldManager", reporter.fieldManager)
+			reporter.run(ctx)
+			return nil
+		},
+	}
+	o.addFlags(cmd.Flags())
+	return cmd
+}
+
+func (o *healthReporterOptions) addFlags(fs *pflag.FlagSet) {
+	fs.StringSliceVar(&o.kmsSockets, "kms-sockets", nil, "KMS plugin endpoints to probe, unix:///var/run/kmsplugin/kms-<key id>.sock, comma separated")
+	fs.DurationVar(&o.interval, "interval", 30*time.Second, "time between the starts of two probe-and-publish cycles")
+	fs.DurationVar(&o.readTimeout, "read-timeout", 5*time.Second, "deadline of each call to a plugin; a probe makes up to three (Status, Encrypt, Decrypt)")
+	fs.DurationVar(&o.writeTimeout, "write-timeout", 10*time.Second, "deadline of each status apply")
+	fs.StringVar(&o.nodeName, "node-name", "", "name of the node the plugins run on; reporters writing to the same resource must have different names")
+	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "path to a kubeconfig; empty uses the in-cluster config")
+	fs.StringVar(&o.operator, "operator", "kubeapiserver", "operator resource that receives the reports: "+strings.Join(operatorNames(), ", "))
+}
+
+// validate rejects what library-go's reporter rejects, in the same order,
+// and an unknown --operator.
+func (o *healthReporterOptions) validate() error {
+	if len(o.kmsSockets) == 0 {
+		return fmt.Errorf("--kms-sockets is required")
+	}
+	seen := sets.New[string]()
+	for _, socket := range o.kmsSockets {
+		if _, err := keyIDFromSocket(socket); err != nil {
+			return err
+		}
+		if seen.Has(socket) {
+			return fmt.Errorf("--kms-sockets entry %q is given twice", socket)
+		}
+		seen.Insert(socket)
+	}
+	for _, d := range []struct {
+		flag  string
+		value time.Duration
+	}{
+		{"--interval", o.interval},
+		{"--read-timeout", o.readTimeout},
+		{"--write-timeout", o.writeTimeout},
+	} {
+		if d.value <= 0 {
+			return fmt.Errorf("%s must be positive, got %s", d.flag, d.value)
+		}
+	}
+	if o.nodeName == "" {
+		return fmt.Errorf("--node-name is required")
+	}
+	if _, ok := statusProviders[o.operator]; !ok {
+		return fmt.Errorf("--operator %q is not one of %s", o.operator, strings.Join(operatorNames(), ", "))
+	}
+	return nil
+}
+
+// newReporter connects the validated options to the cluster and the plugins.
+// The plugins are dialed lazily; their connections close when ctx is done.
+func (o *healthReporterOptions) newReporter(ctx context.Context) (*healthReporter, error) {
+	restConfig, err := clientcmd.BuildConfigFromFlags("", o.kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("loading kubeconfig: %w", err)
+	}
+	client, err := operatorclient.NewForConfig(rest.AddUserAgent(restConfig, healthReporterUserAgent))
+	if err != nil {
+		return nil, fmt.Errorf("creating operator client: %w", err)
+	}
+
+	plugins := make([]pluginprobe.Plugin, 0, len(o.kmsSockets))
+	for _, socket := range o.kmsSockets {
+		keyID, err := keyIDFromSocket(socket)
+		if err != nil {
+			return nil, err
+		}
+		plugin, err := pluginprobe.NewGRPCPlugin(ctx, keyID, socket, o.readTimeout)
+		if err != nil {
+			return nil, err
+		}
+		plugins = append(plugins, plugin)
+	}
+
+	return &healthReporter{
+		prober:       pluginprobe.NewProber(o.nodeName, plugins, o.readTimeout, clock.RealClock{}),
+		provider:     statusProviders[o.operator](client.OperatorV1()),
+		fieldManager: encryptionstatus.ReporterFieldManager(o.nodeName),
+		interval:     o.interval,
+		writeTimeout: o.writeTimeout,
+	}, nil
+}
+
+// operatorNames returns the --operator values, sorted.
+func operatorNames() []string {
+	names := make([]string, 0, len(statusProviders))
+	for name := range statusProviders {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}

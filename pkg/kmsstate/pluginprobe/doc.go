@@ -1,0 +1,39 @@
+// Package pluginprobe checks KMS v2 plugins the way kube-apiserver uses them:
+// it asks for Status and then seals and opens a small random payload, and
+// turns the outcome into a KMSPluginHealthReport for
+// status.encryptionStatus.healthReports of an OpenShift operator resource.
+//
+// library-go's kms-health-reporter calls Status only. A plugin answers Status
+// from its own state, so it keeps saying "ok" after the key encryption key has
+// been disabled or its decrypt permission revoked in the remote KMS
+// (kubernetes#138950, aws-encryption-provider#139); kube-apiserver notices
+// only when it next needs a new DEK or reads data whose DEK is not cached,
+// which can be hours later, on a restart. The round trip here makes the remote
+// KMS do real work on every probe, so the report turns Unhealthy as soon as
+// the key stops working.
+//
+// # Classification
+//
+// Reports keep library-go's meaning, so the two reporters are interchangeable
+// and a reader of healthReports need not know which one wrote an entry:
+//
+//   - Error: the Status call failed; Detail holds the error.
+//   - Unhealthy: Status answered with a healthz other than "ok" (Detail holds
+//     it), or with a key id kube-apiserver would reject, or the Encrypt/Decrypt
+//     round trip failed (Detail names the failed step and the error).
+//   - Healthy: Status said "ok" and the round trip returned the payload.
+//
+// KEKId is the key id Status returned, in every report where Status returned
+// one that kube-apiserver accepts. Unlike library-go, that includes an
+// unhealthy healthz: the operator CRDs require kekId in every report, and the
+// API server rejects the node's whole apply when one report lacks it. An
+// Error report has no key id to give, so it is rejected like library-go's;
+// making kekId optional in openshift/api would fix both reporters.
+//
+// # Load on the KMS
+//
+// A probe makes at most one Status, one Encrypt and one Decrypt call, each
+// bounded by the call timeout, and never retries: the next attempt is the next
+// probe, one interval later. The round trip is skipped unless Status answered
+// healthy, so a struggling KMS sees only the Status call.
+package pluginprobe

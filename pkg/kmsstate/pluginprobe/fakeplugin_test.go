@@ -1,0 +1,246 @@
+package pluginprobe_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/grpc/codes"
+	"k8s.io/utils/clock"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate/pluginprobe"
+)
+
+// callTimeout is long enough that a healthy call never reaches it, even
+// under -race on a busy machine, and short enough that the scenarios that
+// must time out do not slow the suite down much.
+const callTimeout = 2 * time.Second
+
+// TestProbeFakePlugin probes a real KMS v2 plugin over a unix socket, through
+// kube-apiserver's own gRPC client, in each state the reporter must tell
+// apart.
+func TestProbeFakePlugin(t *testing.T) {
+	scenarios := []struct {
+		name string
+		// setup breaks the KMS or the running plugin before the probe.
+		setup      func(t *testing.T, kms *fake.KMS, plugin *fake.Plugin)
+		wantStatus operatorv1.KMSPluginHealthStatus
+		// wantKEKID is the kekId the report must carry, "" for none.
+		wantKEKID string
+		// wantDetail must appear in the report's detail; "" means no detail.
+		wantDetail string
+		// wantCalls is what the probe alone made the plugin handle, as
+		// Status, Encrypt, Decrypt.
+		wantCalls [3]int64
+		// statusSaysOK marks the failures a Status-only check misses.
+		statusSaysOK bool
+	}{
+		{
+			name:       "healthy",
+			wantStatus: operatorv1.KMSPluginHealthStatusHealthy,
+			wantKEKID:  "key-1",
+			wantCalls:  [3]int64{1, 1, 1},
+		},
+		{
+			name: "current key disabled",
+			setup: func(t *testing.T, kms *fake.KMS, _ *fake.Plugin) {
+				mustSucceed(t, kms.Disable(kms.CurrentKeyID()))
+			},
+			wantStatus:   operatorv1.KMSPluginHealthStatusUnhealthy,
+			wantKEKID:    "key-1",
+			wantDetail:   "encrypt round trip failed: rpc error: code = FailedPrecondition",
+			wantCalls:    [3]int64{1, 1, 0},
+			statusSaysOK: true,
+		},
+		{
+			name: "current key destroyed",
+			setup: func(t *testing.T, kms *fake.KMS, _ *fake.Plugin) {
+				mustSucceed(t, kms.Destroy(kms.CurrentKeyID()))
+			},
+			wantStatus:   operatorv1.KMSPluginHealthStatusUnhealthy,
+			wantKEKID:    "key-1",
+			wantDetail:   "encrypt round trip failed: rpc error: code = NotFound",
+			wantCalls:    [3]int64{1, 1, 0},
+			statusSaysOK: true,
+		},
+		{
+			name:       "plugin reports unhealthy",
+			setup:      func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) { plugin.SetUnhealthy(true) },
+			wantStatus: operatorv1.KMSPluginHealthStatusUnhealthy,
+			wantKEKID:  "key-1",
+			wantDetail: "kms unreachable",
+			wantCalls:  [3]int64{1, 0, 0},
+		},
+		{
+			name:       "plugin stopped",
+			setup:      func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) { plugin.Stop() },
+			wantStatus: operatorv1.KMSPluginHealthStatusError,
+			wantDetail: "code = DeadlineExceeded",
+			wantCalls:  [3]int64{0, 0, 0},
+		},
+		{
+			name:       "plugin fails every call",
+			setup:      func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) { plugin.FailWith(codes.Unavailable) },
+			wantStatus: operatorv1.KMSPluginHealthStatusError,
+			wantDetail: "code = Unavailable",
+			wantCalls:  [3]int64{1, 0, 0},
+		},
+		{
+			name:       "plugin slower than the call timeout",
+			setup:      func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) { plugin.SetLatency(3 * callTimeout) },
+			wantStatus: operatorv1.KMSPluginHealthStatusError,
+			wantDetail: "code = DeadlineExceeded",
+			wantCalls:  [3]int64{1, 0, 0},
+		},
+		{
+			name:       "key rotated",
+			setup:      func(_ *testing.T, kms *fake.KMS, _ *fake.Plugin) { kms.Rotate() },
+			wantStatus: operatorv1.KMSPluginHealthStatusHealthy,
+			wantKEKID:  "key-2",
+			wantCalls:  [3]int64{1, 1, 1},
+		},
+		{
+			// The probe exercises the write key only. Data still under an
+			// older key is the business of migration, not of this probe.
+			name: "previous key disabled after rotation",
+			setup: func(t *testing.T, kms *fake.KMS, _ *fake.Plugin) {
+				previous := kms.CurrentKeyID()
+				kms.Rotate()
+				mustSucceed(t, kms.Disable(previous))
+			},
+			wantStatus: operatorv1.KMSPluginHealthStatusHealthy,
+			wantKEKID:  "key-2",
+			wantCalls:  [3]int64{1, 1, 1},
+		},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			kms := fake.NewKMS()
+			plugin := startPlugin(t, kms)
+			target, err := pluginprobe.NewGRPCPlugin(t.Context(), "1", plugin.Endpoint(), callTimeout)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.setup != nil {
+				s.setup(t, kms, plugin)
+			}
+			prober := pluginprobe.NewProber("master-0", []pluginprobe.Plugin{target}, callTimeout, clock.RealClock{})
+
+			before := plugin.Calls()
+			report := prober.Probe(t.Context(), target)
+			after := plugin.Calls()
+
+			if *report.NodeName != "master-0" || *report.KeyId != "1" || report.LastCheckedTime == nil {
+				t.Errorf("report identifies the wrong plugin: nodeName %q keyId %q lastCheckedTime %v", *report.NodeName, *report.KeyId, report.LastCheckedTime)
+			}
+			if got := *report.Status; got != s.wantStatus {
+				t.Errorf("status %q, want %q (detail %q)", got, s.wantStatus, deref(report.Detail))
+			}
+			if got := deref(report.KEKId); got != s.wantKEKID {
+				t.Errorf("kekId %q, want %q", got, s.wantKEKID)
+			}
+			switch got := deref(report.Detail); {
+			case s.wantDetail == "" && got != "":
+				t.Errorf("detail %q, want none", got)
+			case !strings.Contains(got, s.wantDetail):
+				t.Errorf("detail %q, want it to contain %q", got, s.wantDetail)
+			}
+			gotCalls := [3]int64{
+				after[fake.MethodStatus] - before[fake.MethodStatus],
+				after[fake.MethodEncrypt] - before[fake.MethodEncrypt],
+				after[fake.MethodDecrypt] - before[fake.MethodDecrypt],
+			}
+			if diff := cmp.Diff(s.wantCalls, gotCalls); diff != "" {
+				t.Errorf("calls (Status, Encrypt, Decrypt) differ (-want +got):\n%s", diff)
+			}
+
+			if s.statusSaysOK {
+				status, err := target.Service.Status(t.Context())
+				if err != nil {
+					t.Fatalf("Status: %v", err)
+				}
+				if status.Healthz != "ok" || status.KeyID != kms.CurrentKeyID() {
+					t.Errorf("Status says healthz %q key %q: the scenario no longer shows what Status alone misses", status.Healthz, status.KeyID)
+				}
+			}
+		})
+	}
+}
+
+// TestProbeAllFakePlugins checks that one ProbeAll gives every plugin
+// exactly one probe, and that one plugin's failure stays its own.
+func TestProbeAllFakePlugins(t *testing.T) {
+	kms := fake.NewKMS()
+	good, bad := startPlugin(t, kms), startPlugin(t, kms)
+	bad.SetUnhealthy(true)
+	var targets []pluginprobe.Plugin
+	for keyID, plugin := range map[string]*fake.Plugin{"1": good, "2": bad} {
+		target, err := pluginprobe.NewGRPCPlugin(t.Context(), keyID, plugin.Endpoint(), callTimeout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		targets = append(targets, target)
+	}
+	prober := pluginprobe.NewProber("master-0", targets, callTimeout, clock.RealClock{})
+
+	got := map[string]operatorv1.KMSPluginHealthStatus{}
+	for _, report := range prober.ProbeAll(t.Context()).HealthReports {
+		got[*report.KeyId] = *report.Status
+	}
+
+	want := map[string]operatorv1.KMSPluginHealthStatus{
+		"1": operatorv1.KMSPluginHealthStatusHealthy,
+		"2": operatorv1.KMSPluginHealthStatusUnhealthy,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("reports differ (-want +got):\n%s", diff)
+	}
+	wantCalls := map[*fake.Plugin]map[fake.Method]int64{
+		good: {fake.MethodStatus: 1, fake.MethodEncrypt: 1, fake.MethodDecrypt: 1},
+		bad:  {fake.MethodStatus: 1, fake.MethodEncrypt: 0, fake.MethodDecrypt: 0},
+	}
+	for plugin, want := range wantCalls {
+		if diff := cmp.Diff(want, plugin.Calls()); diff != "" {
+			t.Errorf("calls to %s differ (-want +got):\n%s", plugin.Endpoint(), diff)
+		}
+	}
+}
+
+// startPlugin starts a plugin for kms on a socket in a fresh directory and
+// stops it when the test ends. The directory comes from os.MkdirTemp, not
+// t.TempDir: a unix socket path is limited to about 108 bytes and t.TempDir
+// embeds the test name.
+func startPlugin(t *testing.T, kms *fake.KMS) *fake.Plugin {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "kms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	plugin := fake.NewPlugin(kms, filepath.Join(dir, "kms.sock"))
+	if err := plugin.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(plugin.Stop)
+	return plugin
+}
+
+func mustSucceed(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
