@@ -1,0 +1,250 @@
+package kmsstate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/encryption/kms"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+)
+
+// Operator conditions owned by the controller. Their suffixes make library-go's status controllers roll them
+// into the ClusterOperator's Degraded and Progressing.
+const (
+	ConditionKMSPluginsDegraded        = "KMSPluginsDegraded"
+	ConditionKMSKeyRotationProgressing = "KMSKeyRotationProgressing"
+)
+
+// Condition reasons beside the failure Reasons.
+const (
+	ReasonKMSNotConfigured      = "KMSNotConfigured"
+	ReasonKeyRotationInProgress = "KeyRotationInProgress"
+)
+
+// Event reasons. Events are emitted on transitions only: a fault that lasts an hour is two events, not 120.
+const (
+	EventPluginUnhealthy     = "KMSPluginUnhealthy"
+	EventPluginRecovered     = "KMSPluginRecovered"
+	EventKeyRotated          = "KMSKeyRotated"
+	EventHealthReportRemoved = "KMSHealthReportRemoved"
+)
+
+// NodeLister lists the nodes that run a kube-apiserver of the current revision.
+type NodeLister interface {
+	Nodes(ctx context.Context) ([]string, error)
+}
+
+// KeyLister lists the KMS keys that must be served: those of the current encryption config and those about to
+// be rolled out, so that a key can be shown healthy before a revision uses it (kmsprecondition asks exactly
+// that).
+type KeyLister interface {
+	KMSKeys(ctx context.Context) (Keys, error)
+}
+
+// Keys are the KMS keys in use.
+type Keys struct {
+	// IDs are the key ids (the <id> of kms-<id>.sock).
+	IDs []string
+	// Providers maps KMS provider names to key ids.
+	Providers map[string]string
+}
+
+// APIServerProber asks every kube-apiserver for its own view of KMS (pkg/kmsstate/apiserverprobe).
+type APIServerProber interface {
+	Probe(ctx context.Context) []APIServerView
+}
+
+// Options configure a Controller. OperatorClient, StatusProvider, Nodes, Keys and Recorder are required.
+type Options struct {
+	Config
+	// OperatorClient applies the conditions to the operator resource.
+	OperatorClient v1helpers.OperatorClient
+	// StatusProvider reads the health reports and removes orphaned ones.
+	StatusProvider kms.EncryptionStatusProvider
+	Nodes          NodeLister
+	Keys           KeyLister
+	// APIServers is optional: without it the state comes from the plugins' health reports alone.
+	APIServers APIServerProber
+	Recorder   events.Recorder
+	// Clock is for tests; the real clock by default.
+	Clock clock.PassiveClock
+}
+
+// Controller turns health reports, the apiservers' own view and the active probes into the
+// KMSPluginsDegraded and KMSKeyRotationProgressing conditions, events and metrics, and keeps the latest State
+// for other packages to read.
+//
+// Conditions, for the current nodes N and KMS keys K:
+//
+//	inputs                                                   KMSPluginsDegraded   reason
+//	no KMS key in use                                        False                KMSNotConfigured
+//	every plugin of K healthy and fresh on every node of N   False                AsExpected
+//	an apiserver's decrypt errors grow                       True                 DecryptFailing
+//	a plugin's Status failed (report status Error)           True                 PluginUnreachable
+//	healthz != ok, or the active round trip failed           True                 PluginUnhealthy
+//	an apiserver's /healthz/kms-providers or KMS calls fail  True                 APIServerKMSCheckFailing
+//	nodes disagree on the remote key_id beyond the grace     True                 KeyIDMismatch
+//	a report older than 4 report intervals                   True                 HealthReportStale
+//	a node of N has no report for a key of K                 True                 HealthReportMissing
+//
+// With several failures, the reason is the most severe (top of the table first) and the message lists them
+// all. KMSKeyRotationProgressing is True (KeyRotationInProgress, "key 1: old -> new") from the first report
+// of a new remote key_id until every node's plugin and kube-apiserver use it.
+//
+// Reports of nodes or keys that no longer exist are removed once they are stale, so that a live reporter
+// never fights the cleanup.
+type Controller struct {
+	factory.Controller
+
+	name    string
+	options Options
+	metrics *metricsSet
+
+	mu       sync.RWMutex
+	memory   Memory
+	state    *State
+	failures map[failureKey]Failure
+}
+
+// NewController builds the controller; run it with Run(ctx, 1) as any library-go controller.
+func NewController(instanceName string, opts Options) *Controller {
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
+	opts.Config = opts.Config.withDefaults()
+	c := &Controller{
+		name:    factory.ControllerInstanceName(instanceName, "KMSState"),
+		options: opts,
+		metrics: registeredMetrics(),
+	}
+	c.Controller = factory.New().
+		WithSync(c.sync).
+		WithControllerInstanceName(c.name).
+		// Reporters write every interval and each write is an informer event; the resync covers the
+		// apiserver probes and staleness, which no write announces.
+		ResyncEvery(opts.ReportInterval).
+		WithInformers(opts.OperatorClient.Informer()).
+		ToController(c.name, opts.Recorder.WithComponentSuffix("kms-state-controller"))
+	return c
+}
+
+// State returns the latest evaluation, or false before the first one finished.
+func (c *Controller) State() (State, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.state == nil {
+		return State{}, false
+	}
+	return *c.state, true
+}
+
+// Healthy is State().Healthy, failing when nothing has been evaluated yet.
+func (c *Controller) Healthy(nodes, keyIDs []string) error {
+	state, ok := c.State()
+	if !ok {
+		return &UnhealthyError{Failures: []Failure{{Reason: ReasonHealthReportMissing, Detail: "kmsstate has not evaluated any report yet"}}}
+	}
+	return state.Healthy(nodes, keyIDs)
+}
+
+func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
+	obs, err := c.observe(ctx)
+	if err != nil {
+		return err
+	}
+	if len(obs.KeyIDs) == 0 {
+		return c.applyConditions(ctx,
+			condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use"),
+			condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use"))
+	}
+
+	c.mu.Lock()
+	state, memory := Evaluate(c.options.Config, c.memory, obs)
+	c.memory, c.state = memory, &state
+	previous := c.failures
+	c.failures = failureSet(state.Failures)
+	c.mu.Unlock()
+
+	for _, ignored := range state.Ignored {
+		klog.V(2).InfoS("kmsstate ignored an input", "controller", c.name, "input", ignored.What, "reason", ignored.Why)
+	}
+	c.emitEvents(syncCtx.Recorder(), previous, c.failures, state)
+	c.metrics.update(&state, obs.Now)
+	cleanupErr := c.removeOrphans(ctx, syncCtx.Recorder(), obs.Reports, state.Orphans)
+
+	degraded := condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonAsExpected, "")
+	if isDegraded, reason, message := state.Degraded(); isDegraded {
+		degraded = condition(ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(reason), message)
+	}
+	rotating := condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonAsExpected, lastRotationMessage(state))
+	if len(state.Rotations) > 0 {
+		rotating = condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionTrue, ReasonKeyRotationInProgress, rotationMessage(state.Rotations))
+	}
+	if err := c.applyConditions(ctx, degraded, rotating); err != nil {
+		return err
+	}
+	return cleanupErr
+}
+
+func (c *Controller) observe(ctx context.Context) (Observation, error) {
+	obs := Observation{Now: c.options.Clock.Now()}
+	nodes, err := c.options.Nodes.Nodes(ctx)
+	if err != nil {
+		return obs, fmt.Errorf("listing nodes: %w", err)
+	}
+	keys, err := c.options.Keys.KMSKeys(ctx)
+	if err != nil {
+		return obs, fmt.Errorf("listing KMS keys: %w", err)
+	}
+	status, err := c.options.StatusProvider.GetKMSEncryptionStatus(ctx)
+	if err != nil {
+		return obs, fmt.Errorf("reading KMS health reports: %w", err)
+	}
+	obs.Nodes, obs.KeyIDs, obs.Providers = nodes, keys.IDs, keys.Providers
+	if status != nil {
+		obs.Reports = status.HealthReports
+	}
+	if c.options.APIServers != nil && len(keys.IDs) > 0 {
+		obs.APIServers = c.options.APIServers.Probe(ctx)
+	}
+	return obs, nil
+}
+
+func condition(conditionType string, status operatorv1.ConditionStatus, reason, message string) *applyoperatorv1.OperatorConditionApplyConfiguration {
+	return applyoperatorv1.OperatorCondition().WithType(conditionType).WithStatus(status).WithReason(reason).WithMessage(message)
+}
+
+func (c *Controller) applyConditions(ctx context.Context, conditions ...*applyoperatorv1.OperatorConditionApplyConfiguration) error {
+	return c.options.OperatorClient.ApplyOperatorStatus(ctx, c.name, applyoperatorv1.OperatorStatus().WithConditions(conditions...))
+}
+
+func rotationMessage(rotations []Rotation) string {
+	parts := make([]string, 0, len(rotations))
+	for _, r := range rotations {
+		s := r.String()
+		if len(r.Pending) > 0 {
+			s += fmt.Sprintf(" (waiting for %s)", strings.Join(r.Pending, ", "))
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func lastRotationMessage(state State) string {
+	var parts []string
+	for _, key := range state.KeyIDs {
+		if r, ok := state.LastCompleted[key]; ok {
+			parts = append(parts, fmt.Sprintf("%s, completed %s", r, r.Completed.UTC().Format(time.RFC3339)))
+		}
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,272 @@
+package kmsstate
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+)
+
+// recordingOperatorClient records every status apply, so that tests compare whole apply configurations.
+type recordingOperatorClient struct {
+	v1helpers.OperatorClient
+	applied []*applyoperatorv1.OperatorStatusApplyConfiguration
+}
+
+func (c *recordingOperatorClient) ApplyOperatorStatus(ctx context.Context, fieldManager string, status *applyoperatorv1.OperatorStatusApplyConfiguration) error {
+	c.applied = append(c.applied, status)
+	return c.OperatorClient.ApplyOperatorStatus(ctx, fieldManager, status)
+}
+
+// fakeStatusProvider holds health reports and records the applies that remove orphans.
+type fakeStatusProvider struct {
+	reports []operatorv1.KMSPluginHealthReport
+	getErr  error
+	applies map[string]*applyoperatorv1.KMSEncryptionStatusApplyConfiguration // by field manager
+}
+
+func (p *fakeStatusProvider) GetKMSEncryptionStatus(context.Context) (*operatorv1.KMSEncryptionStatus, error) {
+	return &operatorv1.KMSEncryptionStatus{HealthReports: p.reports}, p.getErr
+}
+
+func (p *fakeStatusProvider) ApplyKMSEncryptionStatus(_ context.Context, fieldManager string, status *applyoperatorv1.KMSEncryptionStatusApplyConfiguration) error {
+	if p.applies == nil {
+		p.applies = map[string]*applyoperatorv1.KMSEncryptionStatusApplyConfiguration{}
+	}
+	p.applies[fieldManager] = status
+	return nil
+}
+
+type staticNodes []string
+
+func (n staticNodes) Nodes(context.Context) ([]string, error) { return n, nil }
+
+type staticKeys Keys
+
+func (k staticKeys) KMSKeys(context.Context) (Keys, error) { return Keys(k), nil }
+
+type staticAPIServers []APIServerView
+
+func (a staticAPIServers) Probe(context.Context) []APIServerView { return a }
+
+func TestControllerSync(t *testing.T) {
+	twoNodes := staticNodes{"master-0", "master-1"}
+	keyOne := staticKeys{IDs: []string{"1"}, Providers: map[string]string{"1_secrets": "1"}}
+	scenarios := []struct {
+		name        string
+		nodes       staticNodes
+		keys        staticKeys
+		reports     []operatorv1.KMSPluginHealthReport
+		apiservers  staticAPIServers
+		getErr      error
+		wantErr     string
+		want        *applyoperatorv1.OperatorStatusApplyConfiguration // nil: nothing applied
+		wantEvents  []string
+		wantCleanup map[string][]string // field manager -> key ids kept
+	}{
+		{
+			name:  "no KMS key in use",
+			nodes: twoNodes,
+			want: applyoperatorv1.OperatorStatus().WithConditions(
+				condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use"),
+				condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use")),
+		},
+		{
+			name:    "all healthy",
+			nodes:   twoNodes,
+			keys:    keyOne,
+			reports: []operatorv1.KMSPluginHealthReport{healthy("master-0", "1", "a"), healthy("master-1", "1", "a")},
+			want: applyoperatorv1.OperatorStatus().WithConditions(
+				condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonAsExpected, ""),
+				condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonAsExpected, "")),
+		},
+		{
+			name:    "unreachable plugin",
+			nodes:   twoNodes,
+			keys:    keyOne,
+			reports: []operatorv1.KMSPluginHealthReport{healthy("master-0", "1", "a"), report("master-1", "1", operatorv1.KMSPluginHealthStatusError, "", time.Second)},
+			want: applyoperatorv1.OperatorStatus().WithConditions(
+				condition(ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(ReasonPluginUnreachable), "PluginUnreachable: node master-1 key 1: boom on master-1"),
+				condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonAsExpected, "")),
+			wantEvents: []string{"KMSPluginUnhealthy"},
+		},
+		{
+			name:       "apiserver check failing",
+			nodes:      twoNodes,
+			keys:       keyOne,
+			reports:    []operatorv1.KMSPluginHealthReport{healthy("master-0", "1", "a"), healthy("master-1", "1", "a")},
+			apiservers: staticAPIServers{{NodeName: "master-1", KMSHealthz: &HealthzResult{Detail: "[-]kms-providers failed: timeout"}}},
+			want: applyoperatorv1.OperatorStatus().WithConditions(
+				condition(ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(ReasonAPIServerKMSCheckFailing), "APIServerKMSCheckFailing: node master-1: /healthz/kms-providers: [-]kms-providers failed: timeout"),
+				condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonAsExpected, "")),
+			wantEvents: []string{"KMSPluginUnhealthy"},
+		},
+		{
+			name:  "orphans of a removed node are removed as that node's reporter",
+			nodes: staticNodes{"master-0"},
+			keys:  keyOne,
+			reports: []operatorv1.KMSPluginHealthReport{
+				healthy("master-0", "1", "a"),
+				report("master-9", "1", operatorv1.KMSPluginHealthStatusHealthy, "a", time.Hour),
+			},
+			want: applyoperatorv1.OperatorStatus().WithConditions(
+				condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonAsExpected, ""),
+				condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonAsExpected, "")),
+			wantEvents:  []string{"KMSHealthReportRemoved"},
+			wantCleanup: map[string][]string{encryptionstatus.ReporterFieldManager("master-9"): nil},
+		},
+		{
+			name:  "an orphaned key of a live node keeps the node's other reports",
+			nodes: staticNodes{"master-0"},
+			keys:  keyOne,
+			reports: []operatorv1.KMSPluginHealthReport{
+				healthy("master-0", "1", "a"),
+				report("master-0", "2", operatorv1.KMSPluginHealthStatusHealthy, "x", time.Hour),
+			},
+			want: applyoperatorv1.OperatorStatus().WithConditions(
+				condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonAsExpected, ""),
+				condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonAsExpected, "")),
+			wantEvents:  []string{"KMSHealthReportRemoved"},
+			wantCleanup: map[string][]string{encryptionstatus.ReporterFieldManager("master-0"): {"1"}},
+		},
+		{
+			name:    "reports cannot be read",
+			nodes:   twoNodes,
+			keys:    keyOne,
+			getErr:  errors.New("etcdserver: request timed out"),
+			wantErr: "reading KMS health reports: etcdserver: request timed out",
+		},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			operatorClient := &recordingOperatorClient{OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)}
+			statusProvider := &fakeStatusProvider{reports: s.reports, getErr: s.getErr}
+			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
+			opts := Options{
+				OperatorClient: operatorClient, StatusProvider: statusProvider, Nodes: s.nodes, Keys: s.keys,
+				Recorder: recorder, Clock: clocktesting.NewFakePassiveClock(t0),
+			}
+			if s.apiservers != nil {
+				opts.APIServers = s.apiservers
+			}
+			c := NewController("test", opts)
+			err := c.sync(context.Background(), factory.NewSyncContext("test", recorder))
+			if s.wantErr != "" {
+				if err == nil || err.Error() != s.wantErr {
+					t.Fatalf("want error %q, got %v", s.wantErr, err)
+				}
+				if len(operatorClient.applied) != 0 {
+					t.Errorf("conditions were applied on error: %v", operatorClient.applied)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(operatorClient.applied) != 1 {
+				t.Fatalf("want one status apply, got %d", len(operatorClient.applied))
+			}
+			if !equality.Semantic.DeepEqual(operatorClient.applied[0], s.want) {
+				t.Errorf("applied\n%s\nwant\n%s", describe(operatorClient.applied[0]), describe(s.want))
+			}
+			var reasons []string
+			for _, e := range recorder.Events() {
+				reasons = append(reasons, e.Reason)
+			}
+			if strings.Join(reasons, ",") != strings.Join(s.wantEvents, ",") {
+				t.Errorf("events %v, want %v", reasons, s.wantEvents)
+			}
+			if len(statusProvider.applies) != len(s.wantCleanup) {
+				t.Fatalf("cleanup applies %v, want %v", statusProvider.applies, s.wantCleanup)
+			}
+			for manager, wantKeys := range s.wantCleanup {
+				applied, ok := statusProvider.applies[manager]
+				if !ok {
+					t.Fatalf("no cleanup apply as %s", manager)
+				}
+				var keys []string
+				for _, r := range applied.HealthReports {
+					keys = append(keys, *r.KeyId)
+				}
+				if strings.Join(keys, ",") != strings.Join(wantKeys, ",") {
+					t.Errorf("cleanup as %s kept keys %v, want %v", manager, keys, wantKeys)
+				}
+			}
+		})
+	}
+}
+
+// TestControllerEventsOnTransitionsOnly: a fault that lasts is one event when it starts and one when it ends.
+func TestControllerEventsOnTransitionsOnly(t *testing.T) {
+	clock := clocktesting.NewFakeClock(t0)
+	statusProvider := &fakeStatusProvider{}
+	recorder := events.NewInMemoryRecorder("test", clock)
+	c := NewController("test", Options{
+		OperatorClient: &recordingOperatorClient{OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)},
+		StatusProvider: statusProvider, Nodes: staticNodes{"master-0"}, Keys: staticKeys{IDs: []string{"1"}},
+		Recorder: recorder, Clock: clock,
+	})
+	syncAt := func(status operatorv1.KMSPluginHealthStatus, kek string) {
+		t.Helper()
+		clock.Step(interval)
+		statusProvider.reports = []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyId: "1", Status: status, KEKId: kek, LastCheckedTime: metav1.NewTime(clock.Now())}}
+		if err := c.sync(context.Background(), factory.NewSyncContext("test", recorder)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	syncAt(operatorv1.KMSPluginHealthStatusHealthy, "a")
+	for range 5 {
+		syncAt(operatorv1.KMSPluginHealthStatusError, "")
+	}
+	syncAt(operatorv1.KMSPluginHealthStatusHealthy, "a")
+	syncAt(operatorv1.KMSPluginHealthStatusHealthy, "b")
+	syncAt(operatorv1.KMSPluginHealthStatusHealthy, "b")
+
+	var reasons []string
+	for _, e := range recorder.Events() {
+		reasons = append(reasons, e.Reason)
+	}
+	want := []string{EventPluginUnhealthy, EventPluginRecovered, EventKeyRotated}
+	if strings.Join(reasons, ",") != strings.Join(want, ",") {
+		t.Errorf("events %v, want %v", reasons, want)
+	}
+	if err := c.Healthy([]string{"master-0"}, []string{"1"}); err != nil {
+		t.Errorf("Healthy after recovery: %v", err)
+	}
+	state, _ := c.State()
+	if r, ok := state.LatestRotation("1"); !ok || r.From != "a" || r.To != "b" {
+		t.Errorf("LatestRotation = %+v, %v; want a -> b", r, ok)
+	}
+}
+
+func TestControllerHealthyBeforeFirstSync(t *testing.T) {
+	c := NewController("test", Options{
+		OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
+		StatusProvider: &fakeStatusProvider{}, Nodes: staticNodes{"master-0"}, Keys: staticKeys{IDs: []string{"1"}},
+		Recorder: events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0)),
+	})
+	var unhealthy *UnhealthyError
+	if err := c.Healthy([]string{"master-0"}, []string{"1"}); !errors.As(err, &unhealthy) {
+		t.Fatalf("want an UnhealthyError before the first evaluation, got %v", err)
+	}
+}
+
+func describe(status *applyoperatorv1.OperatorStatusApplyConfiguration) string {
+	var b strings.Builder
+	for _, c := range status.Conditions {
+		b.WriteString(*c.Type + "=" + string(*c.Status) + " " + *c.Reason + ": " + *c.Message + "\n")
+	}
+	return b.String()
+}

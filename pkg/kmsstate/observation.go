@@ -1,0 +1,72 @@
+package kmsstate
+
+import (
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+)
+
+// Observation is everything kmsstate knows at one moment. Evaluate turns it, with the Memory of the previous
+// evaluation, into a State. It is plain data so that unit tests can build every scenario by hand.
+type Observation struct {
+	// Now is the time the observation was taken; report ages are measured against it.
+	Now time.Time
+	// Nodes run a kube-apiserver of the current revision and so must run a healthy plugin for every key.
+	Nodes []string
+	// KeyIDs are the ids of the KMS keys (library-go's encryption-key secret ids, the <id> of
+	// unix:///var/run/kmsplugin/kms-<id>.sock) in the current encryption config.
+	KeyIDs []string
+	// Providers maps each KMS provider name of the current encryption config to its key id, so that the
+	// apiservers' per-provider metrics can be attributed to keys. See KeyIDsFromConfig.
+	Providers map[string]string
+	// Reports are status.encryptionStatus.healthReports of the operator resource, as written by the node-side
+	// reporters (library-go's kms-health-reporter or `kmsguard health-reporter`).
+	Reports []operatorv1.KMSPluginHealthReport
+	// APIServers are what each kube-apiserver says about its own KMS providers. Empty when no apiserver
+	// prober runs; the plugin reports alone still decide plugin health.
+	APIServers []APIServerView
+}
+
+// APIServerView is one kube-apiserver's own view of KMS: its /healthz/kms-providers answer and a sample of its
+// encryption metrics.
+type APIServerView struct {
+	// NodeName is the node the kube-apiserver runs on.
+	NodeName string
+	// CheckedAt is when the view was taken.
+	CheckedAt time.Time
+	// Err is set when the apiserver could not be asked at all (connection refused, timeout); the other
+	// fields are then empty. An unreachable apiserver is not by itself a KMS failure.
+	Err string
+	// KMSHealthz is the result of GET /healthz/kms-providers; nil when it was not asked.
+	KMSHealthz *HealthzResult
+	// Metrics is the sample of /metrics; nil when it was not scraped.
+	Metrics *MetricsSample
+}
+
+// HealthzResult is the answer of a health endpoint.
+type HealthzResult struct {
+	// OK is true for HTTP 200.
+	OK bool
+	// Detail is the failing checks' text from the body (kube-apiserver lists "[-]kms-provider-0 failed: ...").
+	Detail string
+}
+
+// MetricsSample holds the cumulative counters and gauges of one kube-apiserver that tell about KMS. Counters
+// are totals since the apiserver started; Evaluate compares them with the previous sample to see growth.
+type MetricsSample struct {
+	// KMSCallErrors counts KMS gRPC calls that did not end with grpc_status_code "OK", from
+	// apiserver_envelope_encryption_kms_operations_latency_seconds_count, by provider and method.
+	KMSCallErrors map[KMSCall]float64
+	// DecryptErrors counts failed reads of KMS-encrypted values: the from_storage
+	// apiserver_storage_transformation_operations_total with a kms prefix and a status other than "OK".
+	DecryptErrors float64
+	// KeyIDHashes are the key id hashes ("sha256:<hex>") the apiserver last saw in Status, by provider, from
+	// apiserver_envelope_encryption_key_id_hash_status_last_timestamp_seconds (the newest per provider).
+	KeyIDHashes map[string]string
+}
+
+// KMSCall names one KMS gRPC method of one provider.
+type KMSCall struct {
+	Provider string
+	Method   string
+}

@@ -1,0 +1,203 @@
+package kmsstate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Reason names one class of KMS failure. It is the reason of the KMSPluginsDegraded condition when it is the
+// most severe failure present.
+type Reason string
+
+// The failure classes, most severe first: the order decides which one names the condition when several are
+// present. Data that cannot be read comes first; then plugin failures before the apiserver's failing check,
+// because a dead or unhealthy plugin is what makes that check fail, and the reason should say what to fix.
+const (
+	// ReasonDecryptFailing: a kube-apiserver fails to read KMS-encrypted data right now (its transformation or
+	// KMS Decrypt error counters grow). Reads of encrypted resources are already failing.
+	ReasonDecryptFailing Reason = "DecryptFailing"
+	// ReasonPluginUnreachable: a plugin did not answer Status (socket gone, timeout, gRPC error).
+	ReasonPluginUnreachable Reason = "PluginUnreachable"
+	// ReasonPluginUnhealthy: a plugin answered, but not healthy: healthz != "ok", or the active probe's
+	// Encrypt/Decrypt round trip failed (a revoked key whose Status still says "ok").
+	ReasonPluginUnhealthy Reason = "PluginUnhealthy"
+	// ReasonAPIServerKMSCheckFailing: a kube-apiserver's own /healthz/kms-providers fails or its KMS calls
+	// fail. New DEKs cannot be made; writes stop three minutes after the last good Status.
+	ReasonAPIServerKMSCheckFailing Reason = "APIServerKMSCheckFailing"
+	// ReasonKeyIDMismatch: nodes have disagreed on the remote key_id for longer than the grace period, so
+	// apiservers on different nodes write under different KMS keys.
+	ReasonKeyIDMismatch Reason = "KeyIDMismatch"
+	// ReasonHealthReportStale: a plugin's last report is older than the staleness limit; its reporter is
+	// stuck or gone, and nothing is known about the plugin.
+	ReasonHealthReportStale Reason = "HealthReportStale"
+	// ReasonHealthReportMissing: a node of the current revision has never reported on a key of the current
+	// config.
+	ReasonHealthReportMissing Reason = "HealthReportMissing"
+)
+
+// ReasonAsExpected is the reason of a KMSPluginsDegraded=False condition.
+const ReasonAsExpected = "AsExpected"
+
+// severity orders the reasons; lower is more severe.
+var severity = map[Reason]int{
+	ReasonDecryptFailing:           0,
+	ReasonPluginUnreachable:        1,
+	ReasonPluginUnhealthy:          2,
+	ReasonAPIServerKMSCheckFailing: 3,
+	ReasonKeyIDMismatch:            4,
+	ReasonHealthReportStale:        5,
+	ReasonHealthReportMissing:      6,
+}
+
+// Failure is one thing wrong with KMS on one node.
+type Failure struct {
+	Reason Reason `json:"reason"`
+	// Node is the node the failure was seen on.
+	Node string `json:"node"`
+	// KeyID is the KMS key (encryption-key secret id) concerned; empty for failures an apiserver reports
+	// without naming a key.
+	KeyID string `json:"keyID,omitempty"`
+	// Detail is the error as reported, for the condition message.
+	Detail string `json:"detail,omitempty"`
+}
+
+func (f Failure) String() string {
+	s := "node " + f.Node
+	if f.KeyID != "" {
+		s += " key " + f.KeyID
+	}
+	if f.Detail != "" {
+		s += ": " + f.Detail
+	}
+	return s
+}
+
+// PluginHealth is the health of one plugin (one key on one node).
+type PluginHealth string
+
+const (
+	PluginHealthy     PluginHealth = "Healthy"
+	PluginUnhealthy   PluginHealth = "Unhealthy"
+	PluginUnreachable PluginHealth = "Unreachable"
+	PluginStale       PluginHealth = "Stale"
+	PluginMissing     PluginHealth = "Missing"
+)
+
+// Plugin is the state of the plugin for one key on one node.
+type Plugin struct {
+	Node   string       `json:"node"`
+	KeyID  string       `json:"keyID"`
+	Health PluginHealth `json:"health"`
+	// KEKID is the remote key_id the plugin last reported while healthy; empty otherwise.
+	KEKID string `json:"kekID,omitempty"`
+	// LastChecked is when the plugin's reporter last checked it; zero when it never reported.
+	LastChecked time.Time `json:"lastChecked,omitempty"`
+	// Age is how old the last report was at evaluation time.
+	Age    time.Duration `json:"age,omitempty"`
+	Detail string        `json:"detail,omitempty"`
+}
+
+// Rotation is a change of the remote key_id (KEK) behind one KMS key.
+type Rotation struct {
+	KeyID string `json:"keyID"`
+	// From is the key_id every node agreed on before; empty when kmsstate started during the change.
+	From string `json:"from,omitempty"`
+	To   string `json:"to"`
+	// Started is when a node first reported To.
+	Started time.Time `json:"started"`
+	// Completed is when every node (plugin and kube-apiserver) was seen on To; zero while in progress.
+	Completed time.Time `json:"completed,omitempty"`
+	// Pending are the nodes not yet seen on To, while in progress.
+	Pending []string `json:"pending,omitempty"`
+}
+
+func (r Rotation) String() string {
+	from := r.From
+	if from == "" {
+		from = "(unknown)"
+	}
+	return fmt.Sprintf("key %s: %s -> %s", r.KeyID, from, r.To)
+}
+
+// Ignored is an input kmsstate did not use, and why. Ignored inputs are logged and never count as healthy.
+type Ignored struct {
+	What string `json:"what"`
+	Why  string `json:"why"`
+}
+
+// ReportRef names a health report by its list-map keys.
+type ReportRef struct {
+	Node  string `json:"node"`
+	KeyID string `json:"keyID"`
+}
+
+// State is the result of one evaluation.
+type State struct {
+	EvaluatedAt time.Time `json:"evaluatedAt"`
+	// Nodes and KeyIDs are the expected nodes and keys the state was evaluated for.
+	Nodes  []string `json:"nodes"`
+	KeyIDs []string `json:"keyIDs"`
+	// Plugins has one entry per expected node and key, sorted by node then key.
+	Plugins []Plugin `json:"plugins"`
+	// Failures are sorted most severe first.
+	Failures []Failure `json:"failures,omitempty"`
+	// Rotations in progress.
+	Rotations []Rotation `json:"rotations,omitempty"`
+	// Completed are the rotations this evaluation saw complete (each is reported exactly once).
+	Completed []Rotation `json:"completed,omitempty"`
+	// LastCompleted is the latest completed rotation per key id, remembered across evaluations.
+	LastCompleted map[string]Rotation `json:"lastCompleted,omitempty"`
+	// Orphans are reports of nodes or keys that no longer exist, old enough that no live reporter owns them.
+	Orphans []ReportRef `json:"orphans,omitempty"`
+	Ignored []Ignored   `json:"ignored,omitempty"`
+}
+
+// Degraded reports whether any failure is present, with the reason of the most severe one and a message
+// naming every failure, grouped by reason.
+func (s *State) Degraded() (bool, Reason, string) {
+	if len(s.Failures) == 0 {
+		return false, ReasonAsExpected, ""
+	}
+	return true, s.Failures[0].Reason, failureMessage(s.Failures)
+}
+
+// maxMessageFailures bounds how many failures a condition message lists, so that a 200-report outage stays
+// a readable condition; the count of the rest is given.
+const maxMessageFailures = 10
+
+func failureMessage(failures []Failure) string {
+	var b strings.Builder
+	var last Reason
+	for i, f := range failures {
+		if i == maxMessageFailures {
+			fmt.Fprintf(&b, "; and %d more", len(failures)-i)
+			break
+		}
+		if f.Reason != last {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "%s: ", f.Reason)
+			last = f.Reason
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.String())
+	}
+	return b.String()
+}
+
+func sortFailures(failures []Failure) {
+	sort.SliceStable(failures, func(i, j int) bool {
+		a, b := failures[i], failures[j]
+		if severity[a.Reason] != severity[b.Reason] {
+			return severity[a.Reason] < severity[b.Reason]
+		}
+		if a.Node != b.Node {
+			return a.Node < b.Node
+		}
+		return a.KeyID < b.KeyID
+	})
+}
