@@ -80,8 +80,8 @@ of the chosen operator resource under the same field manager as library-go's rep
 				return err
 			}
 			klog.InfoS("Starting KMS plugin health reporter", "node", o.nodeName, "operator", o.operator,
-				"sockets", o.kmsSockets, "interval", o.interval, "fieldManager", reporter.fieldManager)
-			reporter.run(ctx)
+				"sockets", o.kmsSockets, "interval", o.interval, "fieldManager", reporter.FieldManager)
+			reporter.Run(ctx)
 			return nil
 		},
 	}
@@ -138,7 +138,7 @@ func (o *healthReporterOptions) validate() error {
 
 // newReporter connects the validated options to the cluster and the plugins.
 // The plugins are dialed lazily; their connections close when ctx is done.
-func (o *healthReporterOptions) newReporter(ctx context.Context) (*healthReporter, error) {
+func (o *healthReporterOptions) newReporter(ctx context.Context) (*pluginprobe.Reporter, error) {
 	restConfig, err := clientcmd.BuildConfigFromFlags("", o.kubeconfig)
 	if err != nil {
 		return nil, fmt.Errorf("loading kubeconfig: %w", err)
@@ -161,12 +161,12 @@ func (o *healthReporterOptions) newReporter(ctx context.Context) (*healthReporte
 		plugins = append(plugins, plugin)
 	}
 
-	return &healthReporter{
-		prober:       pluginprobe.NewProber(o.nodeName, plugins, o.readTimeout, clock.RealClock{}),
-		provider:     statusProviders[o.operator](client.OperatorV1()),
-		fieldManager: encryptionstatus.ReporterFieldManager(o.nodeName),
-		interval:     o.interval,
-		writeTimeout: o.writeTimeout,
+	return &pluginprobe.Reporter{
+		Prober:       pluginprobe.NewProber(o.nodeName, plugins, o.readTimeout, clock.RealClock{}),
+		Provider:     statusProviders[o.operator](client.OperatorV1()),
+		FieldManager: encryptionstatus.ReporterFieldManager(o.nodeName),
+		Interval:     o.interval,
+		WriteTimeout: o.writeTimeout,
 	}, nil
 }
 

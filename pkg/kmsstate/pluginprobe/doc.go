@@ -27,8 +27,10 @@
 // one that kube-apiserver accepts. Unlike library-go, that includes an
 // unhealthy healthz: the operator CRDs require kekId in every report, and the
 // API server rejects the node's whole apply when one report lacks it. An
-// Error report has no key id to give, so it is rejected like library-go's;
-// making kekId optional in openshift/api would fix both reporters.
+// Error report carries the last key id the plugin's Status returned to this
+// Prober; before any Status succeeded it has none and is rejected like
+// library-go's. Making kekId optional in openshift/api would fix both
+// reporters.
 //
 // # Load on the KMS
 //

@@ -244,3 +244,23 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// TestProbeErrorKeepsTheLastKEKID: the operator CRDs reject a report without kekId, so an Error report must
+// carry the key id the plugin served before it failed, or the outage would never be written.
+func TestProbeErrorKeepsTheLastKEKID(t *testing.T) {
+	kms := fake.NewKMS()
+	plugin := startPlugin(t, kms)
+	target, err := pluginprobe.NewGRPCPlugin(t.Context(), "1", plugin.Endpoint(), callTimeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prober := pluginprobe.NewProber("master-0", []pluginprobe.Plugin{target}, callTimeout, clock.RealClock{})
+	if report := prober.Probe(t.Context(), target); *report.Status != operatorv1.KMSPluginHealthStatusHealthy {
+		t.Fatalf("first probe: %s %s", *report.Status, deref(report.Detail))
+	}
+	plugin.FailWith(codes.Unavailable)
+	report := prober.Probe(t.Context(), target)
+	if *report.Status != operatorv1.KMSPluginHealthStatusError || report.KEKId == nil || *report.KEKId != kms.CurrentKeyID() {
+		t.Errorf("after the plugin failed: status %s kekId %v, want Error with the last key id %s", *report.Status, report.KEKId, kms.CurrentKeyID())
+	}
+}

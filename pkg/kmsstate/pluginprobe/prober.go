@@ -21,9 +21,10 @@ const healthzOK = "ok"
 
 // Prober probes the KMS plugins of one node.
 //
-// A Prober holds no state between probes: calling ProbeAll once per interval
-// is what keeps the load on the KMS at one round trip per plugin per
-// interval, so callers must not call it concurrently with itself.
+// The only state a Prober keeps between probes is the last key id each
+// plugin's Status returned (see Probe). Calling ProbeAll once per interval is
+// what keeps the load on the KMS at one round trip per plugin per interval,
+// so callers must not call it concurrently with itself.
 // wait.JitterUntil, which runs its function to completion before the next
 // period, never does.
 type Prober struct {
@@ -31,6 +32,10 @@ type Prober struct {
 	plugins     []Plugin
 	callTimeout time.Duration
 	clock       clock.PassiveClock
+
+	mu sync.Mutex
+	// lastKEKID is, per key id, the last valid key id Status returned.
+	lastKEKID map[string]string
 }
 
 // NewProber returns a Prober that reports plugins as running on nodeName.
@@ -43,6 +48,7 @@ func NewProber(nodeName string, plugins []Plugin, callTimeout time.Duration, clo
 		plugins:     plugins,
 		callTimeout: callTimeout,
 		clock:       clock,
+		lastKEKID:   map[string]string{},
 	}
 }
 
@@ -73,11 +79,20 @@ func (p *Prober) Probe(ctx context.Context, plugin Plugin) *applyoperatorv1.KMSP
 
 	status, err := p.status(ctx, plugin.Service)
 	if err != nil {
-		// No kekId to give; see the package documentation.
-		return report.WithStatus(operatorv1.KMSPluginHealthStatusError).WithDetail(detail(err.Error()))
+		// The operator CRDs require kekId in every report and reject the
+		// node's whole apply without it, which would leave the plugin's last
+		// Healthy report in place until it went stale. The last key id Status
+		// returned is the best statement of which KEK the plugin serves; with
+		// none known the report cannot be written, as library-go's cannot.
+		report.WithStatus(operatorv1.KMSPluginHealthStatusError).WithDetail(detail(err.Error()))
+		if kek := p.lastKnownKEKID(plugin.KeyID, ""); kek != "" {
+			report.WithKEKId(kek)
+		}
+		return report
 	}
 	keyIDErr := validateKeyID(status.KeyID)
 	if keyIDErr == nil {
+		p.lastKnownKEKID(plugin.KeyID, status.KeyID)
 		// Set whenever Status gave a usable one, unhealthy or not: the
 		// operator CRDs require kekId in every report and reject the
 		// node's whole apply without it. library-go leaves it out when
@@ -131,4 +146,15 @@ func validateKeyID(keyID string) error {
 		return fmt.Errorf("%w: %v", ErrInvalidKeyID, err)
 	}
 	return nil
+}
+
+// lastKnownKEKID records kekID for the plugin of keyID when it is not empty,
+// and returns the last one recorded.
+func (p *Prober) lastKnownKEKID(keyID, kekID string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if kekID != "" {
+		p.lastKEKID[keyID] = kekID
+	}
+	return p.lastKEKID[keyID]
 }

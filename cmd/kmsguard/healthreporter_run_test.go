@@ -58,15 +58,15 @@ func TestReportOnceTakesOverLibraryGoEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reporter := &healthReporter{
-		prober:       pluginprobe.NewProber(node, []pluginprobe.Plugin{target}, testCallTimeout, clock.RealClock{}),
-		provider:     provider,
-		fieldManager: encryptionstatus.ReporterFieldManager(node),
-		interval:     time.Hour,
-		writeTimeout: testCallTimeout,
+	reporter := &pluginprobe.Reporter{
+		Prober:       pluginprobe.NewProber(node, []pluginprobe.Plugin{target}, testCallTimeout, clock.RealClock{}),
+		Provider:     provider,
+		FieldManager: encryptionstatus.ReporterFieldManager(node),
+		Interval:     time.Hour,
+		WriteTimeout: testCallTimeout,
 	}
 
-	reporter.reportOnce(t.Context())
+	reporter.ReportOnce(t.Context())
 
 	status, err := provider.GetKMSEncryptionStatus(t.Context())
 	if err != nil {
@@ -98,21 +98,21 @@ func TestRunStopsWhenContextIsDone(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	applied := 0
-	reporter := &healthReporter{
-		prober: pluginprobe.NewProber("master-0", nil, testCallTimeout, clock.RealClock{}),
-		provider: applyFunc(func(context.Context, string, *applyoperatorv1.KMSEncryptionStatusApplyConfiguration) error {
+	reporter := &pluginprobe.Reporter{
+		Prober: pluginprobe.NewProber("master-0", nil, testCallTimeout, clock.RealClock{}),
+		Provider: applyFunc(func(context.Context, string, *applyoperatorv1.KMSEncryptionStatusApplyConfiguration) error {
 			applied++
 			cancel()
 			return nil
 		}),
-		fieldManager: encryptionstatus.ReporterFieldManager("master-0"),
-		interval:     time.Hour,
-		writeTimeout: testCallTimeout,
+		FieldManager: encryptionstatus.ReporterFieldManager("master-0"),
+		Interval:     time.Hour,
+		WriteTimeout: testCallTimeout,
 	}
 
 	done := make(chan struct{})
 	go func() {
-		reporter.run(ctx)
+		reporter.Run(ctx)
 		close(done)
 	}()
 	select {
