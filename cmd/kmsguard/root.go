@@ -19,6 +19,7 @@ func NewCommand() *cobra.Command {
 	}
 	root.AddCommand(newVersionCommand())
 	root.AddCommand(newHealthReporterCommand())
+	root.AddCommand(newStatusCommand())
 	return root
 }
 
