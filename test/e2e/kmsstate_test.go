@@ -1,0 +1,189 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/utils/clock"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate/pluginprobe"
+)
+
+// probeInterval is the reporters' interval in this test; the detection latency goal is one interval plus 2 s.
+const probeInterval = 5 * time.Second
+
+// kmsStateFixture is a two-node control plane as kube-apiserver-operator sees it: one KMS, a plugin per node,
+// a health reporter per node writing to the real KubeAPIServer resource, and the kmsstate controller.
+type kmsStateFixture struct {
+	kms      *fake.KMS
+	plugins  map[string]*fake.Plugin
+	operator v1helpers.StaticPodOperatorClient
+	recorder events.InMemoryRecorder
+}
+
+func startKMSStateFixture(t *testing.T) *kmsStateFixture {
+	t.Helper()
+	f := &kmsStateFixture{kms: fake.NewKMS(), plugins: map[string]*fake.Plugin{}}
+	nodes := []string{"master-0", "master-1"}
+	for _, node := range nodes {
+		f.plugins[node] = startPlugin(t, f.kms)
+	}
+	// The apiserver runs "on" master-0 and encrypts through that node's plugin.
+	cp := startKMSControlPlane(t, f.plugins["master-0"])
+	a := cp.APIServer(0)
+	// Registered after the control plane, so it runs before the control plane stops: clients and watches end
+	// first, and kube-apiserver shuts down without waiting for them.
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	operator, informers, err := a.InstallKubeAPIServerOperator(ctx, nodes...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.operator = operator
+	client := operatorclient.NewForConfigOrDie(a.RESTConfig())
+	provider := encryptionstatus.NewKubeAPIServer(client.OperatorV1().KubeAPIServers())
+
+	const keyID = "1"
+	for _, node := range nodes {
+		plugin, err := pluginprobe.NewGRPCPlugin(ctx, keyID, f.plugins[node].Endpoint(), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reporter := &pluginprobe.Reporter{
+			Prober:       pluginprobe.NewProber(node, []pluginprobe.Plugin{plugin}, time.Second, clock.RealClock{}),
+			Provider:     provider,
+			FieldManager: encryptionstatus.ReporterFieldManager(node),
+			Interval:     probeInterval,
+			WriteTimeout: 5 * time.Second,
+		}
+		go reporter.Run(ctx)
+	}
+
+	f.recorder = events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{})
+	controller := kmsstate.NewController("kube-apiserver", kmsstate.Options{
+		Config:         kmsstate.Config{ReportInterval: probeInterval},
+		OperatorClient: operator,
+		StatusProvider: provider,
+		Nodes:          kmsstate.StaticPodNodes(operator),
+		Keys: kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) {
+			return kmsstate.Keys{IDs: []string{keyID}, Providers: map[string]string{providerName: keyID}}, nil
+		}),
+		Recorder: f.recorder,
+	})
+	informers.Start(ctx.Done())
+	go controller.Run(ctx, 1)
+	return f
+}
+
+// waitForCondition polls the operator status until conditionType has status (and reason, if not empty), and
+// returns the condition and how long it took.
+func (f *kmsStateFixture) waitForCondition(t *testing.T, conditionType string, status operatorv1.ConditionStatus, reason string) (operatorv1.OperatorCondition, time.Duration) {
+	t.Helper()
+	start := time.Now()
+	var last *operatorv1.OperatorCondition
+	err := wait.PollUntilContextTimeout(context.Background(), 100*time.Millisecond, 3*time.Minute, true, func(context.Context) (bool, error) {
+		_, opStatus, _, err := f.operator.GetOperatorState()
+		if err != nil {
+			return false, nil
+		}
+		last = v1helpers.FindOperatorCondition(opStatus.Conditions, conditionType)
+		return last != nil && last.Status == status && (reason == "" || last.Reason == reason), nil
+	})
+	if err != nil {
+		t.Fatalf("%s never became %s %s; last: %+v", conditionType, status, reason, last)
+	}
+	return *last, time.Since(start)
+}
+
+// eventReasons are the reasons of kmsstate's events, in order (library-go's factory records its own too).
+func (f *kmsStateFixture) eventReasons() []string {
+	var reasons []string
+	for _, e := range f.recorder.Events() {
+		if strings.HasPrefix(e.Reason, "KMS") {
+			reasons = append(reasons, e.Reason)
+		}
+	}
+	return reasons
+}
+
+// TestKMSStateReportsPluginOutage: a plugin that dies on one node turns KMSPluginsDegraded True with reason
+// PluginUnreachable naming that node, within about one probe interval; back, it turns False again.
+func TestKMSStateReportsPluginOutage(t *testing.T) {
+	f := startKMSStateFixture(t)
+	f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+
+	f.plugins["master-1"].Stop()
+	cond, latency := f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnreachable))
+	t.Logf("detection latency, plugin stopped -> KMSPluginsDegraded=True/PluginUnreachable: %s (probe interval %s)", latency.Round(10*time.Millisecond), probeInterval)
+	if !strings.Contains(cond.Message, "node master-1 key 1") || strings.Contains(cond.Message, "master-0") {
+		t.Errorf("message %q should name master-1 and only master-1", cond.Message)
+	}
+
+	if err := f.plugins["master-1"].Start(); err != nil {
+		t.Fatal(err)
+	}
+	_, latency = f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	t.Logf("recovery latency, plugin started -> KMSPluginsDegraded=False: %s", latency.Round(10*time.Millisecond))
+
+	if got := strings.Join(f.eventReasons(), ","); got != kmsstate.EventPluginUnhealthy+","+kmsstate.EventPluginRecovered {
+		t.Errorf("events %s, want one KMSPluginUnhealthy and one KMSPluginRecovered", got)
+	}
+}
+
+// TestKMSStateFollowsKeyRotation: a new remote key_id sets KMSKeyRotationProgressing True (old -> new) until
+// every node reports it, then False, with a KMSKeyRotated event.
+func TestKMSStateFollowsKeyRotation(t *testing.T) {
+	f := startKMSStateFixture(t)
+	f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	// Let every node settle on key-1 before rotating.
+	f.waitForCondition(t, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	time.Sleep(probeInterval + time.Second)
+
+	oldKey := f.kms.CurrentKeyID()
+	newKey := f.kms.Rotate()
+	cond, latency := f.waitForCondition(t, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionTrue, kmsstate.ReasonKeyRotationInProgress)
+	if want := oldKey + " -> " + newKey; !strings.Contains(cond.Message, want) {
+		t.Errorf("message %q does not say %q", cond.Message, want)
+	}
+	t.Logf("rotation noticed after %s: %s", latency.Round(10*time.Millisecond), cond.Message)
+
+	cond, latency = f.waitForCondition(t, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	t.Logf("rotation complete after %s more: %s", latency.Round(10*time.Millisecond), cond.Message)
+	if !strings.Contains(cond.Message, newKey) {
+		t.Errorf("message %q does not name the completed rotation to %s", cond.Message, newKey)
+	}
+	if !strings.Contains(strings.Join(f.eventReasons(), ","), kmsstate.EventKeyRotated) {
+		t.Errorf("no %s event: %v", kmsstate.EventKeyRotated, f.eventReasons())
+	}
+}
+
+// TestKMSStateActiveProbeCatchesRevokedDecrypt: the key is disabled while the plugins' Status still says "ok";
+// the active round trip reports it, and KMSPluginsDegraded says PluginUnhealthy with the failed step.
+func TestKMSStateActiveProbeCatchesRevokedDecrypt(t *testing.T) {
+	f := startKMSStateFixture(t)
+	f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+
+	if err := f.kms.Disable(f.kms.CurrentKeyID()); err != nil {
+		t.Fatal(err)
+	}
+	cond, latency := f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnhealthy))
+	t.Logf("detection latency, key disabled (Status still ok) -> PluginUnhealthy: %s", latency.Round(10*time.Millisecond))
+	if !strings.Contains(cond.Message, "round trip failed") {
+		t.Errorf("message %q does not name the failed round trip", cond.Message)
+	}
+
+	if err := f.kms.Restore(f.kms.CurrentKeyID()); err != nil {
+		t.Fatal(err)
+	}
+	f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+}

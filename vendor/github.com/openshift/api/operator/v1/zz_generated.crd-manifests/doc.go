@@ -1,0 +1,1 @@
+package operator_v1_crdmanifests
