@@ -20,10 +20,9 @@ func (e *evaluation) evaluateAPIServers() {
 			continue
 		}
 		if v.Err != "" {
-			// Unreachable is the business of the apiserver's own health checks and the installer, not a KMS
-			// failure by itself.
-			e.ignore(what, "not reachable: %s", v.Err)
-			continue
+			// Not being able to ask is the business of the apiserver's own health checks and the installer,
+			// not a KMS failure by itself; whatever was read is still used below.
+			e.ignore(what, "not fully probed: %s", v.Err)
 		}
 		if v.KMSHealthz != nil && !v.KMSHealthz.OK {
 			e.addFailure(Failure{Reason: ReasonAPIServerKMSCheckFailing, Node: v.NodeName, Detail: "/healthz/kms-providers: " + v.KMSHealthz.Detail})

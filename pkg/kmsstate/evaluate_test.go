@@ -104,6 +104,16 @@ func TestEvaluateReasons(t *testing.T) {
 			wantIgnored: 1,
 		},
 		{
+			name: "a health answer counts even when /metrics could not be scraped",
+			obs: func() Observation {
+				o := observation(healthy("master-0", "1", "kek-a"), healthy("master-1", "1", "kek-a"))
+				o.APIServers = []APIServerView{{NodeName: "master-1", Err: "metrics: HTTP 403", KMSHealthz: &HealthzResult{Detail: "kms-provider-0: timeout"}}}
+				return o
+			}(),
+			wantReason:  ReasonAPIServerKMSCheckFailing,
+			wantIgnored: 1,
+		},
+		{
 			name: "bad reports are ignored and never healthy",
 			obs: observation(
 				healthy("master-0", "1", ""),                        // healthy without a key id

@@ -55,7 +55,7 @@ func Example() {
 			}
 			return kmsstate.KeysFromConfig(config), nil
 		}),
-		// APIServers: apiserverprobe.New(...) adds each kube-apiserver's own view.
+		// APIServers: apiserverprobe.NewForConfig(...) adds each kube-apiserver's own view.
 		Recorder: recorder,
 	})
 	ctx, cancel := context.WithCancel(context.Background())

@@ -34,8 +34,9 @@ type APIServerView struct {
 	NodeName string
 	// CheckedAt is when the view was taken.
 	CheckedAt time.Time
-	// Err is set when the apiserver could not be asked at all (connection refused, timeout); the other
-	// fields are then empty. An unreachable apiserver is not by itself a KMS failure.
+	// Err says what could not be asked (connection refused, timeout, a 403, unparsable metrics). What could
+	// be read is still set: a failed /metrics scrape keeps a valid health answer. An unreachable apiserver is
+	// not by itself a KMS failure.
 	Err string
 	// KMSHealthz is the result of GET /healthz/kms-providers; nil when it was not asked.
 	KMSHealthz *HealthzResult

@@ -16,6 +16,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate/apiserverprobe"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate/pluginprobe"
 )
 
@@ -69,6 +70,12 @@ func startKMSStateFixture(t *testing.T) *kmsStateFixture {
 		go reporter.Run(ctx)
 	}
 
+	// kube-apiserver-operator would target every apiserver pod; here the one apiserver runs on master-0.
+	apiservers, err := apiserverprobe.NewForConfig(a.RESTConfig(), []apiserverprobe.Target{{NodeName: "master-0", URL: a.RESTConfig().Host}}, apiserverprobe.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
 	f.recorder = events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{})
 	controller := kmsstate.NewController("kube-apiserver", kmsstate.Options{
 		Config:         kmsstate.Config{ReportInterval: probeInterval},
@@ -78,7 +85,8 @@ func startKMSStateFixture(t *testing.T) *kmsStateFixture {
 		Keys: kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) {
 			return kmsstate.Keys{IDs: []string{keyID}, Providers: map[string]string{providerName: keyID}}, nil
 		}),
-		Recorder: f.recorder,
+		APIServers: apiservers,
+		Recorder:   f.recorder,
 	})
 	informers.Start(ctx.Done())
 	go controller.Run(ctx, 1)
@@ -141,7 +149,7 @@ func TestKMSStateReportsPluginOutage(t *testing.T) {
 }
 
 // TestKMSStateFollowsKeyRotation: a new remote key_id sets KMSKeyRotationProgressing True (old -> new) until
-// every node reports it, then False, with a KMSKeyRotated event.
+// every node's plugin reports it and the kube-apiserver uses it, then False, with a KMSKeyRotated event.
 func TestKMSStateFollowsKeyRotation(t *testing.T) {
 	f := startKMSStateFixture(t)
 	f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
