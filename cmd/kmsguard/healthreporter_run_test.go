@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -53,7 +51,7 @@ func TestReportOnceTakesOverLibraryGoEntries(t *testing.T) {
 
 	kmsService := kmsfake.NewKMS()
 	kmsService.Rotate()
-	plugin := startPlugin(t, kmsService)
+	plugin := kmsfake.StartForTest(t, kmsService)
 	target, err := pluginprobe.NewGRPCPlugin(t.Context(), "1", plugin.Endpoint(), testCallTimeout)
 	if err != nil {
 		t.Fatal(err)
@@ -136,22 +134,4 @@ func (f applyFunc) GetKMSEncryptionStatus(context.Context) (*operatorv1.KMSEncry
 
 func (f applyFunc) ApplyKMSEncryptionStatus(ctx context.Context, fieldManager string, status *applyoperatorv1.KMSEncryptionStatusApplyConfiguration) error {
 	return f(ctx, fieldManager, status)
-}
-
-// startPlugin starts a plugin for kms and stops it when the test ends. The
-// socket lives in a directory of its own under os.TempDir because a unix
-// socket path is limited to about 108 bytes, which t.TempDir can exceed.
-func startPlugin(t *testing.T, kms *kmsfake.KMS) *kmsfake.Plugin {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "kms")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	plugin := kmsfake.NewPlugin(kms, filepath.Join(dir, "kms.sock"))
-	if err := plugin.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(plugin.Stop)
-	return plugin
 }

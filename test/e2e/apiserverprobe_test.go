@@ -33,7 +33,7 @@ const (
 // view says so, and does not disturb the other.
 func TestAPIServerProbe(t *testing.T) {
 	kms := fake.NewKMS()
-	plugin := startPlugin(t, kms)
+	plugin := fake.StartForTest(t, kms)
 	cp := startKMSControlPlane(t, plugin)
 	a := cp.APIServer(0)
 	createSecret(t, a.Client(), "probed", "kept-through-the-outage")

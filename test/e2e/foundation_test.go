@@ -21,7 +21,7 @@ import (
 // plaintext is nowhere in etcd, and the API still returns it.
 func TestSecretIsStoredUnderTheKMSKey(t *testing.T) {
 	kms := fake.NewKMS()
-	plugin := startPlugin(t, kms)
+	plugin := fake.StartForTest(t, kms)
 	cp := startKMSControlPlane(t, plugin)
 	client := cp.APIServer(0).Client()
 
@@ -56,7 +56,7 @@ func TestSecretIsStoredUnderTheKMSKey(t *testing.T) {
 // coming back turns it to 200 again.
 func TestPluginOutageFailsTheKMSHealthCheck(t *testing.T) {
 	kms := fake.NewKMS()
-	plugin := startPlugin(t, kms)
+	plugin := fake.StartForTest(t, kms)
 	cp := startKMSControlPlane(t, plugin)
 	a := cp.APIServer(0)
 	client := a.Client()
@@ -87,7 +87,7 @@ func TestPluginOutageFailsTheKMSHealthCheck(t *testing.T) {
 // and a no-op update of an object already under the current key id writes nothing.
 func TestKeyRotationMakesNoOpUpdatesRewrite(t *testing.T) {
 	kms := fake.NewKMS()
-	plugin := startPlugin(t, kms)
+	plugin := fake.StartForTest(t, kms)
 	cp := startKMSControlPlane(t, plugin)
 	a := cp.APIServer(0)
 	client := a.Client()
@@ -178,7 +178,7 @@ func TestRestartWithUnusableKMSFailsReadsUntilItRecovers(t *testing.T) {
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			kms := fake.NewKMS()
-			plugin := startPlugin(t, kms)
+			plugin := fake.StartForTest(t, kms)
 			cp := startKMSControlPlane(t, plugin)
 			a := cp.APIServer(0)
 			createSecret(t, a.Client(), "precious", "must-survive")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -27,23 +26,6 @@ func TestMain(m *testing.M) {
 	// envtest logs through controller-runtime's logger and warns once when none is set.
 	ctrllog.SetLogger(zap.New(zap.WriteTo(os.Stderr)))
 	os.Exit(m.Run())
-}
-
-// startPlugin serves a fake KMS v2 plugin for kms on a new unix socket, stopped when t ends. Socket paths are
-// limited to 108 bytes, more than t.TempDir() leaves, so the socket lives in a short directory of its own.
-func startPlugin(t *testing.T, kms *fake.KMS) *fake.Plugin {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "kms")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	plugin := fake.NewPlugin(kms, filepath.Join(dir, "kms.sock"))
-	if err := plugin.Start(); err != nil {
-		t.Fatalf("starting fake KMS plugin: %v", err)
-	}
-	t.Cleanup(plugin.Stop)
-	return plugin
 }
 
 // startKMSControlPlane starts etcd and one kube-apiserver that writes Secrets with the plugin and reads

@@ -37,7 +37,7 @@ func startKMSStateFixture(t *testing.T) *kmsStateFixture {
 	f := &kmsStateFixture{kms: fake.NewKMS(), plugins: map[string]*fake.Plugin{}}
 	nodes := []string{"master-0", "master-1"}
 	for _, node := range nodes {
-		f.plugins[node] = startPlugin(t, f.kms)
+		f.plugins[node] = fake.StartForTest(t, f.kms)
 	}
 	// The apiserver runs "on" master-0 and encrypts through that node's plugin.
 	cp := startKMSControlPlane(t, f.plugins["master-0"])

@@ -1,8 +1,6 @@
 package pluginprobe_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -122,7 +120,7 @@ func TestProbeFakePlugin(t *testing.T) {
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			kms := fake.NewKMS()
-			plugin := startPlugin(t, kms)
+			plugin := fake.StartForTest(t, kms)
 			target, err := pluginprobe.NewGRPCPlugin(t.Context(), "1", plugin.Endpoint(), callTimeout)
 			if err != nil {
 				t.Fatal(err)
@@ -177,7 +175,7 @@ func TestProbeFakePlugin(t *testing.T) {
 // exactly one probe, and that one plugin's failure stays its own.
 func TestProbeAllFakePlugins(t *testing.T) {
 	kms := fake.NewKMS()
-	good, bad := startPlugin(t, kms), startPlugin(t, kms)
+	good, bad := fake.StartForTest(t, kms), fake.StartForTest(t, kms)
 	bad.SetUnhealthy(true)
 	var targets []pluginprobe.Plugin
 	for keyID, plugin := range map[string]*fake.Plugin{"1": good, "2": bad} {
@@ -212,25 +210,6 @@ func TestProbeAllFakePlugins(t *testing.T) {
 	}
 }
 
-// startPlugin starts a plugin for kms on a socket in a fresh directory and
-// stops it when the test ends. The directory comes from os.MkdirTemp, not
-// t.TempDir: a unix socket path is limited to about 108 bytes and t.TempDir
-// embeds the test name.
-func startPlugin(t *testing.T, kms *fake.KMS) *fake.Plugin {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "kms")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	plugin := fake.NewPlugin(kms, filepath.Join(dir, "kms.sock"))
-	if err := plugin.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(plugin.Stop)
-	return plugin
-}
-
 func mustSucceed(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
@@ -249,7 +228,7 @@ func deref(s *string) string {
 // carry the key id the plugin served before it failed, or the outage would never be written.
 func TestProbeErrorKeepsTheLastKEKID(t *testing.T) {
 	kms := fake.NewKMS()
-	plugin := startPlugin(t, kms)
+	plugin := fake.StartForTest(t, kms)
 	target, err := pluginprobe.NewGRPCPlugin(t.Context(), "1", plugin.Endpoint(), callTimeout)
 	if err != nil {
 		t.Fatal(err)
