@@ -34,7 +34,7 @@ test: verify test-unit test-fuzz test-e2e
 
 .PHONY: test-unit
 test-unit:
-	$(GO) test -race -count=1 ./pkg/... ./cmd/...
+	$(GO) test -race -count=1 ./pkg/... ./cmd/... ./bindata/...
 
 .PHONY: test-fuzz
 test-fuzz:

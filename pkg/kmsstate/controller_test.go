@@ -14,6 +14,8 @@ import (
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/component-base/metrics/legacyregistry"
+	"k8s.io/component-base/metrics/testutil"
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
@@ -269,4 +271,46 @@ func describe(status *applyoperatorv1.OperatorStatusApplyConfiguration) string {
 		b.WriteString(*c.Type + "=" + string(*c.Status) + " " + *c.Reason + ": " + *c.Message + "\n")
 	}
 	return b.String()
+}
+
+// TestControllerMetrics: plugin health and rotations are exported through component-base's legacy registry,
+// and the series of a node that went away disappear.
+func TestControllerMetrics(t *testing.T) {
+	clock := clocktesting.NewFakeClock(t0)
+	statusProvider := &fakeStatusProvider{}
+	nodes := staticNodes{"master-0", "master-1"}
+	recorder := events.NewInMemoryRecorder("test", clock)
+	c := NewController("test", Options{
+		OperatorClient: &recordingOperatorClient{OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)},
+		StatusProvider: statusProvider, Nodes: &nodes, Keys: staticKeys{IDs: []string{"9"}},
+		Recorder: recorder, Clock: clock,
+	})
+	syncWith := func(reports ...operatorv1.KMSPluginHealthReport) {
+		t.Helper()
+		statusProvider.reports = reports
+		if err := c.sync(context.Background(), factory.NewSyncContext("test", recorder)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	syncWith(healthy("master-0", "9", "a"), healthy("master-1", "9", "a"))
+	syncWith(healthy("master-0", "9", "b"), healthy("master-1", "9", "b"))
+	nodes = staticNodes{"master-0"}
+	syncWith(report("master-0", "9", operatorv1.KMSPluginHealthStatusError, "b", 20*time.Second))
+
+	// The rotation counter is shared by every test of the package; read this key's series alone.
+	if got, err := testutil.GetCounterMetricValue(registeredMetrics().rotations.WithLabelValues("9")); err != nil || got != 1 {
+		t.Errorf("kmsguard_kms_key_rotations_total{key_id=\"9\"} = %v (%v), want 1", got, err)
+	}
+	want := `
+# HELP kmsguard_kms_plugin_healthy [ALPHA] 1 when the KMS plugin for a key on a node is healthy with a fresh report, 0 otherwise.
+# TYPE kmsguard_kms_plugin_healthy gauge
+kmsguard_kms_plugin_healthy{health="Unreachable",key_id="9",node="master-0"} 0
+# HELP kmsguard_kms_plugin_report_age_seconds [ALPHA] Seconds since the KMS plugin for a key on a node was last checked by its reporter.
+# TYPE kmsguard_kms_plugin_report_age_seconds gauge
+kmsguard_kms_plugin_report_age_seconds{key_id="9",node="master-0"} 20
+`
+	if err := testutil.GatherAndCompare(legacyregistry.DefaultGatherer, strings.NewReader(want),
+		"kmsguard_kms_plugin_healthy", "kmsguard_kms_plugin_report_age_seconds"); err != nil {
+		t.Error(err)
+	}
 }

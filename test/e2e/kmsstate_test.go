@@ -7,9 +7,12 @@ import (
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
+	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
+	"github.com/openshift/library-go/pkg/operator/encryption/kms"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/utils/clock"
 
@@ -27,6 +30,7 @@ const probeInterval = 5 * time.Second
 // a health reporter per node writing to the real KubeAPIServer resource, and the kmsstate controller.
 type kmsStateFixture struct {
 	kms      *fake.KMS
+	provider kms.EncryptionStatusProvider
 	plugins  map[string]*fake.Plugin
 	operator v1helpers.StaticPodOperatorClient
 	recorder events.InMemoryRecorder
@@ -53,6 +57,7 @@ func startKMSStateFixture(t *testing.T) *kmsStateFixture {
 	f.operator = operator
 	client := operatorclient.NewForConfigOrDie(a.RESTConfig())
 	provider := encryptionstatus.NewKubeAPIServer(client.OperatorV1().KubeAPIServers())
+	f.provider = provider
 
 	const keyID = "1"
 	for _, node := range nodes {
@@ -194,4 +199,37 @@ func TestKMSStateActiveProbeCatchesRevokedDecrypt(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+}
+
+// TestKMSStateRemovesOrphanedReports: the stale report of a node that left the control plane is removed by
+// applying, as that node's reporter, its reports without it; the live nodes' reports stay.
+func TestKMSStateRemovesOrphanedReports(t *testing.T) {
+	f := startKMSStateFixture(t)
+	f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+
+	// What a reporter on a since-removed node left behind an hour ago.
+	gone := applyoperatorv1.KMSEncryptionStatus().WithHealthReports(applyoperatorv1.KMSPluginHealthReport().
+		WithNodeName("master-9").WithKeyId("1").WithStatus(operatorv1.KMSPluginHealthStatusHealthy).
+		WithKEKId(f.kms.CurrentKeyID()).WithLastCheckedTime(metav1.NewTime(time.Now().Add(-time.Hour))))
+	if err := f.provider.ApplyKMSEncryptionStatus(context.Background(), encryptionstatus.ReporterFieldManager("master-9"), gone); err != nil {
+		t.Fatal(err)
+	}
+
+	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+		status, err := f.provider.GetKMSEncryptionStatus(ctx)
+		if err != nil {
+			return false, nil
+		}
+		nodes := map[string]bool{}
+		for _, r := range status.HealthReports {
+			nodes[r.NodeName] = true
+		}
+		return !nodes["master-9"] && nodes["master-0"] && nodes["master-1"], nil
+	})
+	if err != nil {
+		t.Fatalf("the orphaned report of master-9 was not removed while master-0's and master-1's stayed: %v", err)
+	}
+	if !strings.Contains(strings.Join(f.eventReasons(), ","), kmsstate.EventHealthReportRemoved) {
+		t.Errorf("no %s event: %v", kmsstate.EventHealthReportRemoved, f.eventReasons())
+	}
 }
