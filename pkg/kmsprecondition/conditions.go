@@ -1,0 +1,130 @@
+package kmsprecondition
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	"k8s.io/klog/v2"
+)
+
+// Conditions owned by the gate. Their suffixes make library-go's status controllers roll them into the
+// ClusterOperator's Progressing and Degraded.
+const (
+	ConditionProgressing = "KMSRolloutGateProgressing"
+	ConditionDegraded    = "KMSRolloutGateDegraded"
+)
+
+// Events. Blocked, Unblocked and Degraded are emitted on transitions; Forced every time the override is used.
+const (
+	EventBlocked   = "KMSRolloutBlocked"
+	EventUnblocked = "KMSRolloutUnblocked"
+	EventDegraded  = "KMSRolloutGateDegraded"
+	EventForced    = "KMSRolloutForced"
+)
+
+type gateConditions struct {
+	progressing, degraded operatorv1.OperatorCondition
+}
+
+// conditions derives both conditions from the verdict. Each branch sets both on purpose.
+//
+// How long the change has been blocked is read from KMSRolloutGateProgressing's lastTransitionTime, which
+// library-go's operator client keeps while the status stays True: it survives operator restarts and leader
+// changes at no cost, and a change of reason (preflight passed, now waiting for plugins) does not restart the
+// clock, because the admin has been waiting all along.
+func (g *Gate) conditions(v verdict, previous []operatorv1.OperatorCondition, now time.Time) gateConditions {
+	c := gateConditions{
+		progressing: operatorv1.OperatorCondition{Type: ConditionProgressing, Status: operatorv1.ConditionFalse, Reason: string(ReasonAsExpected)},
+		degraded:    operatorv1.OperatorCondition{Type: ConditionDegraded, Status: operatorv1.ConditionFalse, Reason: string(ReasonAsExpected)},
+	}
+	switch {
+	case !v.KMSChanged:
+		c.progressing.Message = fmt.Sprintf("no KMS provider change pending in %s", orNone(v.Configs.CandidateName))
+	case len(v.Blocking) == 0:
+		c.progressing.Message = fmt.Sprintf("the KMS change in %s (%s) may roll out: keys %v healthy on nodes %v", v.Configs.CandidateName, v.Hash, v.KeyIDs, v.Nodes)
+	case v.Forced:
+		msg := fmt.Sprintf("the KMS change in %s (%s) is FORCED by spec.unsupportedConfigOverrides.%s.%s although: %s; remove the override once the revision is rolled out",
+			v.Configs.CandidateName, v.Hash, overrideGroup, overrideKey, joinBlocking(v.Blocking))
+		c.progressing.Reason, c.progressing.Message = string(ReasonForced), msg
+		c.degraded.Reason, c.degraded.Message = string(ReasonForced), msg
+	default:
+		since := now
+		if p := v1helpers.FindOperatorCondition(previous, ConditionProgressing); p != nil && p.Status == operatorv1.ConditionTrue && !p.LastTransitionTime.IsZero() {
+			since = p.LastTransitionTime.Time
+		}
+		blocked := now.Sub(since).Round(time.Second)
+		reason := string(v.Blocking[0].Reason())
+		msg := fmt.Sprintf("no revision is created from %s (%s) until: %s; %s", v.Configs.CandidateName, v.Hash, joinBlocking(v.Blocking), overrideHint(v.Hash))
+		if v.IgnoredForce {
+			msg += fmt.Sprintf(" (spec.unsupportedConfigOverrides.%s.%s names another candidate and is ignored)", overrideGroup, overrideKey)
+		}
+		c.progressing = operatorv1.OperatorCondition{Type: ConditionProgressing, Status: operatorv1.ConditionTrue, Reason: reason, Message: msg}
+		if needsAdmin := anyNeedsAdmin(v.Blocking); needsAdmin || blocked >= g.options.DegradedAfter {
+			c.degraded = operatorv1.OperatorCondition{Type: ConditionDegraded, Status: operatorv1.ConditionTrue, Reason: reason,
+				Message: fmt.Sprintf("blocked for %s: %s", blocked, msg)}
+		} else {
+			c.degraded.Message = fmt.Sprintf("a KMS change has been waiting for %s; Degraded after %s", blocked, g.options.DegradedAfter)
+		}
+	}
+	return c
+}
+
+func anyNeedsAdmin(errs []BlockingError) bool {
+	for _, err := range errs {
+		if needsAdmin(err.Reason()) {
+			return true
+		}
+	}
+	return false
+}
+
+func orNone(name string) string {
+	if name == "" {
+		return "(no encryption config)"
+	}
+	return name
+}
+
+// emitEvents records transitions against the previous conditions, and every use of the override.
+func (g *Gate) emitEvents(v verdict, previous []operatorv1.OperatorCondition, c gateConditions) {
+	recorder := g.options.Recorder
+	prevProgressing := v1helpers.FindOperatorCondition(previous, ConditionProgressing)
+	prevDegraded := v1helpers.FindOperatorCondition(previous, ConditionDegraded)
+	wasBlocked := prevProgressing != nil && prevProgressing.Status == operatorv1.ConditionTrue
+	switch {
+	case v.Forced:
+		klog.Warningf("%s: FORCING a revision past the KMS rollout gate: %s", g.name, c.progressing.Message)
+		recorder.Warningf(EventForced, "%s", c.progressing.Message)
+	case c.progressing.Status == operatorv1.ConditionTrue && (!wasBlocked || prevProgressing.Reason != c.progressing.Reason):
+		recorder.Warningf(EventBlocked, "%s", c.progressing.Message)
+	case c.progressing.Status == operatorv1.ConditionFalse && wasBlocked:
+		recorder.Eventf(EventUnblocked, "%s", c.progressing.Message)
+	}
+	if c.degraded.Status == operatorv1.ConditionTrue && (prevDegraded == nil || prevDegraded.Status != operatorv1.ConditionTrue || prevDegraded.Reason != c.degraded.Reason) {
+		recorder.Warningf(EventDegraded, "%s", c.degraded.Message)
+	}
+}
+
+// applyConditions applies both conditions with server-side apply under the gate's own field manager.
+func (g *Gate) applyConditions(ctx context.Context, c gateConditions) error {
+	status := applyoperatorv1.OperatorStatus()
+	for _, cond := range []operatorv1.OperatorCondition{c.progressing, c.degraded} {
+		status = status.WithConditions(applyoperatorv1.OperatorCondition().
+			WithType(cond.Type).WithStatus(cond.Status).WithReason(cond.Reason).WithMessage(truncate(cond.Message)))
+	}
+	return g.options.OperatorClient.ApplyOperatorStatus(ctx, g.name, status)
+}
+
+// maxMessage keeps a condition readable (and under etcd's object size) when hundreds of failures are listed.
+const maxMessage = 4096
+
+func truncate(s string) string {
+	if len(s) <= maxMessage {
+		return s
+	}
+	return s[:maxMessage-len(" ...")] + " ..."
+}

@@ -1,0 +1,442 @@
+package kmsprecondition
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
+	"k8s.io/client-go/kubernetes/fake"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+)
+
+func TestPrecondition(t *testing.T) {
+	deployedKMS1 := secretsConfig(kms("1"), identity())
+	scenarios := []struct {
+		name string
+		// deployed and candidate configs; nil means no such secret. rawCandidate overrides candidate.
+		deployed, candidate *apiserverv1.EncryptionConfiguration
+		rawCandidate        string
+		health              *kmsstate.State
+		conditions          []operatorv1.OperatorCondition
+		keySecrets          []*corev1.Secret
+		// force is put in unsupportedConfigOverrides.kmsguard.forceRevision; "candidate" means the candidate's hash.
+		force string
+		// noPreflight leaves Options.Preflight nil, as with a library-go whose key controller posts no
+		// EncryptionKMSPreflightRequired.
+		noPreflight bool
+
+		wantAllowed     bool
+		wantProgressing operatorv1.ConditionStatus
+		wantReason      Reason
+		wantDegraded    operatorv1.ConditionStatus
+		wantInMessage   []string
+		wantEvents      []string
+	}{
+		{
+			name:            "no encryption",
+			health:          health(nil),
+			wantAllowed:     true,
+			wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+		},
+		{
+			name:        "non-KMS change rolls out while KMS is down",
+			deployed:    withConfigMaps(secretsConfig(kms("1"), identity()), aescbc("1", aesKeyA), identity()),
+			candidate:   withConfigMaps(secretsConfig(kms("1"), identity()), aescbc("2", aesKeyB), aescbc("1", aesKeyA), identity()),
+			health:      health([]string{"1"}), // no report at all
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"no KMS provider change"},
+		},
+		{
+			name:        "aescbc encryption added is not the gate's business",
+			candidate:   secretsConfig(aescbc("1", aesKeyA), identity()),
+			health:      health(nil),
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+		},
+		{
+			name:        "KMS added with healthy plugins",
+			candidate:   secretsConfig(kms("1"), identity()),
+			health:      allHealthy("1"),
+			conditions:  preflightPassed(),
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"may roll out", "keys [1] healthy on nodes [master-0 master-1]"},
+		},
+		{
+			name:      "KMS added with one unhealthy node",
+			candidate: secretsConfig(kms("1"), identity()),
+			health: health([]string{"1"}, healthyReport("master-0", "1"), operatorv1.KMSPluginHealthReport{
+				NodeName: "master-1", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusError, Detail: "connection refused", LastCheckedTime: metav1.NewTime(t0.Add(-5 * time.Second))}),
+			conditions:      preflightPassed(),
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"(PluginUnreachable)", "node master-1 key 1: connection refused", "forceRevision"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:      "KMS added with a stale report",
+			candidate: secretsConfig(kms("1"), identity()),
+			health: health([]string{"1"}, healthyReport("master-0", "1"), operatorv1.KMSPluginHealthReport{
+				NodeName: "master-1", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "kek-a", LastCheckedTime: metav1.NewTime(t0.Add(-10 * time.Minute))}),
+			conditions:      preflightPassed(),
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"HealthReportStale", "master-1"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:            "KMS added with no report for a node",
+			candidate:       secretsConfig(kms("1"), identity()),
+			health:          health([]string{"1"}, healthyReport("master-0", "1")),
+			conditions:      preflightPassed(),
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"HealthReportMissing", "master-1"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:        "KMS added with healthy plugins, without a preflight reader",
+			candidate:   secretsConfig(kms("1"), identity()),
+			health:      allHealthy("1"),
+			noPreflight: true,
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+		},
+		{
+			name:            "KMS added with an unhealthy node, without a preflight reader",
+			candidate:       secretsConfig(kms("1"), identity()),
+			health:          health([]string{"1"}, healthyReport("master-0", "1")),
+			noPreflight:     true,
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
+			wantEvents: []string{EventBlocked},
+		},
+		{
+			name:            "preflight missing",
+			candidate:       secretsConfig(kms("1"), identity()),
+			health:          allHealthy("1"),
+			conditions:      []operatorv1.OperatorCondition{condition(ConditionPreflightRequired, operatorv1.ConditionTrue, "", "hash-A")},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightNotPassed, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"no EncryptionKMSPreflightSucceeded for new KMS keys [1]"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:      "preflight failed degrades at once",
+			candidate: secretsConfig(kms("1"), identity()),
+			health:    allHealthy("1"),
+			conditions: []operatorv1.OperatorCondition{
+				condition(ConditionPreflightRequired, operatorv1.ConditionTrue, "", "hash-A"),
+				condition(ConditionPreflightControllerDegraded, operatorv1.ConditionTrue, "PreflightCheckFailed", "decrypt failed"),
+			},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightFailed, wantDegraded: operatorv1.ConditionTrue,
+			wantInMessage: []string{"PreflightCheckFailed", "decrypt failed"},
+			wantEvents:    []string{EventBlocked, EventDegraded},
+		},
+		{
+			name:      "preflight passed for another hash",
+			candidate: secretsConfig(kms("1"), identity()),
+			health:    allHealthy("1"),
+			conditions: []operatorv1.OperatorCondition{
+				condition(ConditionPreflightRequired, operatorv1.ConditionTrue, "", "hash-B"),
+				condition(ConditionPreflightSucceeded, operatorv1.ConditionTrue, "", "hash-A"),
+			},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightNotPassed, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{`passed for hash "hash-A", the current KMS configuration has hash "hash-B"`},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:            "preflight and plugins both failing: the reason is the preflight, the message lists both",
+			candidate:       secretsConfig(kms("1"), identity()),
+			health:          health([]string{"1"}),
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightNotPassed, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"preflight has not passed", "HealthReportMissing"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:        "promoting a running read key to write key needs no new preflight",
+			deployed:    secretsConfig(kms("1"), kms("2"), identity()),
+			candidate:   secretsConfig(kms("2"), kms("1"), identity()),
+			health:      allHealthy("1", "2"),
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"may roll out"},
+		},
+		{
+			name:            "a write key change is a KMS change",
+			deployed:        secretsConfig(identity(), kms("1")),
+			candidate:       secretsConfig(kms("1"), identity()),
+			health:          health([]string{"1"}, healthyReport("master-0", "1")),
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
+			wantEvents: []string{EventBlocked},
+		},
+		{
+			name:            "read key dropped too early",
+			deployed:        secretsConfig(kms("2"), kms("1"), identity()),
+			candidate:       secretsConfig(kms("2"), identity()),
+			health:          allHealthy("2"),
+			keySecrets:      []*corev1.Secret{keySecret("1", "secrets"), keySecret("2")},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"secrets provider 1_secrets (key 1): no key newer than 1 lists secrets in encryption.apiserver.operator.openshift.io/migrated-resources"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:        "read key dropped after migration",
+			deployed:    secretsConfig(kms("2"), kms("1"), identity()),
+			candidate:   secretsConfig(kms("2"), identity()),
+			health:      allHealthy("2"),
+			keySecrets:  []*corev1.Secret{keySecret("1", "secrets"), keySecret("2", "secrets")},
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+		},
+		{
+			name:            "KMS removed altogether while data may be under it",
+			deployed:        secretsConfig(kms("1"), identity()),
+			candidate:       secretsConfig(identity()),
+			health:          health(nil),
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
+			wantEvents: []string{EventBlocked},
+		},
+		{
+			name:            "undecodable candidate",
+			deployed:        deployedKMS1,
+			rawCandidate:    "kind: EncryptionConfiguration\napiVersion: apiserver.config.k8s.io/v1\nresources: {}\n",
+			health:          allHealthy("1"),
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonInvalidEncryptionConfig, wantDegraded: operatorv1.ConditionTrue,
+			wantEvents: []string{EventBlocked, EventDegraded},
+		},
+		{
+			name:            "forced: the override names this candidate",
+			candidate:       secretsConfig(kms("1"), identity()),
+			health:          health([]string{"1"}),
+			conditions:      preflightPassed(),
+			force:           "candidate",
+			wantAllowed:     true,
+			wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonForced, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"FORCED", "HealthReportMissing"},
+			wantEvents:    []string{EventForced},
+		},
+		{
+			name:            "the override for another candidate is ignored",
+			candidate:       secretsConfig(kms("1"), identity()),
+			health:          health([]string{"1"}),
+			conditions:      preflightPassed(),
+			force:           CandidateHash([]byte("an older candidate")),
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"names another candidate and is ignored"},
+			wantEvents:    []string{EventBlocked},
+		},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			candidate := marshal(t, s.candidate)
+			if s.rawCandidate != "" {
+				candidate = []byte(s.rawCandidate)
+			}
+			var objs []runtime.Object
+			if candidate != nil {
+				objs = append(objs, encryptionConfigSecret("encryption-config", candidate))
+			}
+			if s.deployed != nil {
+				objs = append(objs, encryptionConfigSecret("encryption-config-1", marshal(t, s.deployed)))
+			}
+			spec := &operatorv1.OperatorSpec{ManagementState: operatorv1.Managed}
+			if s.force != "" {
+				force := s.force
+				if force == "candidate" {
+					force = CandidateHash(candidate)
+				}
+				spec.UnsupportedConfigOverrides.Raw = []byte(fmt.Sprintf(`{"kmsguard":{"forceRevision":%q}}`, force))
+			}
+			operator := v1helpers.NewFakeOperatorClient(spec, &operatorv1.OperatorStatus{LatestAvailableRevision: 1, Conditions: s.conditions}, nil)
+			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
+
+			opts := Options{
+				Configs:        RevisionedSecrets(fake.NewClientset(objs...).CoreV1(), operandNamespace, operator),
+				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
+				Health:         s.health,
+				Preflight:      PreflightFromConditions(operator),
+				Migration:      KeySecretMigrations(secretLister(t, s.keySecrets...), "kube-apiserver"),
+				OperatorClient: operator,
+				Recorder:       recorder,
+				Clock:          clocktesting.NewFakePassiveClock(t0),
+			}
+			if s.noPreflight {
+				opts.Preflight = nil
+			}
+			gate := NewGate("kube-apiserver", opts)
+			allowed, err := gate.Precondition(context.Background())
+			if err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			if allowed != s.wantAllowed {
+				t.Errorf("allowed = %v, want %v", allowed, s.wantAllowed)
+			}
+			_, status, _, _ := operator.GetOperatorState()
+			progressing := v1helpers.FindOperatorCondition(status.Conditions, ConditionProgressing)
+			degraded := v1helpers.FindOperatorCondition(status.Conditions, ConditionDegraded)
+			if progressing == nil || degraded == nil {
+				t.Fatalf("conditions not applied: %+v", status.Conditions)
+			}
+			if progressing.Status != s.wantProgressing || progressing.Reason != string(s.wantReason) {
+				t.Errorf("Progressing = %s/%s, want %s/%s: %s", progressing.Status, progressing.Reason, s.wantProgressing, s.wantReason, progressing.Message)
+			}
+			if degraded.Status != s.wantDegraded {
+				t.Errorf("Degraded = %s/%s, want %s: %s", degraded.Status, degraded.Reason, s.wantDegraded, degraded.Message)
+			}
+			if degraded.Status == operatorv1.ConditionTrue && degraded.Reason != string(s.wantReason) {
+				t.Errorf("Degraded reason = %s, want %s", degraded.Reason, s.wantReason)
+			}
+			for _, want := range s.wantInMessage {
+				if !strings.Contains(progressing.Message, want) {
+					t.Errorf("Progressing message %q does not contain %q", progressing.Message, want)
+				}
+			}
+			if s.wantProgressing == operatorv1.ConditionTrue && !strings.Contains(progressing.Message, CandidateHash(candidate)) {
+				t.Errorf("a blocked message must name the candidate hash %s for the override: %q", CandidateHash(candidate), progressing.Message)
+			}
+			if got, want := eventReasons(recorder), strings.Join(s.wantEvents, ","); got != want {
+				t.Errorf("events %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestPreconditionInvalidConfig: every class of kube-apiserver validation error blocks a KMS change and
+// degrades at once, with kube-apiserver's own words in the message.
+func TestPreconditionInvalidConfig(t *testing.T) {
+	withKMS := func(mutate func(*apiserverv1.KMSConfiguration)) *apiserverv1.EncryptionConfiguration {
+		p := kms("1")
+		mutate(p.KMS)
+		return secretsConfig(p, identity())
+	}
+	cacheSize := int32(100)
+	scenarios := []struct {
+		name      string
+		candidate *apiserverv1.EncryptionConfiguration
+		want      string
+	}{
+		{"endpoint not unix", withKMS(func(k *apiserverv1.KMSConfiguration) { k.Endpoint = "tcp://10.0.0.1:9000" }), "only unix is supported"},
+		{"name with a colon", withKMS(func(k *apiserverv1.KMSConfiguration) { k.Name = "1:secrets" }), "must not contain ':'"},
+		{"duplicate v2 names", secretsConfig(kms("1"), apiserverv1.ProviderConfiguration{KMS: &apiserverv1.KMSConfiguration{APIVersion: "v2", Name: "1_secrets", Endpoint: "unix:///var/run/kmsplugin/kms-2.sock"}}), "duplicate KMS provider name"},
+		{"cachesize on v2", withKMS(func(k *apiserverv1.KMSConfiguration) { k.CacheSize = &cacheSize }), "cachesize is not supported in v2"},
+		{"negative timeout", withKMS(func(k *apiserverv1.KMSConfiguration) { k.Timeout = &metav1.Duration{Duration: -time.Second} }), "timeout should be a positive value"},
+		{"no endpoint", withKMS(func(k *apiserverv1.KMSConfiguration) { k.Endpoint = "" }), "endpoint is a mandatory field"},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			candidate := marshal(t, s.candidate)
+			operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{Conditions: preflightPassed()}, nil)
+			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
+			gate := NewGate("kube-apiserver", Options{
+				Configs: ConfigSourceFunc(func(context.Context) (Configs, error) {
+					return Configs{Candidate: candidate, CandidateName: "test/encryption-config"}, nil
+				}),
+				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
+				Health:         allHealthy("1", "2"),
+				Preflight:      PreflightFromConditions(operator),
+				Migration:      KeySecretMigrations(secretLister(t), "kube-apiserver"),
+				OperatorClient: operator,
+				Recorder:       recorder,
+				Clock:          clocktesting.NewFakePassiveClock(t0),
+			})
+			allowed, err := gate.Precondition(context.Background())
+			if err != nil || allowed {
+				t.Fatalf("Precondition = %v, %v; want false, nil", allowed, err)
+			}
+			_, status, _, _ := operator.GetOperatorState()
+			degraded := v1helpers.FindOperatorCondition(status.Conditions, ConditionDegraded)
+			if degraded == nil || degraded.Status != operatorv1.ConditionTrue || degraded.Reason != string(ReasonInvalidEncryptionConfig) {
+				t.Fatalf("Degraded = %+v, want True/%s", degraded, ReasonInvalidEncryptionConfig)
+			}
+			if !strings.Contains(degraded.Message, s.want) {
+				t.Errorf("message %q does not contain %q", degraded.Message, s.want)
+			}
+		})
+	}
+}
+
+// TestPreconditionBlockedDuration: Degraded follows how long Progressing has been True, and a recovery emits
+// KMSRolloutUnblocked.
+func TestPreconditionBlockedDuration(t *testing.T) {
+	blocked := func(since time.Duration) []operatorv1.OperatorCondition {
+		c := condition(ConditionProgressing, operatorv1.ConditionTrue, string(ReasonKMSPluginsNotHealthy), "waiting")
+		c.LastTransitionTime = metav1.NewTime(t0.Add(-since))
+		return append(preflightPassed(), c)
+	}
+	scenarios := []struct {
+		name         string
+		conditions   []operatorv1.OperatorCondition
+		health       *kmsstate.State
+		wantDegraded operatorv1.ConditionStatus
+		wantMessage  string
+		wantEvents   string
+	}{
+		{"blocked for less than DegradedAfter", blocked(5 * time.Minute), health([]string{"1"}), operatorv1.ConditionFalse, "waiting for 5m0s; Degraded after 15m0s", ""},
+		{"blocked for longer than DegradedAfter", blocked(20 * time.Minute), health([]string{"1"}), operatorv1.ConditionTrue, "blocked for 20m0s", EventDegraded},
+		{"plugins healthy again", blocked(20 * time.Minute), allHealthy("1"), operatorv1.ConditionFalse, "", EventUnblocked},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{Conditions: s.conditions}, nil)
+			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
+			candidate := marshal(t, secretsConfig(kms("1"), identity()))
+			gate := NewGate("kube-apiserver", Options{
+				Configs:        ConfigSourceFunc(func(context.Context) (Configs, error) { return Configs{Candidate: candidate}, nil }),
+				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
+				Health:         s.health,
+				Preflight:      PreflightFromConditions(operator),
+				Migration:      KeySecretMigrations(secretLister(t), "kube-apiserver"),
+				OperatorClient: operator,
+				Recorder:       recorder,
+				Clock:          clocktesting.NewFakePassiveClock(t0),
+			})
+			if _, err := gate.Precondition(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			_, status, _, _ := operator.GetOperatorState()
+			degraded := v1helpers.FindOperatorCondition(status.Conditions, ConditionDegraded)
+			if degraded.Status != s.wantDegraded || !strings.Contains(degraded.Message, s.wantMessage) {
+				t.Errorf("Degraded = %s %q, want %s containing %q", degraded.Status, degraded.Message, s.wantDegraded, s.wantMessage)
+			}
+			if got := eventReasons(recorder); got != s.wantEvents {
+				t.Errorf("events %q, want %q", got, s.wantEvents)
+			}
+		})
+	}
+}
+
+// TestReadinessCheck: the readiness check judges the copy the revision controller made, not the source secret.
+func TestReadinessCheck(t *testing.T) {
+	operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{LatestAvailableRevision: 1, Conditions: preflightPassed()}, nil)
+	client := fake.NewClientset(
+		// The source already went back to no KMS; revision 2 was copied while it had KMS key 1.
+		encryptionConfigSecret("encryption-config", marshal(t, secretsConfig(identity()))),
+		encryptionConfigSecret("encryption-config-2", marshal(t, secretsConfig(kms("1"), identity()))),
+	)
+	gate := NewGate("kube-apiserver", Options{
+		Configs:        RevisionedSecrets(client.CoreV1(), operandNamespace, operator),
+		Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
+		Health:         health([]string{"1"}),
+		Preflight:      PreflightFromConditions(operator),
+		Migration:      KeySecretMigrations(secretLister(t), "kube-apiserver"),
+		OperatorClient: operator,
+		Recorder:       events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0)),
+		Clock:          clocktesting.NewFakePassiveClock(t0),
+	})
+	if allowed, err := gate.Precondition(context.Background()); err != nil || !allowed {
+		t.Errorf("Precondition on the source = %v, %v; want true: it changes no KMS", allowed, err)
+	}
+	if ready, err := gate.ReadinessCheck(context.Background(), 2); err != nil || ready {
+		t.Errorf("ReadinessCheck(2) = %v, %v; want false: the copy adds KMS key 1 whose plugins never reported", ready, err)
+	}
+}
+
+func eventReasons(recorder events.InMemoryRecorder) string {
+	var reasons []string
+	for _, e := range recorder.Events() {
+		reasons = append(reasons, e.Reason)
+	}
+	return strings.Join(reasons, ",")
+}

@@ -1,0 +1,250 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
+	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/revisioncontroller"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
+	"k8s.io/utils/clock"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
+	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate/pluginprobe"
+)
+
+const preconditionOperandNamespace = "openshift-kube-apiserver"
+
+// TestKMSPreconditionGatesRevision runs library-go's real revision controller against a real apiserver and the
+// real KubeAPIServer resource, gated by kmsprecondition, fed by kmsstate and a health reporter per node:
+//  1. with master-1's plugin dead, a revision without KMS is still created (nothing KMS changes);
+//  2. an encryption-config that adds KMS key 1 creates no revision and sets KMSRolloutGateProgressing True
+//     (KMSPluginsNotHealthy, naming master-1);
+//  3. once the plugin is back, revision 2 is created with no other action, and the gate reports AsExpected.
+//
+// library-go's preflight controller needs a pod runtime envtest has not; the test posts its two conditions as
+// that controller and the key controller would, under their field managers, before the KMS change.
+func TestKMSPreconditionGatesRevision(t *testing.T) {
+	kms := fake.NewKMS()
+	nodes := []string{"master-0", "master-1"}
+	plugins := map[string]*fake.Plugin{}
+	for _, node := range nodes {
+		plugins[node] = fake.StartForTest(t, kms)
+	}
+	plugins["master-1"].Stop()
+	cp := startKMSControlPlane(t, plugins["master-0"])
+	a := cp.APIServer(0)
+	// Registered after the control plane, so that clients and watches end before the apiserver stops.
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+
+	operator, operatorInformers, err := a.InstallKubeAPIServerOperator(ctx, nodes...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kubeClient := a.Client()
+	if _, err := kubeClient.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: preconditionOperandNamespace}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kubeClient.CoreV1().ConfigMaps(preconditionOperandNamespace).Create(ctx, &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: "kube-apiserver-pod"}, Data: map[string]string{"pod.yaml": "the static pod"},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Health: a reporter per node and kmsstate, as in kmsstate_test.go.
+	provider := encryptionstatus.NewKubeAPIServer(operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers())
+	const keyID = "1"
+	for _, node := range nodes {
+		plugin, err := pluginprobe.NewGRPCPlugin(ctx, keyID, plugins[node].Endpoint(), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reporter := &pluginprobe.Reporter{
+			Prober:       pluginprobe.NewProber(node, []pluginprobe.Plugin{plugin}, time.Second, clock.RealClock{}),
+			Provider:     provider,
+			FieldManager: encryptionstatus.ReporterFieldManager(node),
+			Interval:     probeInterval,
+			WriteTimeout: 5 * time.Second,
+		}
+		go reporter.Run(ctx)
+	}
+	kmsState := kmsstate.NewController("kube-apiserver", kmsstate.Options{
+		Config:         kmsstate.Config{ReportInterval: probeInterval},
+		OperatorClient: operator,
+		StatusProvider: provider,
+		Nodes:          kmsstate.StaticPodNodes(operator),
+		Keys: kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) {
+			return kmsstate.Keys{IDs: []string{keyID}, Providers: map[string]string{keyID + "_secrets": keyID}}, nil
+		}),
+		Recorder: events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{}),
+	})
+
+	// The gate and library-go's revision controller, wired as staticpod.NewBuilder does.
+	kubeInformers := v1helpers.NewKubeInformersForNamespaces(kubeClient, preconditionOperandNamespace, "openshift-config-managed")
+	gateRecorder := events.NewInMemoryRecorder("kms-rollout-gate-e2e", clock.RealClock{})
+	gate := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
+		Configs:        kmsprecondition.RevisionedSecrets(kubeClient.CoreV1(), preconditionOperandNamespace, operator),
+		Nodes:          kmsstate.StaticPodNodes(operator),
+		Health:         kmsState,
+		Preflight:      kmsprecondition.PreflightFromConditions(operator),
+		Migration:      kmsprecondition.KeySecretMigrations(kubeInformers.InformersFor("openshift-config-managed").Core().V1().Secrets().Lister(), "kube-apiserver"),
+		OperatorClient: operator,
+		Recorder:       gateRecorder,
+	})
+	revisions := revisioncontroller.NewRevisionController("kube-apiserver", preconditionOperandNamespace,
+		[]revisioncontroller.RevisionResource{{Name: "kube-apiserver-pod"}},
+		[]revisioncontroller.RevisionResource{{Name: "encryption-config", Optional: true}},
+		kubeInformers.InformersFor(preconditionOperandNamespace), operator,
+		v1helpers.CachedConfigMapGetter(kubeClient.CoreV1(), kubeInformers), v1helpers.CachedSecretGetter(kubeClient.CoreV1(), kubeInformers),
+		events.NewInMemoryRecorder("revision-controller-e2e", clock.RealClock{}), gate.Precondition, gate.ReadinessCheck)
+
+	operatorInformers.Start(ctx.Done())
+	kubeInformers.Start(ctx.Done())
+	operatorInformers.WaitForCacheSync(ctx.Done())
+	go kmsState.Run(ctx, 1)
+	go revisions.Run(ctx, 1)
+
+	// 1. A revision that changes no KMS is created although master-1's plugin is dead.
+	waitForLatestRevision(t, operator, 1)
+
+	// library-go's key and preflight controllers' verdict on the KMS configuration behind key 1.
+	for manager, c := range map[string]string{
+		"kube-apiserver-EncryptionKey":          kmsprecondition.ConditionPreflightRequired,
+		"kube-apiserver-EncryptionKMSPreflight": kmsprecondition.ConditionPreflightSucceeded,
+	} {
+		if err := operator.ApplyOperatorStatus(ctx, manager, applyoperatorv1.OperatorStatus().WithConditions(
+			applyoperatorv1.OperatorCondition().WithType(c).WithStatus(operatorv1.ConditionTrue).WithReason("E2E").WithMessage("hash-of-kms-config-1"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// 2. encryption-config adds KMS key 1: no revision.
+	config := &apiserverv1.EncryptionConfiguration{
+		TypeMeta: metav1.TypeMeta{APIVersion: "apiserver.config.k8s.io/v1", Kind: "EncryptionConfiguration"},
+		Resources: []apiserverv1.ResourceConfiguration{{Resources: []string{"secrets"}, Providers: []apiserverv1.ProviderConfiguration{
+			{KMS: &apiserverv1.KMSConfiguration{APIVersion: "v2", Name: keyID + "_secrets", Endpoint: "unix:///var/run/kmsplugin/kms-1.sock", Timeout: &metav1.Duration{Duration: 10 * time.Second}}},
+			{Identity: &apiserverv1.IdentityConfiguration{}},
+		}}},
+	}
+	data, err := yaml.Marshal(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kubeClient.CoreV1().Secrets(preconditionOperandNamespace).Create(ctx, &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: "encryption-config"}, Data: map[string][]byte{"encryption-config": data},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the gate names master-1: by then kmsstate has seen its reporter's Error.
+	start := time.Now()
+	cond := waitForGateCondition(t, operator, kmsprecondition.ConditionProgressing, func(c *operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionTrue && c.Reason == string(kmsprecondition.ReasonKMSPluginsNotHealthy) && strings.Contains(c.Message, "node master-1 key 1")
+	})
+	t.Logf("blocked after %s: %s", time.Since(start).Round(10*time.Millisecond), cond.Message)
+	if strings.Contains(cond.Message, "node master-0") {
+		t.Errorf("message %q blames master-0, whose plugin is healthy", cond.Message)
+	}
+	// The gate answered false in the sync that set the condition, and keeps answering false while the plugin
+	// is dead: revision 2 is not available. revision-status-2 may exist, not ready: when the revision
+	// controller's informer saw encryption-config before the gate's live read did, Precondition passed and
+	// ReadinessCheck refused the copy, which is what it is for.
+	if _, status, _, err := operator.GetOperatorState(); err != nil || status.LatestAvailableRevision != 1 {
+		t.Errorf("latestAvailableRevision = %d (%v), want 1 while blocked", status.LatestAvailableRevision, err)
+	}
+	switch status2, err := kubeClient.CoreV1().ConfigMaps(preconditionOperandNamespace).Get(ctx, "revision-status-2", metav1.GetOptions{}); {
+	case apierrors.IsNotFound(err):
+		t.Logf("revision 2 was refused by Precondition")
+	case err != nil:
+		t.Fatal(err)
+	case status2.Annotations["operator.openshift.io/revision-ready"] == "true":
+		t.Errorf("revision 2 is ready while the gate blocks it")
+	default:
+		t.Logf("revision 2 was assembled and refused by ReadinessCheck")
+	}
+	if degraded := gateCondition(t, operator, kmsprecondition.ConditionDegraded); degraded.Status != operatorv1.ConditionFalse {
+		t.Errorf("KMSRolloutGateDegraded = %+v, want False before DegradedAfter", degraded)
+	}
+
+	// 3. The plugin comes back; the revision follows without any other action.
+	if err := plugins["master-1"].Start(); err != nil {
+		t.Fatal(err)
+	}
+	start = time.Now()
+	waitForLatestRevision(t, operator, 2)
+	t.Logf("revision 2 created %s after the plugin came back (report interval %s)", time.Since(start).Round(10*time.Millisecond), probeInterval)
+	copied, err := kubeClient.CoreV1().Secrets(preconditionOperandNamespace).Get(ctx, "encryption-config-2", metav1.GetOptions{})
+	if err != nil || string(copied.Data["encryption-config"]) != string(data) {
+		t.Fatalf("encryption-config-2 is not the candidate: %v", err)
+	}
+	waitForGateCondition(t, operator, kmsprecondition.ConditionProgressing, func(c *operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionFalse && c.Reason == string(kmsprecondition.ReasonAsExpected)
+	})
+	var reasons []string
+	for _, e := range gateRecorder.Events() {
+		reasons = append(reasons, e.Reason)
+	}
+	if got := strings.Join(reasons, ","); got != kmsprecondition.EventBlocked+","+kmsprecondition.EventUnblocked {
+		t.Errorf("gate events %s, want %s,%s", got, kmsprecondition.EventBlocked, kmsprecondition.EventUnblocked)
+	}
+}
+
+func waitForLatestRevision(t *testing.T, operator v1helpers.OperatorClient, want int32) {
+	t.Helper()
+	var last int32
+	err := wait.PollUntilContextTimeout(context.Background(), 100*time.Millisecond, 2*time.Minute, true, func(context.Context) (bool, error) {
+		_, status, _, err := operator.GetOperatorState()
+		if err != nil {
+			return false, nil
+		}
+		last = status.LatestAvailableRevision
+		return last == want, nil
+	})
+	if err != nil {
+		t.Fatalf("latestAvailableRevision never became %d (last %d)", want, last)
+	}
+}
+
+func gateCondition(t *testing.T, operator v1helpers.OperatorClient, conditionType string) operatorv1.OperatorCondition {
+	t.Helper()
+	_, status, _, err := operator.GetOperatorState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := v1helpers.FindOperatorCondition(status.Conditions, conditionType)
+	if c == nil {
+		t.Fatalf("no %s condition", conditionType)
+	}
+	return *c
+}
+
+func waitForGateCondition(t *testing.T, operator v1helpers.OperatorClient, conditionType string, ok func(*operatorv1.OperatorCondition) bool) operatorv1.OperatorCondition {
+	t.Helper()
+	var last *operatorv1.OperatorCondition
+	err := wait.PollUntilContextTimeout(context.Background(), 100*time.Millisecond, 2*time.Minute, true, func(context.Context) (bool, error) {
+		_, status, _, err := operator.GetOperatorState()
+		if err != nil {
+			return false, nil
+		}
+		last = v1helpers.FindOperatorCondition(status.Conditions, conditionType)
+		return last != nil && ok(last), nil
+	})
+	if err != nil {
+		t.Fatalf("%s never reached the expected state; last: %+v", conditionType, last)
+	}
+	return *last
+}

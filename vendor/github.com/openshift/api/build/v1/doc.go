@@ -1,0 +1,9 @@
+// +k8s:deepcopy-gen=package,register
+// +k8s:conversion-gen=github.com/openshift/origin/pkg/build/apis/build
+// +k8s:defaulter-gen=TypeMeta
+// +k8s:openapi-gen=true
+// +k8s:openapi-model-package=com.github.openshift.api.build.v1
+
+// +groupName=build.openshift.io
+// Package v1 is the v1 version of the API.
+package v1
