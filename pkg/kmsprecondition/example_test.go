@@ -64,9 +64,9 @@ func Example() {
 
 	// The wiring.
 	gate := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
-		Configs:        kmsprecondition.RevisionedSecrets(kubeClient.CoreV1(), operandNamespace, operatorClient),
-		Nodes:          kmsstate.StaticPodNodes(operatorClient),
-		Health:         kmsState,
+		Configs: kmsprecondition.RevisionedSecrets(kubeClient.CoreV1(), operandNamespace, operatorClient),
+		Nodes:   kmsstate.StaticPodNodes(operatorClient),
+		Health:  kmsState,
 		// Preflight: kmsprecondition.PreflightFromConditions(operatorClient), once library-go's key controller
 		// posts EncryptionKMSPreflightRequired (0c9fbc9f043a does not, so the handshake would never complete).
 		Migration:      kmsprecondition.KeySecretMigrations(kubeInformers.InformersFor("openshift-config-managed").Core().V1().Secrets().Lister(), "kube-apiserver"),

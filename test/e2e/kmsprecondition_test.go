@@ -24,7 +24,6 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
-	"github.com/kmsguard/kmsguard/pkg/kmsstate/pluginprobe"
 )
 
 const preconditionOperandNamespace = "openshift-kube-apiserver"
@@ -69,20 +68,7 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	// Health: a reporter per node and kmsstate, as in kmsstate_test.go.
 	provider := encryptionstatus.NewKubeAPIServer(operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers())
 	const keyID = "1"
-	for _, node := range nodes {
-		plugin, err := pluginprobe.NewGRPCPlugin(ctx, keyID, plugins[node].Endpoint(), time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		reporter := &pluginprobe.Reporter{
-			Prober:       pluginprobe.NewProber(node, []pluginprobe.Plugin{plugin}, time.Second, clock.RealClock{}),
-			Provider:     provider,
-			FieldManager: encryptionstatus.ReporterFieldManager(node),
-			Interval:     probeInterval,
-			WriteTimeout: 5 * time.Second,
-		}
-		go reporter.Run(ctx)
-	}
+	startReporters(ctx, t, provider, keyID, plugins)
 	kmsState := kmsstate.NewController("kube-apiserver", kmsstate.Options{
 		Config:         kmsstate.Config{ReportInterval: probeInterval},
 		OperatorClient: operator,

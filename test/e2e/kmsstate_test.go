@@ -60,20 +60,7 @@ func startKMSStateFixture(t *testing.T) *kmsStateFixture {
 	f.provider = provider
 
 	const keyID = "1"
-	for _, node := range nodes {
-		plugin, err := pluginprobe.NewGRPCPlugin(ctx, keyID, f.plugins[node].Endpoint(), time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		reporter := &pluginprobe.Reporter{
-			Prober:       pluginprobe.NewProber(node, []pluginprobe.Plugin{plugin}, time.Second, clock.RealClock{}),
-			Provider:     provider,
-			FieldManager: encryptionstatus.ReporterFieldManager(node),
-			Interval:     probeInterval,
-			WriteTimeout: 5 * time.Second,
-		}
-		go reporter.Run(ctx)
-	}
+	startReporters(ctx, t, provider, keyID, f.plugins)
 
 	// kube-apiserver-operator would target every apiserver pod; here the one apiserver runs on master-0.
 	apiservers, err := apiserverprobe.NewForConfig(a.RESTConfig(), []apiserverprobe.Target{{NodeName: "master-0", URL: a.RESTConfig().Host}}, apiserverprobe.Options{})
@@ -96,6 +83,26 @@ func startKMSStateFixture(t *testing.T) *kmsStateFixture {
 	informers.Start(ctx.Done())
 	go controller.Run(ctx, 1)
 	return f
+}
+
+// startReporters runs, until ctx ends, a health reporter per node for that node's plugin of keyID, writing to
+// provider as library-go's sidecar would, every probeInterval.
+func startReporters(ctx context.Context, t *testing.T, provider kms.EncryptionStatusProvider, keyID string, plugins map[string]*fake.Plugin) {
+	t.Helper()
+	for node, p := range plugins {
+		plugin, err := pluginprobe.NewGRPCPlugin(ctx, keyID, p.Endpoint(), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reporter := &pluginprobe.Reporter{
+			Prober:       pluginprobe.NewProber(node, []pluginprobe.Plugin{plugin}, time.Second, clock.RealClock{}),
+			Provider:     provider,
+			FieldManager: encryptionstatus.ReporterFieldManager(node),
+			Interval:     probeInterval,
+			WriteTimeout: 5 * time.Second,
+		}
+		go reporter.Run(ctx)
+	}
 }
 
 // waitForCondition polls the operator status until conditionType has status (and reason, if not empty), and
