@@ -3,8 +3,9 @@ package kmsenv
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
-	"runtime"
+	"strings"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	// Blank import: vendors the operator CRD manifests that sit beside this package's doc.go.
@@ -31,7 +32,11 @@ const kubeAPIServerCRD = "0000_20_kube-apiserver_01_kubeapiservers-TechPreviewNo
 // informer factory (not yet started).
 func (a *APIServer) InstallKubeAPIServerOperator(ctx context.Context, nodes ...string) (v1helpers.StaticPodOperatorClient, dynamicinformer.DynamicSharedInformerFactory, error) {
 	cfg := a.RESTConfig()
-	if _, err := envtest.InstallCRDs(cfg, envtest.CRDInstallOptions{Paths: []string{filepath.Join(crdManifestDir(), kubeAPIServerCRD)}, ErrorIfPathMissing: true}); err != nil {
+	dir, err := crdManifestDir()
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := envtest.InstallCRDs(cfg, envtest.CRDInstallOptions{Paths: []string{filepath.Join(dir, kubeAPIServerCRD)}, ErrorIfPathMissing: true}); err != nil {
 		return nil, nil, fmt.Errorf("installing the KubeAPIServer CRD: %w", err)
 	}
 	client, err := operatorclient.NewForConfig(cfg)
@@ -81,7 +86,24 @@ func extractKubeAPIServerStatus(obj *unstructured.Unstructured, fieldManager str
 }
 
 // crdManifestDir is openshift/api's operator CRD directory in vendor/: the blank import above keeps it there.
-func crdManifestDir() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "vendor", "github.com", "openshift", "api", "operator", "v1", "zz_generated.crd-manifests")
+// The module root is found from the working directory (a test runs in its package directory, `make run` in
+// the root), not from this file's compiled-in path, which -trimpath removes.
+func crdManifestDir() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.Contains(string(data), "module "+modulePath+"\n") {
+			return filepath.Join(dir, "vendor", "github.com", "openshift", "api", "operator", "v1", "zz_generated.crd-manifests"), nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod of %s above the working directory: run from the kmsguard repository", modulePath)
+		}
+		dir = parent
+	}
 }
+
+// modulePath is kmsguard's module, whose vendor/ holds the CRD manifests.
+const modulePath = "github.com/kmsguard/kmsguard"
