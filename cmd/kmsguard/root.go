@@ -20,6 +20,7 @@ func NewCommand() *cobra.Command {
 	root.AddCommand(newVersionCommand())
 	root.AddCommand(newHealthReporterCommand())
 	root.AddCommand(newStatusCommand())
+	root.AddCommand(newVerifyCommand())
 	return root
 }
 

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+)
+
+const verifyTestConfig = `apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+- resources: [secrets]
+  providers:
+  - kms:
+      apiVersion: v2
+      name: vault
+      endpoint: unix:///var/run/kmsplugin/kms-1.sock
+  - identity: {}
+- resources: [configmaps]
+  providers:
+  - aescbc:
+      keys:
+      - name: "7"
+        secret: MTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTI=
+  - identity: {}
+`
+
+func TestVerifyResolveWriteKey(t *testing.T) {
+	config := filepath.Join(t.TempDir(), "encryption-config.yaml")
+	if err := os.WriteFile(config, []byte(verifyTestConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	scenarios := []struct {
+		name      string
+		opts      verifyOptions
+		resources []string
+		want      evidence.WriteKey
+		wantErr   string
+	}{
+		{name: "flag", opts: verifyOptions{writeProvider: "kms-v2:vault:key-9"}, resources: []string{"secrets"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KeyID: "key-9"}},
+		{name: "config and key id", opts: verifyOptions{encryptionConfig: config, kmsKeyID: "key-9"}, resources: []string{"secrets"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KeyID: "key-9"}},
+		{name: "config, aescbc", opts: verifyOptions{encryptionConfig: config}, resources: []string{"configmaps"}, want: evidence.WriteKey{Kind: etcdvalue.KindAESCBC, Name: "7"}},
+		{name: "config, KMS v2 without key id", opts: verifyOptions{encryptionConfig: config}, resources: []string{"secrets"}, wantErr: "--kms-key-id"},
+		{name: "config, key id for a non-KMS provider", opts: verifyOptions{encryptionConfig: config, kmsKeyID: "x"}, resources: []string{"configmaps"}, wantErr: "--kms-key-id given"},
+		{name: "config, resources with different writers", opts: verifyOptions{encryptionConfig: config, kmsKeyID: "key-9"}, resources: []string{"secrets", "configmaps"}, wantErr: "different write providers"},
+		{name: "config, resource not encrypted", opts: verifyOptions{encryptionConfig: config}, resources: []string{"events"}, wantErr: "does not encrypt events"},
+		{name: "both", opts: verifyOptions{encryptionConfig: config, writeProvider: "identity"}, resources: []string{"secrets"}, wantErr: "not both"},
+		{name: "neither", resources: []string{"secrets"}, wantErr: "the write key is required"},
+		{name: "bad flag", opts: verifyOptions{writeProvider: "kms-v2:vault"}, resources: []string{"secrets"}, wantErr: "needs a provider name and a key id"},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			var resources []evidence.Resource
+			for _, r := range s.resources {
+				resources = append(resources, evidence.BuiltInResource("/registry", schema.ParseGroupResource(r)))
+			}
+			got, err := s.opts.resolveWriteKey(resources)
+			if s.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), s.wantErr) {
+					t.Fatalf("got %v, %v; want an error containing %q", got, err, s.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != s.want {
+				t.Errorf("got %+v, want %+v", got, s.want)
+			}
+		})
+	}
+}
+
+func TestVerifyRunFailsBeforeConnecting(t *testing.T) {
+	scenarios := []struct {
+		name    string
+		opts    verifyOptions
+		wantErr string
+	}{
+		{name: "unknown output", opts: verifyOptions{output: "yaml", resources: []string{"secrets"}, writeProvider: "identity"}, wantErr: "unknown output format"},
+		{name: "no resources", opts: verifyOptions{writeProvider: "identity"}, wantErr: "--resources is empty"},
+		{name: "missing CA file", opts: verifyOptions{resources: []string{"secrets"}, writeProvider: "identity", caFile: "/nonexistent/ca.crt"}, wantErr: "no such file"},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			code, err := s.opts.run(context.Background(), &bytes.Buffer{})
+			if code != exitError || err == nil || !strings.Contains(err.Error(), s.wantErr) {
+				t.Fatalf("got %d, %v; want %d and an error containing %q", code, err, exitError, s.wantErr)
+			}
+		})
+	}
+}
+
+func TestPrintVerifyReport(t *testing.T) {
+	report := &evidence.Report{
+		WriteKey: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KeyID: "key-9"},
+		Resources: []evidence.ResourceReport{{
+			Resource: "secrets", Prefix: "/registry/secrets/", Total: 3, UnderWriteKey: 1, NotUnderWriteKey: 2,
+			Keys: []evidence.KeyCount{
+				{Key: evidence.Key{Kind: etcdvalue.KindIdentity}, Count: 2},
+				{Key: evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "vault", KeyID: "key-9"}, Count: 1, WriteKey: true},
+			},
+			NotUnderWriteKeyListed: []string{"/registry/secrets/default/a"},
+			Revisions:              []int64{42},
+		}, {Resource: "configmaps", Prefix: "/kubernetes.io/configmaps/", Revisions: []int64{42}}},
+	}
+	var out bytes.Buffer
+	if err := printVerifyReport(&out, "", report); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"Write key: kms-v2:vault:key-9",
+		"secrets (/registry/secrets/): 3 objects, 1 under the write key, 2 not, 0 unparsable",
+		"not under the write key (first 1 of 2):\n    /registry/secrets/default/a",
+		"warning: no keys under /kubernetes.io/configmaps/",
+		"Verified: false",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+
+	out.Reset()
+	if err := printVerifyReport(&out, "json", report); err != nil {
+		t.Fatal(err)
+	}
+	var back evidence.Report
+	if err := json.Unmarshal(out.Bytes(), &back); err != nil || back.Resources[0].NotUnderWriteKey != 2 {
+		t.Errorf("JSON output does not decode to the report: %v: %s", err, out.String())
+	}
+}

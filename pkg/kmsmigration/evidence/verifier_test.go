@@ -1,0 +1,329 @@
+package evidence_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	kmstypes "k8s.io/apiserver/pkg/storage/value/encrypt/envelope/kmsv2/v2"
+
+	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+)
+
+func TestVerify(t *testing.T) {
+	hkdf := etcdvalue.DEKSourceHKDFSeed
+	kmsKey := func(keyID string) evidence.Key {
+		return evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "kms", KeyID: keyID, DEKSourceType: hkdf}
+	}
+	scenarios := []struct {
+		name      string
+		setup     func(t *testing.T, kv *fakeKV)
+		pageSize  int64
+		maxListed int
+		want      evidence.WriteKey
+		// expected is compared with the report without Duration and KeysPerSecond.
+		expected     evidence.ResourceReport
+		wantVerified bool
+	}{
+		{
+			name:         "empty prefix",
+			setup:        func(t *testing.T, kv *fakeKV) { kv.put("/registry/configmaps/default/c", identityValue()) },
+			want:         currentKey,
+			expected:     evidence.ResourceReport{Keys: []evidence.KeyCount{}, Revisions: []int64{2}},
+			wantVerified: true,
+		},
+		{
+			name: "every object under the write key",
+			setup: func(t *testing.T, kv *fakeKV) {
+				for i := range 5 {
+					kv.put(secretKey(fmt.Sprint(i)), current(t))
+				}
+			},
+			pageSize: 2,
+			want:     currentKey,
+			expected: evidence.ResourceReport{
+				Total: 5, UnderWriteKey: 5, Revisions: []int64{6},
+				Keys: []evidence.KeyCount{{Key: kmsKey("key-2"), Count: 5, WriteKey: true}},
+			},
+			wantVerified: true,
+		},
+		{
+			name: "plaintext, old key id, old DEK source type and other resources",
+			setup: func(t *testing.T, kv *fakeKV) {
+				kv.put(secretKey("a-plain"), identityValue())
+				kv.put(secretKey("b-plain"), identityValue())
+				kv.put(secretKey("c-old"), oldKMS(t))
+				kv.put(secretKey("d-current"), current(t))
+				kv.put(secretKey("e-legacy-dek"), kmsv2Value(t, "kms", "key-2", kmstypes.EncryptedDEKSourceType_AES_GCM_KEY))
+				kv.put(secretKey("f-aescbc"), aescbcValue("1"))
+				// A prefix without its "/" would count these.
+				kv.put("/registry/secretsbackup/default/x", identityValue())
+				kv.put("/registry/configmaps/default/y", identityValue())
+			},
+			want: currentKey,
+			expected: evidence.ResourceReport{
+				Total: 6, UnderWriteKey: 1, NotUnderWriteKey: 5, Revisions: []int64{9},
+				NotUnderWriteKeyListed: []string{secretKey("a-plain"), secretKey("b-plain"), secretKey("c-old"), secretKey("e-legacy-dek"), secretKey("f-aescbc")},
+				Keys: []evidence.KeyCount{
+					{Key: evidence.Key{Kind: etcdvalue.KindIdentity}, Count: 2},
+					{Key: evidence.Key{Kind: etcdvalue.KindAESCBC, Name: "1"}, Count: 1},
+					{Key: kmsKey("key-1"), Count: 1},
+					{Key: evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "kms", KeyID: "key-2", DEKSourceType: etcdvalue.DEKSourceAESGCMKey}, Count: 1},
+					{Key: kmsKey("key-2"), Count: 1, WriteKey: true},
+				},
+			},
+		},
+		{
+			name: "identity as the write key",
+			setup: func(t *testing.T, kv *fakeKV) {
+				kv.put(secretKey("plain"), identityValue())
+				kv.put(secretKey("kms"), current(t))
+			},
+			want: identity,
+			expected: evidence.ResourceReport{
+				Total: 2, UnderWriteKey: 1, NotUnderWriteKey: 1, Revisions: []int64{3},
+				NotUnderWriteKeyListed: []string{secretKey("kms")},
+				Keys: []evidence.KeyCount{
+					{Key: evidence.Key{Kind: etcdvalue.KindIdentity}, Count: 1, WriteKey: true},
+					{Key: kmsKey("key-2"), Count: 1},
+				},
+			},
+		},
+		{
+			name: "only the first MaxListed offenders are listed, all are counted",
+			setup: func(t *testing.T, kv *fakeKV) {
+				for i := range 7 {
+					kv.put(secretKey(fmt.Sprint(i)), oldKMS(t))
+				}
+			},
+			pageSize:  3,
+			maxListed: 2,
+			want:      currentKey,
+			expected: evidence.ResourceReport{
+				Total: 7, NotUnderWriteKey: 7, Revisions: []int64{8},
+				NotUnderWriteKeyListed: []string{secretKey("0"), secretKey("1")},
+				Keys:                   []evidence.KeyCount{{Key: kmsKey("key-1"), Count: 7}},
+			},
+		},
+		{
+			name: "unparsable values are corrupt, listed with the reason",
+			setup: func(t *testing.T, kv *fakeKV) {
+				kv.put(secretKey("a-truncated"), []byte("k8s:enc:kms:v2:kms:"))
+				kv.put(secretKey("b-unknown"), append([]byte("\x01\x02"), payloadMarker...))
+				kv.put(secretKey("c-empty"), []byte{})
+				kv.put(secretKey("d-current"), current(t))
+			},
+			maxListed: 2,
+			want:      currentKey,
+			expected: evidence.ResourceReport{
+				Total: 4, UnderWriteKey: 1, Corrupt: 3, Revisions: []int64{5},
+				CorruptByKind: map[string]int64{"kms-v2": 1, "unknown": 2},
+				CorruptListed: []evidence.CorruptValue{
+					{Key: secretKey("a-truncated"), Error: "etcdvalue: malformed value (kms-v2): encrypted data is empty"},
+					{Key: secretKey("b-unknown"), Error: "etcdvalue: unknown value format: value has no encryption prefix and does not start like a protobuf, JSON or CBOR object"},
+				},
+				Keys: []evidence.KeyCount{{Key: kmsKey("key-2"), Count: 1, WriteKey: true}},
+			},
+		},
+		{
+			name: "a scan is a snapshot at the revision of its first page",
+			setup: func(t *testing.T, kv *fakeKV) {
+				for i := range 4 {
+					kv.put(secretKey(fmt.Sprint(i)), identityValue())
+				}
+				kv.beforeGet = func(n int, _ clientv3.Op) error {
+					if n == 2 {
+						// Written after the snapshot: rewritten, deleted and created keys not yet read.
+						kv.put(secretKey("2"), current(t))
+						kv.del(secretKey("3"))
+						kv.put(secretKey("4"), current(t))
+					}
+					return nil
+				}
+			},
+			pageSize: 2,
+			want:     currentKey,
+			expected: evidence.ResourceReport{
+				Total: 4, NotUnderWriteKey: 4, Revisions: []int64{5},
+				NotUnderWriteKeyListed: []string{secretKey("0"), secretKey("1"), secretKey("2"), secretKey("3")},
+				Keys:                   []evidence.KeyCount{{Key: evidence.Key{Kind: etcdvalue.KindIdentity}, Count: 4}},
+			},
+		},
+		{
+			name: "compaction mid-scan continues at the newest revision without reading a key twice",
+			setup: func(t *testing.T, kv *fakeKV) {
+				for i := range 5 {
+					kv.put(secretKey(fmt.Sprint(i)), identityValue())
+				}
+				kv.beforeGet = func(n int, _ clientv3.Op) error {
+					if n == 2 {
+						kv.put(secretKey("0"), current(t)) // already read: stays counted as read
+						kv.put(secretKey("3"), current(t)) // not read yet: counted as it is now
+						kv.compact()
+					}
+					return nil
+				}
+			},
+			pageSize: 2,
+			want:     currentKey,
+			expected: evidence.ResourceReport{
+				Total: 5, UnderWriteKey: 1, NotUnderWriteKey: 4, Revisions: []int64{6, 8}, SpansRevisions: true,
+				NotUnderWriteKeyListed: []string{secretKey("0"), secretKey("1"), secretKey("2"), secretKey("4")},
+				Keys: []evidence.KeyCount{
+					{Key: evidence.Key{Kind: etcdvalue.KindIdentity}, Count: 4},
+					{Key: kmsKey("key-2"), Count: 1, WriteKey: true},
+				},
+			},
+		},
+		{
+			name: "a member behind the pinned revision is read linearizably",
+			setup: func(t *testing.T, kv *fakeKV) {
+				for i := range 3 {
+					kv.put(secretKey(fmt.Sprint(i)), current(t))
+				}
+				kv.beforeGet = func(_ int, op clientv3.Op) error {
+					if op.IsSerializable() {
+						return rpctypes.ErrFutureRev
+					}
+					return nil
+				}
+			},
+			pageSize: 1,
+			want:     currentKey,
+			expected: evidence.ResourceReport{
+				Total: 3, UnderWriteKey: 3, Revisions: []int64{4},
+				Keys: []evidence.KeyCount{{Key: kmsKey("key-2"), Count: 3, WriteKey: true}},
+			},
+			wantVerified: true,
+		},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			kv := newFakeKV()
+			s.setup(t, kv)
+			v := evidence.NewVerifier(kv, evidence.Options{PageSize: s.pageSize, MaxListed: s.maxListed})
+			report, err := v.Verify(context.Background(), []evidence.Resource{secrets}, s.want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(report.Resources) != 1 {
+				t.Fatalf("got %d resource reports, want 1", len(report.Resources))
+			}
+			s.expected.Resource, s.expected.Prefix = "secrets", secrets.Prefix
+			got := report.Resources[0]
+			if diff := cmp.Diff(s.expected, got, cmpopts.IgnoreFields(evidence.ResourceReport{}, "Duration", "KeysPerSecond"), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("report (-want +got):\n%s", diff)
+			}
+			if report.Verified() != s.wantVerified {
+				t.Errorf("Verified() = %v, want %v", report.Verified(), s.wantVerified)
+			}
+			if !kv.withinPrefix(secrets.Prefix) {
+				t.Errorf("a range read left the prefix %s", secrets.Prefix)
+			}
+			assertNoPayload(t, report)
+		})
+	}
+}
+
+// TestVerifyReadsPagesAtOneRevision checks the read options: the first page linearizable at the newest
+// revision, every later page serializable at that revision, all limited to the page size.
+func TestVerifyReadsPagesAtOneRevision(t *testing.T) {
+	kv := newFakeKV()
+	for i := range 5 {
+		kv.put(secretKey(fmt.Sprint(i)), current(t))
+	}
+	if _, err := evidence.NewVerifier(kv, evidence.Options{PageSize: 2}).Verify(context.Background(), []evidence.Resource{secrets}, currentKey); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int64{0, 6, 6}, kv.pinnedReads()); diff != "" {
+		t.Errorf("read revisions (-want +got):\n%s", diff)
+	}
+	for i, op := range kv.calls {
+		if op.Limit() != 2 {
+			t.Errorf("read %d has limit %d, want 2", i, op.Limit())
+		}
+		if wantSerializable := i > 0; op.IsSerializable() != wantSerializable {
+			t.Errorf("read %d serializable = %v, want %v", i, op.IsSerializable(), wantSerializable)
+		}
+	}
+}
+
+func TestVerifyFails(t *testing.T) {
+	boom := errors.New("etcd is down")
+	scenarios := []struct {
+		name      string
+		resources []evidence.Resource
+		want      evidence.WriteKey
+		getErr    error
+		wantErr   string
+	}{
+		{name: "no resources", want: currentKey, wantErr: "no resources"},
+		{name: "KMS v2 write key without key id", resources: []evidence.Resource{secrets}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "kms"}, wantErr: "needs a provider name and a key id"},
+		{name: "prefix without trailing slash", resources: []evidence.Resource{{Prefix: "/registry/secrets"}}, want: currentKey, wantErr: `must be a path ending in "/"`},
+		{name: "etcd error", resources: []evidence.Resource{secrets}, want: currentKey, getErr: boom, wantErr: "etcd is down"},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			kv := newFakeKV()
+			kv.put(secretKey("a"), current(t))
+			kv.beforeGet = func(int, clientv3.Op) error { return s.getErr }
+			report, err := evidence.NewVerifier(kv, evidence.Options{}).Verify(context.Background(), s.resources, s.want)
+			if err == nil || !strings.Contains(err.Error(), s.wantErr) {
+				t.Fatalf("got error %v, want one containing %q", err, s.wantErr)
+			}
+			if report != nil {
+				t.Errorf("got a report with an error: %+v", report)
+			}
+		})
+	}
+}
+
+func TestReportVerified(t *testing.T) {
+	scenarios := []struct {
+		name   string
+		report *evidence.Report
+		want   bool
+	}{
+		{name: "nil", want: false},
+		{name: "no resources", report: &evidence.Report{}, want: false},
+		{name: "all under the write key", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 3, UnderWriteKey: 3}, {}}}, want: true},
+		{name: "one object elsewhere", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 3, UnderWriteKey: 3}, {Total: 1, NotUnderWriteKey: 1}}}, want: false},
+		{name: "one corrupt", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 1, Corrupt: 1}}}, want: false},
+		{name: "a failed sample", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 1, UnderWriteKey: 1, Samples: []evidence.SampleResult{{Key: "k", Error: "failed to decrypt DEK"}}}}}, want: false},
+		{name: "a sampled object gone", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 1, UnderWriteKey: 1, Samples: []evidence.SampleResult{{Key: "k", Gone: true}}}}}, want: true},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			if got := s.report.Verified(); got != s.want {
+				t.Errorf("Verified() = %v, want %v", got, s.want)
+			}
+		})
+	}
+}
+
+// assertNoPayload fails when the JSON form of report holds payload bytes, and checks that it round-trips.
+func assertNoPayload(t *testing.T, report *evidence.Report) {
+	t.Helper()
+	data, err := json.Marshal(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), string(payloadMarker[:8])) {
+		t.Errorf("report holds payload bytes: %s", data)
+	}
+	var back evidence.Report
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(*report, back, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("report does not round-trip through JSON (-want +got):\n%s", diff)
+	}
+}
