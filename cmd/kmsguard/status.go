@@ -28,35 +28,43 @@ import (
 type operand struct {
 	// namespace holds the apiserver and its encryption-config secret (library-go syncs it there).
 	namespace string
-	// status returns the operator resource's conditions and, for static-pod operators, its nodes.
-	status func(ctx context.Context, c operatorclient.Interface) ([]operatorv1.OperatorCondition, []string, error)
+	// read returns, from one GET of the operator resource, its conditions, its KMS encryption status and, for
+	// static-pod operators, its nodes.
+	read func(ctx context.Context, c operatorclient.Interface) (operatorResource, error)
+}
+
+// operatorResource is what status reads of an operator resource.
+type operatorResource struct {
+	conditions       []operatorv1.OperatorCondition
+	encryptionStatus operatorv1.KMSEncryptionStatus
+	nodes            []string
 }
 
 var operands = map[string]operand{
-	"kubeapiserver": {namespace: "openshift-kube-apiserver", status: func(ctx context.Context, c operatorclient.Interface) ([]operatorv1.OperatorCondition, []string, error) {
+	"kubeapiserver": {namespace: "openshift-kube-apiserver", read: func(ctx context.Context, c operatorclient.Interface) (operatorResource, error) {
 		o, err := c.OperatorV1().KubeAPIServers().Get(ctx, encryptionstatus.Name, metav1.GetOptions{})
 		if err != nil {
-			return nil, nil, err
+			return operatorResource{}, err
 		}
-		var nodes []string
+		r := operatorResource{conditions: o.Status.Conditions, encryptionStatus: o.Status.EncryptionStatus}
 		for _, n := range o.Status.NodeStatuses {
-			nodes = append(nodes, n.NodeName)
+			r.nodes = append(r.nodes, n.NodeName)
 		}
-		return o.Status.Conditions, nodes, nil
+		return r, nil
 	}},
-	"openshiftapiserver": {namespace: "openshift-apiserver", status: func(ctx context.Context, c operatorclient.Interface) ([]operatorv1.OperatorCondition, []string, error) {
+	"openshiftapiserver": {namespace: "openshift-apiserver", read: func(ctx context.Context, c operatorclient.Interface) (operatorResource, error) {
 		o, err := c.OperatorV1().OpenShiftAPIServers().Get(ctx, encryptionstatus.Name, metav1.GetOptions{})
 		if err != nil {
-			return nil, nil, err
+			return operatorResource{}, err
 		}
-		return o.Status.Conditions, nil, nil
+		return operatorResource{conditions: o.Status.Conditions, encryptionStatus: o.Status.EncryptionStatus}, nil
 	}},
-	"authentication": {namespace: "openshift-oauth-apiserver", status: func(ctx context.Context, c operatorclient.Interface) ([]operatorv1.OperatorCondition, []string, error) {
+	"authentication": {namespace: "openshift-oauth-apiserver", read: func(ctx context.Context, c operatorclient.Interface) (operatorResource, error) {
 		o, err := c.OperatorV1().Authentications().Get(ctx, encryptionstatus.Name, metav1.GetOptions{})
 		if err != nil {
-			return nil, nil, err
+			return operatorResource{}, err
 		}
-		return o.Status.Conditions, nil, nil
+		return operatorResource{conditions: o.Status.Conditions, encryptionStatus: o.Status.OAuthAPIServer.EncryptionStatus}, nil
 	}},
 }
 
@@ -128,10 +136,11 @@ fresh its report is and the remote key id it serves. It changes nothing.`,
 
 func (o *statusOptions) collect(ctx context.Context, kube kubernetes.Interface, operators operatorclient.Interface, now time.Time) (*statusReport, error) {
 	operand := operands[o.operator]
-	conditions, nodes, err := operand.status(ctx, operators)
+	resource, err := operand.read(ctx, operators)
 	if err != nil {
 		return nil, fmt.Errorf("reading the %s operator resource: %w", o.operator, err)
 	}
+	nodes := resource.nodes
 	if nodes == nil {
 		nodeList, err := kube.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: controlPlaneNodeLabel})
 		if err != nil {
@@ -145,15 +154,11 @@ func (o *statusOptions) collect(ctx context.Context, kube kubernetes.Interface, 
 	if err != nil {
 		return nil, err
 	}
-	encryptionStatus, err := statusProviders[o.operator](operators.OperatorV1()).GetKMSEncryptionStatus(ctx)
-	if err != nil {
-		return nil, err
-	}
 	state, _ := kmsstate.Evaluate(kmsstate.Config{ReportInterval: o.reportInterval}, kmsstate.Memory{}, kmsstate.Observation{
-		Now: now, Nodes: nodes, KeyIDs: keys.IDs, Providers: keys.Providers, Reports: encryptionStatus.HealthReports,
+		Now: now, Nodes: nodes, KeyIDs: keys.IDs, Providers: keys.Providers, Reports: resource.encryptionStatus.HealthReports,
 	})
 	var kmsConditions []operatorv1.OperatorCondition
-	for _, c := range conditions {
+	for _, c := range resource.conditions {
 		if strings.HasPrefix(c.Type, "KMS") || strings.HasPrefix(c.Type, "Encryption") {
 			kmsConditions = append(kmsConditions, c)
 		}
