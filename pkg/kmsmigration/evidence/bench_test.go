@@ -3,6 +3,7 @@ package evidence_test
 import (
 	"context"
 	"fmt"
+	"github.com/kmsguard/kmsguard/pkg/internal/etcdtest"
 	"testing"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
@@ -14,13 +15,13 @@ import (
 // own speed; etcd's cost is what test/e2e's TestVerifyMigrationFromIdentityToKMS measures.
 func BenchmarkVerify(b *testing.B) {
 	const keys = 10000
-	kv := newFakeKV()
+	kv := etcdtest.NewKV()
 	for i := range keys {
 		value := current(b)
 		if i%2 == 0 {
 			value = oldKMS(b)
 		}
-		kv.put(secretKey(fmt.Sprintf("s-%05d", i)), value)
+		kv.Store(secretKey(fmt.Sprintf("s-%05d", i)), value)
 	}
 	v := evidence.NewVerifier(kv, evidence.Options{})
 	b.ReportAllocs()

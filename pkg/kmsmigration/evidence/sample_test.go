@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kmsguard/kmsguard/pkg/internal/etcdtest"
 	"math/rand/v2"
 	"testing"
 
@@ -51,9 +52,9 @@ func TestVerifySamples(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			kv := newFakeKV()
+			kv := etcdtest.NewKV()
 			for i := range s.objects {
-				kv.put(secretKey(fmt.Sprint(i)), current(t))
+				kv.Store(secretKey(fmt.Sprint(i)), current(t))
 			}
 			sampler := &recordingSampler{errs: s.errs}
 			v := evidence.NewVerifier(kv, evidence.Options{PageSize: 16, Sampler: sampler, SampleSize: s.sampleSize, Rand: rand.New(rand.NewPCG(1, 2))})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/kmsguard/kmsguard/pkg/internal/etcdtest"
 	"strings"
 	"testing"
 
@@ -25,7 +26,7 @@ func TestVerify(t *testing.T) {
 	}
 	scenarios := []struct {
 		name      string
-		setup     func(t *testing.T, kv *fakeKV)
+		setup     func(t *testing.T, kv *etcdtest.KV)
 		pageSize  int64
 		maxListed int
 		want      evidence.WriteKey
@@ -35,16 +36,16 @@ func TestVerify(t *testing.T) {
 	}{
 		{
 			name:         "empty prefix",
-			setup:        func(t *testing.T, kv *fakeKV) { kv.put("/registry/configmaps/default/c", identityValue()) },
+			setup:        func(t *testing.T, kv *etcdtest.KV) { kv.Store("/registry/configmaps/default/c", identityValue()) },
 			want:         currentKey,
 			expected:     evidence.ResourceReport{Keys: []evidence.KeyCount{}, Revisions: []int64{2}},
 			wantVerified: true,
 		},
 		{
 			name: "every object under the write key",
-			setup: func(t *testing.T, kv *fakeKV) {
+			setup: func(t *testing.T, kv *etcdtest.KV) {
 				for i := range 5 {
-					kv.put(secretKey(fmt.Sprint(i)), current(t))
+					kv.Store(secretKey(fmt.Sprint(i)), current(t))
 				}
 			},
 			pageSize: 2,
@@ -57,16 +58,16 @@ func TestVerify(t *testing.T) {
 		},
 		{
 			name: "plaintext, old key id, old DEK source type and other resources",
-			setup: func(t *testing.T, kv *fakeKV) {
-				kv.put(secretKey("a-plain"), identityValue())
-				kv.put(secretKey("b-plain"), identityValue())
-				kv.put(secretKey("c-old"), oldKMS(t))
-				kv.put(secretKey("d-current"), current(t))
-				kv.put(secretKey("e-legacy-dek"), kmsv2Value(t, "kms", "key-2", kmstypes.EncryptedDEKSourceType_AES_GCM_KEY))
-				kv.put(secretKey("f-aescbc"), aescbcValue("1"))
+			setup: func(t *testing.T, kv *etcdtest.KV) {
+				kv.Store(secretKey("a-plain"), identityValue())
+				kv.Store(secretKey("b-plain"), identityValue())
+				kv.Store(secretKey("c-old"), oldKMS(t))
+				kv.Store(secretKey("d-current"), current(t))
+				kv.Store(secretKey("e-legacy-dek"), kmsv2Value(t, "kms", "key-2", kmstypes.EncryptedDEKSourceType_AES_GCM_KEY))
+				kv.Store(secretKey("f-aescbc"), aescbcValue("1"))
 				// A prefix without its "/" would count these.
-				kv.put("/registry/secretsbackup/default/x", identityValue())
-				kv.put("/registry/configmaps/default/y", identityValue())
+				kv.Store("/registry/secretsbackup/default/x", identityValue())
+				kv.Store("/registry/configmaps/default/y", identityValue())
 			},
 			want: currentKey,
 			expected: evidence.ResourceReport{
@@ -83,9 +84,9 @@ func TestVerify(t *testing.T) {
 		},
 		{
 			name: "identity as the write key",
-			setup: func(t *testing.T, kv *fakeKV) {
-				kv.put(secretKey("plain"), identityValue())
-				kv.put(secretKey("kms"), current(t))
+			setup: func(t *testing.T, kv *etcdtest.KV) {
+				kv.Store(secretKey("plain"), identityValue())
+				kv.Store(secretKey("kms"), current(t))
 			},
 			want: identity,
 			expected: evidence.ResourceReport{
@@ -99,9 +100,9 @@ func TestVerify(t *testing.T) {
 		},
 		{
 			name: "only the first MaxListed offenders are listed, all are counted",
-			setup: func(t *testing.T, kv *fakeKV) {
+			setup: func(t *testing.T, kv *etcdtest.KV) {
 				for i := range 7 {
-					kv.put(secretKey(fmt.Sprint(i)), oldKMS(t))
+					kv.Store(secretKey(fmt.Sprint(i)), oldKMS(t))
 				}
 			},
 			pageSize:  3,
@@ -115,11 +116,11 @@ func TestVerify(t *testing.T) {
 		},
 		{
 			name: "unparsable values are corrupt, listed with the reason",
-			setup: func(t *testing.T, kv *fakeKV) {
-				kv.put(secretKey("a-truncated"), []byte("k8s:enc:kms:v2:kms:"))
-				kv.put(secretKey("b-unknown"), append([]byte("\x01\x02"), payloadMarker...))
-				kv.put(secretKey("c-empty"), []byte{})
-				kv.put(secretKey("d-current"), current(t))
+			setup: func(t *testing.T, kv *etcdtest.KV) {
+				kv.Store(secretKey("a-truncated"), []byte("k8s:enc:kms:v2:kms:"))
+				kv.Store(secretKey("b-unknown"), append([]byte("\x01\x02"), payloadMarker...))
+				kv.Store(secretKey("c-empty"), []byte{})
+				kv.Store(secretKey("d-current"), current(t))
 			},
 			maxListed: 2,
 			want:      currentKey,
@@ -135,16 +136,16 @@ func TestVerify(t *testing.T) {
 		},
 		{
 			name: "a scan is a snapshot at the revision of its first page",
-			setup: func(t *testing.T, kv *fakeKV) {
+			setup: func(t *testing.T, kv *etcdtest.KV) {
 				for i := range 4 {
-					kv.put(secretKey(fmt.Sprint(i)), identityValue())
+					kv.Store(secretKey(fmt.Sprint(i)), identityValue())
 				}
-				kv.beforeGet = func(n int, _ clientv3.Op) error {
+				kv.BeforeGet = func(n int, _ clientv3.Op) error {
 					if n == 2 {
 						// Written after the snapshot: rewritten, deleted and created keys not yet read.
-						kv.put(secretKey("2"), current(t))
-						kv.del(secretKey("3"))
-						kv.put(secretKey("4"), current(t))
+						kv.Store(secretKey("2"), current(t))
+						kv.Remove(secretKey("3"))
+						kv.Store(secretKey("4"), current(t))
 					}
 					return nil
 				}
@@ -159,15 +160,15 @@ func TestVerify(t *testing.T) {
 		},
 		{
 			name: "compaction mid-scan continues at the newest revision without reading a key twice",
-			setup: func(t *testing.T, kv *fakeKV) {
+			setup: func(t *testing.T, kv *etcdtest.KV) {
 				for i := range 5 {
-					kv.put(secretKey(fmt.Sprint(i)), identityValue())
+					kv.Store(secretKey(fmt.Sprint(i)), identityValue())
 				}
-				kv.beforeGet = func(n int, _ clientv3.Op) error {
+				kv.BeforeGet = func(n int, _ clientv3.Op) error {
 					if n == 2 {
-						kv.put(secretKey("0"), current(t)) // already read: stays counted as read
-						kv.put(secretKey("3"), current(t)) // not read yet: counted as it is now
-						kv.compact()
+						kv.Store(secretKey("0"), current(t)) // already read: stays counted as read
+						kv.Store(secretKey("3"), current(t)) // not read yet: counted as it is now
+						kv.CompactAll()
 					}
 					return nil
 				}
@@ -185,11 +186,11 @@ func TestVerify(t *testing.T) {
 		},
 		{
 			name: "a member behind the pinned revision is read linearizably",
-			setup: func(t *testing.T, kv *fakeKV) {
+			setup: func(t *testing.T, kv *etcdtest.KV) {
 				for i := range 3 {
-					kv.put(secretKey(fmt.Sprint(i)), current(t))
+					kv.Store(secretKey(fmt.Sprint(i)), current(t))
 				}
-				kv.beforeGet = func(_ int, op clientv3.Op) error {
+				kv.BeforeGet = func(_ int, op clientv3.Op) error {
 					if op.IsSerializable() {
 						return rpctypes.ErrFutureRev
 					}
@@ -207,7 +208,7 @@ func TestVerify(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			kv := newFakeKV()
+			kv := etcdtest.NewKV()
 			s.setup(t, kv)
 			v := evidence.NewVerifier(kv, evidence.Options{PageSize: s.pageSize, MaxListed: s.maxListed})
 			report, err := v.Verify(context.Background(), []evidence.Resource{secrets}, s.want)
@@ -225,7 +226,7 @@ func TestVerify(t *testing.T) {
 			if report.Verified() != s.wantVerified {
 				t.Errorf("Verified() = %v, want %v", report.Verified(), s.wantVerified)
 			}
-			if !kv.withinPrefix(secrets.Prefix) {
+			if !kv.WithinPrefix(secrets.Prefix) {
 				t.Errorf("a range read left the prefix %s", secrets.Prefix)
 			}
 			assertNoPayload(t, report)
@@ -236,17 +237,17 @@ func TestVerify(t *testing.T) {
 // TestVerifyReadsPagesAtOneRevision checks the read options: the first page linearizable at the newest
 // revision, every later page serializable at that revision, all limited to the page size.
 func TestVerifyReadsPagesAtOneRevision(t *testing.T) {
-	kv := newFakeKV()
+	kv := etcdtest.NewKV()
 	for i := range 5 {
-		kv.put(secretKey(fmt.Sprint(i)), current(t))
+		kv.Store(secretKey(fmt.Sprint(i)), current(t))
 	}
 	if _, err := evidence.NewVerifier(kv, evidence.Options{PageSize: 2}).Verify(context.Background(), []evidence.Resource{secrets}, currentKey); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]int64{0, 6, 6}, kv.pinnedReads()); diff != "" {
+	if diff := cmp.Diff([]int64{0, 6, 6}, kv.PinnedReads()); diff != "" {
 		t.Errorf("read revisions (-want +got):\n%s", diff)
 	}
-	for i, op := range kv.calls {
+	for i, op := range kv.Calls {
 		if op.Limit() != 2 {
 			t.Errorf("read %d has limit %d, want 2", i, op.Limit())
 		}
@@ -272,9 +273,9 @@ func TestVerifyFails(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			kv := newFakeKV()
-			kv.put(secretKey("a"), current(t))
-			kv.beforeGet = func(int, clientv3.Op) error { return s.getErr }
+			kv := etcdtest.NewKV()
+			kv.Store(secretKey("a"), current(t))
+			kv.BeforeGet = func(int, clientv3.Op) error { return s.getErr }
 			report, err := evidence.NewVerifier(kv, evidence.Options{}).Verify(context.Background(), s.resources, s.want)
 			if err == nil || !strings.Contains(err.Error(), s.wantErr) {
 				t.Fatalf("got error %v, want one containing %q", err, s.wantErr)

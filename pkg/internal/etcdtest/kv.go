@@ -1,4 +1,6 @@
-package evidence_test
+// Package etcdtest has an in-memory etcd keyspace for unit tests of code that reads kube-apiserver's
+// stored values with range reads.
+package etcdtest
 
 import (
 	"bytes"
@@ -12,21 +14,21 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
-// fakeKV is an in-memory etcd keyspace with revisions and compaction, serving the range reads the Verifier
+// KV is an in-memory etcd keyspace with revisions and compaction, serving the range reads the Verifier
 // makes (range, limit, revision) as etcd does. Only Get is implemented; any other call panics on the nil
 // embedded KV.
-type fakeKV struct {
+type KV struct {
 	clientv3.KV
 
 	versions  []version // every version ever written, in revision order
 	rev       int64     // the newest revision
 	compacted int64     // reads below this revision fail with ErrCompacted
 
-	// calls are the Gets received, in order.
-	calls []clientv3.Op
-	// beforeGet, when set, runs before call number n (from 1) is answered; it may change the keyspace or
+	// Calls are the Gets received, in order.
+	Calls []clientv3.Op
+	// BeforeGet, when set, runs before call number n (from 1) is answered; it may change the keyspace or
 	// return an error for the call to fail with.
-	beforeGet func(n int, op clientv3.Op) error
+	BeforeGet func(n int, op clientv3.Op) error
 }
 
 type version struct {
@@ -35,31 +37,31 @@ type version struct {
 	modRev int64
 }
 
-func newFakeKV() *fakeKV { return &fakeKV{rev: 1} }
+func NewKV() *KV { return &KV{rev: 1} }
 
-// put writes key at a new revision.
-func (f *fakeKV) put(key string, value []byte) {
+// Store writes key at a new revision.
+func (f *KV) Store(key string, value []byte) {
 	f.rev++
 	f.versions = append(f.versions, version{key: key, value: bytes.Clone(value), modRev: f.rev})
 }
 
-// del deletes key at a new revision.
-func (f *fakeKV) del(key string) {
+// Remove deletes key at a new revision.
+func (f *KV) Remove(key string) {
 	f.rev++
 	f.versions = append(f.versions, version{key: key, modRev: f.rev})
 }
 
-// compact discards history before the newest revision.
-func (f *fakeKV) compact() { f.compacted = f.rev }
+// CompactAll discards history before the newest revision.
+func (f *KV) CompactAll() { f.compacted = f.rev }
 
-func (f *fakeKV) Get(ctx context.Context, key string, opts ...clientv3.OpOption) (*clientv3.GetResponse, error) {
+func (f *KV) Get(ctx context.Context, key string, opts ...clientv3.OpOption) (*clientv3.GetResponse, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	op := clientv3.OpGet(key, opts...)
-	f.calls = append(f.calls, op)
-	if f.beforeGet != nil {
-		if err := f.beforeGet(len(f.calls), op); err != nil {
+	f.Calls = append(f.Calls, op)
+	if f.BeforeGet != nil {
+		if err := f.BeforeGet(len(f.Calls), op); err != nil {
 			return nil, err
 		}
 	}
@@ -104,18 +106,18 @@ func (f *fakeKV) Get(ctx context.Context, key string, opts ...clientv3.OpOption)
 	return resp, nil
 }
 
-// pinnedReads returns the revisions of the calls, 0 for a read at the newest revision.
-func (f *fakeKV) pinnedReads() []int64 {
+// PinnedReads returns the revisions of the calls, 0 for a read at the newest revision.
+func (f *KV) PinnedReads() []int64 {
 	var revs []int64
-	for _, op := range f.calls {
+	for _, op := range f.Calls {
 		revs = append(revs, op.Rev())
 	}
 	return revs
 }
 
-// withinPrefix reports whether every call read a range of prefix and nothing else.
-func (f *fakeKV) withinPrefix(prefix string) bool {
-	for _, op := range f.calls {
+// WithinPrefix reports whether every call read a range of prefix and nothing else.
+func (f *KV) WithinPrefix(prefix string) bool {
+	for _, op := range f.Calls {
 		if !strings.HasPrefix(string(op.KeyBytes()), prefix) || string(op.RangeBytes()) != clientv3.GetPrefixRangeEnd(prefix) {
 			return false
 		}
