@@ -1,0 +1,308 @@
+package kmsmigration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/klog/v2"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+)
+
+// Conditions owned by the migration controller. The suffixes make
+// library-go's status controllers roll them into the ClusterOperator.
+const (
+	ConditionProgressing = "KMSMigrationProgressing"
+	ConditionDegraded    = "KMSMigrationDegraded"
+)
+
+// Condition reasons.
+const (
+	ReasonAsExpected    = "AsExpected"
+	ReasonMigrating     = "Migrating"
+	ReasonUndecryptable = "UndecryptableObjects"
+	ReasonFailed        = "MigrationFailed"
+	// PausedKMSUnhealthy and ErrorThresholdExceeded are the PauseReasons.
+)
+
+// Events.
+const (
+	EventRotationMigration = "KMSRotationMigrationStarted"
+	EventPaused            = "KMSMigrationPaused"
+	EventResumed           = "KMSMigrationResumed"
+	EventFinished          = "KMSMigrationFinished"
+	EventFailed            = "KMSMigrationFailed"
+)
+
+// DefaultResync is how often the controller publishes progress.
+const DefaultResync = 10 * time.Second
+
+// RotationsFunc returns the latest completed remote key_id rotation of a
+// library-go KMS key; kmsstate's Controller.State().LatestRotation.
+type RotationsFunc func(keyID string) (kmsstate.Rotation, bool)
+
+// RotationsFromState adapts a kmsstate Controller.
+func RotationsFromState(c *kmsstate.Controller) RotationsFunc {
+	return func(keyID string) (kmsstate.Rotation, bool) {
+		s, ok := c.State()
+		if !ok {
+			return kmsstate.Rotation{}, false
+		}
+		return s.LatestRotation(keyID)
+	}
+}
+
+// ControllerOptions configure NewController. Migrator and OperatorClient
+// are required; without WriteKeys or Rotations no rotation migration is
+// started.
+type ControllerOptions struct {
+	Migrator       *Migrator
+	OperatorClient v1helpers.OperatorClient
+	Recorder       events.Recorder
+	WriteKeys      WriteKeysFunc
+	Rotations      RotationsFunc
+	Resync         time.Duration
+}
+
+// Controller publishes the Migrator's progress as conditions, events and
+// metrics, and starts a migration after a remote key rotation.
+//
+// # Conditions
+//
+//	situation                                   KMSMigrationProgressing   KMSMigrationDegraded
+//	nothing running, last results clean         False AsExpected          False AsExpected
+//	a migration running                         True  Migrating           False AsExpected
+//	  ... paused, write key's plugin unhealthy  True  Migrating           True  PausedKMSUnhealthy
+//	  ... paused, too many errors               True  Migrating           True  ErrorThresholdExceeded
+//	finished or running with undecryptable      (as above)                True  UndecryptableObjects
+//	finished with objects not rewritten         (as above)                True  MigrationFailed
+//
+// Progressing's message has one line per migration, e.g. "secrets
+// 41200/50000 migrated (41000 rewritten, ...), 3 undecryptable".
+//
+// # Key rotation
+//
+// A KMS key rotation changes the remote key_id behind a library-go key
+// without changing the key: library-go has already recorded its resources
+// as migrated and never migrates them again, yet every object is still
+// encrypted with a DEK from the old key_id. When kmsstate reports a rotation
+// completed (every plugin and every apiserver on the new key_id) for the
+// write key of a resource, and no migration of that resource started after
+// the rotation completed, the controller starts one to Target{WriteKey,
+// RemoteKeyID}. It never interrupts a running migration: one that started
+// after the rotation covers it, one that started before is followed by a
+// new one.
+//
+// A repeat migration is cheap: kube-apiserver marks a value stale only when
+// it was written under another key or key_id, and skips the write of a
+// no-op update of a value that is not stale. Objects already under the new
+// key_id cost one PUT each and no etcd write.
+type Controller struct {
+	factory.Controller
+
+	name    string
+	options ControllerOptions
+	// announced are the finished migrations an event was emitted for.
+	announced map[schema.GroupResource]time.Time
+}
+
+// NewController returns the controller, to be run with library-go's
+// factory.Controller Run.
+func NewController(instanceName string, options ControllerOptions) *Controller {
+	if options.Resync <= 0 {
+		options.Resync = DefaultResync
+	}
+	c := &Controller{
+		name:      factory.ControllerInstanceName(instanceName, "KMSMigration"),
+		options:   options,
+		announced: map[schema.GroupResource]time.Time{},
+	}
+	c.Controller = factory.New().
+		WithSync(c.sync).
+		WithControllerInstanceName(c.name).
+		// The Migrator wakes the controller when a migration finishes; the
+		// resync publishes progress while one runs.
+		WithInformers(options.OperatorClient.Informer(), options.Migrator).
+		ResyncEvery(options.Resync).
+		ToController(c.name, options.Recorder.WithComponentSuffix("kms-migration-controller"))
+	return c
+}
+
+func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
+	_, status, _, err := c.options.OperatorClient.GetOperatorState()
+	if err != nil {
+		return err
+	}
+	rotationErr := c.startRotationMigrations(ctx, syncCtx.Recorder())
+
+	progress := c.options.Migrator.Progress()
+	for _, p := range progress {
+		if p.Running() {
+			c.options.Migrator.metrics.update(p)
+		}
+	}
+	conds := conditionsFor(progress)
+	c.emitEvents(syncCtx.Recorder(), progress, status.Conditions, conds)
+	applyErr := c.apply(ctx, conds)
+	return errors.Join(rotationErr, applyErr)
+}
+
+// startRotationMigrations starts a migration for every resource whose write
+// key's remote key_id rotated after its last migration started.
+func (c *Controller) startRotationMigrations(ctx context.Context, recorder events.Recorder) error {
+	if c.options.WriteKeys == nil || c.options.Rotations == nil {
+		return nil
+	}
+	writeKeys, err := c.options.WriteKeys(ctx)
+	if err != nil {
+		return fmt.Errorf("reading the write keys: %w", err)
+	}
+	latest := map[schema.GroupResource]Progress{}
+	for _, p := range c.options.Migrator.Progress() {
+		latest[p.Resource] = p
+	}
+	var errs []error
+	for gr, keyID := range writeKeys {
+		rotation, ok := c.options.Rotations(keyID)
+		if !ok || rotation.Completed.IsZero() {
+			continue
+		}
+		p, known := latest[gr]
+		if known && p.Running() {
+			continue
+		}
+		target := Target{WriteKey: keyID, RemoteKeyID: rotation.To}
+		if known && (p.Target == target || (p.Target.WriteKey == keyID && !p.Started.Before(rotation.Completed))) {
+			// Started for this rotation, or after it completed: either
+			// wrote with the new key_id, whatever its result. Failures
+			// are retried by library-go or an admin's prune, not here,
+			// so that two triggers never take turns stopping each other.
+			continue
+		}
+		if _, _, _, err := c.options.Migrator.Ensure(gr, target); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		recorder.Eventf(EventRotationMigration, "migrating %s to %s: %s", gr, target, rotation)
+	}
+	return errors.Join(errs...)
+}
+
+type migrationConditions struct {
+	progressing, degraded operatorv1.OperatorCondition
+}
+
+// conditionsFor derives both conditions from the migrations. Each branch
+// sets both on purpose.
+func conditionsFor(progress []Progress) migrationConditions {
+	c := migrationConditions{
+		progressing: operatorv1.OperatorCondition{Type: ConditionProgressing, Status: operatorv1.ConditionFalse, Reason: ReasonAsExpected},
+		degraded:    operatorv1.OperatorCondition{Type: ConditionDegraded, Status: operatorv1.ConditionFalse, Reason: ReasonAsExpected},
+	}
+	var running, finished, degraded []string
+	degradedReason := ""
+	setDegraded := func(reason, msg string) {
+		// The first reason by severity wins; every message is kept.
+		if degradedReason == "" || severity[reason] > severity[degradedReason] {
+			degradedReason = reason
+		}
+		degraded = append(degraded, msg)
+	}
+	for _, p := range progress {
+		if p.Running() {
+			running = append(running, fmt.Sprintf("%s to %s", p, p.Target))
+			if p.Paused == PausedKMSUnhealthy || p.Paused == PausedErrorThreshold {
+				setDegraded(string(p.Paused), fmt.Sprintf("%s: migration paused: %s", p.Resource, p.PauseDetail))
+			}
+			if p.Counts.Undecryptable > 0 {
+				setDegraded(ReasonUndecryptable, fmt.Sprintf("%s: %d objects cannot be decrypted (first: %s); they are not rewritten and keep the old read key in use", p.Resource, p.Counts.Undecryptable, strings.Join(p.UndecryptableKeys, ", ")))
+			}
+			continue
+		}
+		finished = append(finished, fmt.Sprintf("%s to %s finished %s", p, p.Target, p.Finished.UTC().Format(time.RFC3339)))
+		var undecryptable *UndecryptableError
+		var failed *FailedError
+		if errors.As(p.Result, &undecryptable) {
+			setDegraded(ReasonUndecryptable, fmt.Sprintf("%v; restore the key they were written under, or delete them with kmsguard recover", undecryptable))
+		}
+		if errors.As(p.Result, &failed) {
+			setDegraded(ReasonFailed, fmt.Sprintf("%v; library-go retries the migration", failed))
+		} else if p.Result != nil && undecryptable == nil && !errors.Is(p.Result, context.Canceled) {
+			setDegraded(ReasonFailed, fmt.Sprintf("%s: %v", p.Resource, p.Result))
+		}
+	}
+	if len(running) > 0 {
+		c.progressing.Status, c.progressing.Reason = operatorv1.ConditionTrue, ReasonMigrating
+		c.progressing.Message = strings.Join(running, "\n")
+	} else {
+		c.progressing.Message = strings.Join(finished, "\n")
+	}
+	if degradedReason != "" {
+		c.degraded.Status, c.degraded.Reason, c.degraded.Message = operatorv1.ConditionTrue, degradedReason, strings.Join(degraded, "\n")
+	}
+	return c
+}
+
+// severity orders the Degraded reasons: the one that needs the admin most
+// urgently names the condition.
+var severity = map[string]int{
+	string(PausedErrorThreshold): 1,
+	ReasonFailed:                 2,
+	string(PausedKMSUnhealthy):   3,
+	ReasonUndecryptable:          4,
+}
+
+func (c *Controller) emitEvents(recorder events.Recorder, progress []Progress, previous []operatorv1.OperatorCondition, conds migrationConditions) {
+	prev := v1helpers.FindOperatorCondition(previous, ConditionDegraded)
+	wasPaused := prev != nil && prev.Status == operatorv1.ConditionTrue && (prev.Reason == string(PausedKMSUnhealthy) || prev.Reason == string(PausedErrorThreshold))
+	isPaused := conds.degraded.Reason == string(PausedKMSUnhealthy) || conds.degraded.Reason == string(PausedErrorThreshold)
+	switch {
+	case isPaused && (!wasPaused || prev.Reason != conds.degraded.Reason):
+		recorder.Warningf(EventPaused, "%s", conds.degraded.Message)
+	case wasPaused && !isPaused:
+		recorder.Eventf(EventResumed, "KMS migration resumed")
+	}
+	for _, p := range progress {
+		if p.Running() || p.Finished.IsZero() || c.announced[p.Resource].Equal(p.Finished) {
+			continue
+		}
+		c.announced[p.Resource] = p.Finished
+		if p.Result != nil {
+			recorder.Warningf(EventFailed, "migration of %s to %s finished with errors: %v", p.Resource, p.Target, p.Result)
+		} else {
+			recorder.Eventf(EventFinished, "migration of %s to %s finished: %s", p.Resource, p.Target, p.Counts)
+		}
+	}
+}
+
+func (c *Controller) apply(ctx context.Context, conds migrationConditions) error {
+	status := applyoperatorv1.OperatorStatus()
+	for _, cond := range []operatorv1.OperatorCondition{conds.progressing, conds.degraded} {
+		status = status.WithConditions(applyoperatorv1.OperatorCondition().
+			WithType(cond.Type).WithStatus(cond.Status).WithReason(cond.Reason).WithMessage(truncate(cond.Message)))
+	}
+	if err := c.options.OperatorClient.ApplyOperatorStatus(ctx, c.name, status); err != nil {
+		klog.Warningf("%s: applying conditions: %v", c.name, err)
+		return err
+	}
+	return nil
+}
+
+// maxMessage keeps a condition readable and small with many resources.
+const maxMessage = 4096
+
+func truncate(s string) string {
+	if len(s) <= maxMessage {
+		return s
+	}
+	return s[:maxMessage-len(" ...")] + " ..."
+}

@@ -1,0 +1,225 @@
+package kmsmigration
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+)
+
+var t0 = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+
+func TestConditionsFor(t *testing.T) {
+	running := Progress{Resource: secretsGR, Target: target, Total: 50000, Counts: Counts{Listed: 41300, Rewritten: 41000, Unchanged: 200}, Started: t0}
+	withPause := func(p Progress, reason PauseReason, detail string) Progress {
+		p.Paused, p.PauseDetail = reason, detail
+		return p
+	}
+	finished := func(p Progress, result error) Progress {
+		p.Finished, p.Result = t0.Add(time.Hour), result
+		return p
+	}
+	scenarios := []struct {
+		name            string
+		progress        []Progress
+		wantProgressing operatorv1.ConditionStatus
+		wantDegraded    operatorv1.ConditionStatus
+		wantReason      string
+		wantMessage     []string
+	}{
+		{
+			name:            "nothing migrated yet",
+			wantProgressing: operatorv1.ConditionFalse, wantDegraded: operatorv1.ConditionFalse, wantReason: ReasonAsExpected,
+		},
+		{
+			name:            "running",
+			progress:        []Progress{running},
+			wantProgressing: operatorv1.ConditionTrue, wantDegraded: operatorv1.ConditionFalse, wantReason: ReasonAsExpected,
+			wantMessage: []string{"secrets 41200/50000 migrated (41000 rewritten, 200 already current"},
+		},
+		{
+			name:            "paused for the KMS",
+			progress:        []Progress{withPause(running, PausedKMSUnhealthy, "plugin for key 2 unreachable on node master-0")},
+			wantProgressing: operatorv1.ConditionTrue, wantDegraded: operatorv1.ConditionTrue, wantReason: "PausedKMSUnhealthy",
+			wantMessage: []string{"secrets: migration paused: plugin for key 2 unreachable on node master-0"},
+		},
+		{
+			name:            "paused for errors",
+			progress:        []Progress{withPause(running, PausedErrorThreshold, "20 errors within 1m0s")},
+			wantProgressing: operatorv1.ConditionTrue, wantDegraded: operatorv1.ConditionTrue, wantReason: "ErrorThresholdExceeded",
+		},
+		{
+			name:            "finished clean",
+			progress:        []Progress{finished(running, nil)},
+			wantProgressing: operatorv1.ConditionFalse, wantDegraded: operatorv1.ConditionFalse, wantReason: ReasonAsExpected,
+			wantMessage: []string{"finished 2026-12-02T13:00:00Z"},
+		},
+		{
+			name: "finished with undecryptable objects outranks a paused one",
+			progress: []Progress{
+				finished(Progress{Resource: secretsGR, Target: target, Counts: Counts{Undecryptable: 3}}, &UndecryptableError{Resource: secretsGR, Count: 3, Keys: []string{"/registry/secrets/a/b"}}),
+				withPause(Progress{Resource: schema.GroupResource{Resource: "configmaps"}, Target: target}, PausedErrorThreshold, "20 errors"),
+			},
+			wantProgressing: operatorv1.ConditionTrue, wantDegraded: operatorv1.ConditionTrue, wantReason: ReasonUndecryptable,
+			wantMessage: []string{"3 secrets cannot be decrypted", "kmsguard recover", "configmaps: migration paused"},
+		},
+		{
+			name:            "finished with failed objects",
+			progress:        []Progress{finished(running, &FailedError{Resource: secretsGR, Count: 1, Keys: []string{"a/b"}})},
+			wantProgressing: operatorv1.ConditionFalse, wantDegraded: operatorv1.ConditionTrue, wantReason: ReasonFailed,
+		},
+		{
+			name:            "stopped by a prune is not a failure",
+			progress:        []Progress{finished(running, context.Canceled)},
+			wantProgressing: operatorv1.ConditionFalse, wantDegraded: operatorv1.ConditionFalse, wantReason: ReasonAsExpected,
+		},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			c := conditionsFor(s.progress)
+			if c.progressing.Status != s.wantProgressing {
+				t.Errorf("Progressing %s (%s), want %s", c.progressing.Status, c.progressing.Message, s.wantProgressing)
+			}
+			if c.degraded.Status != s.wantDegraded || c.degraded.Reason != s.wantReason {
+				t.Errorf("Degraded %s/%s (%s), want %s/%s", c.degraded.Status, c.degraded.Reason, c.degraded.Message, s.wantDegraded, s.wantReason)
+			}
+			all := c.progressing.Message + "\n" + c.degraded.Message
+			for _, want := range s.wantMessage {
+				if !strings.Contains(all, want) {
+					t.Errorf("messages %q do not say %q", all, want)
+				}
+			}
+		})
+	}
+}
+
+func TestControllerRotationMigration(t *testing.T) {
+	c := newFakeCluster(2, 20)
+	m := newTestMigrator(t, testOptions(t, c))
+	// library-go's migration to write key 2 ran before the rotation.
+	if _, err := m.Migrate(context.Background(), secretsGR, target); err != nil {
+		t.Fatal(err)
+	}
+	started := m.Progress()[0].Started
+
+	rotation := kmsstate.Rotation{KeyID: "2", From: "kek-a", To: "kek-b", Started: started.Add(time.Minute), Completed: started.Add(2 * time.Minute)}
+	var rotations []kmsstate.Rotation
+	operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)
+	recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
+	controller := NewController("test", ControllerOptions{
+		Migrator:       m,
+		OperatorClient: operatorClient,
+		Recorder:       recorder,
+		WriteKeys: func(context.Context) (map[schema.GroupResource]string, error) {
+			return map[schema.GroupResource]string{secretsGR: "2"}, nil
+		},
+		Rotations: func(keyID string) (kmsstate.Rotation, bool) {
+			if keyID != "2" || len(rotations) == 0 {
+				return kmsstate.Rotation{}, false
+			}
+			return rotations[len(rotations)-1], true
+		},
+	})
+	sync := func() {
+		t.Helper()
+		if err := controller.sync(context.Background(), factory.NewSyncContext("test", recorder)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eventCount := func(reason string) int {
+		n := 0
+		for _, e := range recorder.Events() {
+			if e.Reason == reason {
+				n++
+			}
+		}
+		return n
+	}
+
+	sync()
+	if eventCount(EventRotationMigration) != 0 || eventCount(EventFinished) != 1 {
+		t.Fatalf("without a rotation: events %v", recorder.Events())
+	}
+
+	// Every object is stale again: the apiserver now reads them as written under kek-a.
+	c.Lock.Lock()
+	for key := range c.stale {
+		c.stale[key] = true
+	}
+	c.Lock.Unlock()
+	rotations = append(rotations, rotation)
+	sync()
+	if eventCount(EventRotationMigration) != 1 {
+		t.Fatalf("the completed rotation started no migration: %v", recorder.Events())
+	}
+	_, result, _ := waitTarget(t, m, Target{WriteKey: "2", RemoteKeyID: "kek-b"})
+	p := m.Progress()[0]
+	if p.Target != (Target{WriteKey: "2", RemoteKeyID: "kek-b"}) || result != nil || p.Counts.Rewritten != 40 {
+		t.Fatalf("rotation migration: target %v result %v counts %+v", p.Target, result, p.Counts)
+	}
+	sync()
+	sync()
+	if eventCount(EventRotationMigration) != 1 {
+		t.Errorf("the same rotation started %d migrations", eventCount(EventRotationMigration))
+	}
+	if eventCount(EventFinished) != 2 {
+		t.Errorf("%d finish events, want one per migration", eventCount(EventFinished))
+	}
+	_, status, _, _ := operatorClient.GetOperatorState()
+	if cond := v1helpers.FindOperatorCondition(status.Conditions, ConditionProgressing); cond == nil || cond.Status != operatorv1.ConditionFalse || !strings.Contains(cond.Message, "kek-b") {
+		t.Errorf("Progressing after the rotation migration: %+v", cond)
+	}
+}
+
+func TestControllerPausedCondition(t *testing.T) {
+	c := newFakeCluster(1, 20)
+	opts := testOptions(t, c)
+	kmsDown := errors.New("plugin for key 2 unreachable on node master-0")
+	opts.Health = func(context.Context) error { return kmsDown }
+	m := newTestMigrator(t, opts)
+	operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)
+	recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
+	controller := NewController("test", ControllerOptions{Migrator: m, OperatorClient: operatorClient, Recorder: recorder})
+	if _, _, _, err := m.EnsureMigration(secretsGR, "2"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.PruneMigration(secretsGR) })
+	for i := 0; i < 1000 && m.Progress()[0].Paused != PausedKMSUnhealthy; i++ {
+		time.Sleep(time.Millisecond)
+	}
+	for i := 0; i < 2; i++ {
+		if err := controller.sync(context.Background(), factory.NewSyncContext("test", recorder)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, status, _, _ := operatorClient.GetOperatorState()
+	degraded := v1helpers.FindOperatorCondition(status.Conditions, ConditionDegraded)
+	if degraded == nil || degraded.Status != operatorv1.ConditionTrue || degraded.Reason != string(PausedKMSUnhealthy) || !strings.Contains(degraded.Message, kmsDown.Error()) {
+		t.Fatalf("Degraded %+v, want True/PausedKMSUnhealthy naming the KMS error", degraded)
+	}
+	if progressing := v1helpers.FindOperatorCondition(status.Conditions, ConditionProgressing); progressing == nil || progressing.Status != operatorv1.ConditionTrue {
+		t.Errorf("Progressing %+v, want True while paused", progressing)
+	}
+	paused := 0
+	for _, e := range recorder.Events() {
+		if e.Reason == EventPaused {
+			paused++
+		}
+	}
+	if paused != 1 {
+		t.Errorf("%d pause events over two syncs, want 1", paused)
+	}
+	if n := c.updateCount(); n != 0 {
+		t.Errorf("%d updates sent with the KMS down", n)
+	}
+}

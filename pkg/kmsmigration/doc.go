@@ -1,0 +1,70 @@
+// Package kmsmigration rewrites every stored object of an encrypted resource
+// after a change of write key or of the KMS key_id behind it, and proves the
+// result from etcd.
+//
+// Changing the write provider, or rotating the key in the KMS, changes only
+// future writes. An object stays under the old key (or in plaintext) until it
+// is written again. kube-apiserver rewrites it on a no-op update when its
+// stored value is stale (written under another key or key_id) and skips the
+// write otherwise, so a migration is: list every object, PUT it back
+// unchanged with its resourceVersion as precondition.
+//
+// # The Migrator
+//
+// Migrator implements library-go's migrators.Migrator, and replaces its
+// in-process migrator in kube-apiserver-operator. Per resource it:
+//
+//   - lists in pages (client-go tools/pager, Options.PageSize, default 500),
+//     one page ahead of the workers, never the whole resource; a 410 on an
+//     expired continue token resumes after the last key listed, and objects
+//     the apiserver cannot read are stepped over (pkg/internal/pagedlist);
+//   - PUTs each object unchanged from Options.Concurrency workers through a
+//     client-go token bucket (Options.QPS, Burst). A Conflict means the object
+//     was written concurrently, so it is under the current write key already:
+//     it is counted and never retried, and a concurrent write is never lost
+//     or reordered. NotFound is counted as gone;
+//   - backs off: a 429 with Retry-After pauses every worker for that long; a
+//     smoothed PUT latency above Options.LatencyFactor times the best seen
+//     halves the PUTs in flight, which then grow back one by one;
+//   - pauses while Options.Health (kmsstate's verdict on the write key) fails,
+//     and for Options.ErrorPause once Options.ErrorThreshold transient errors
+//     fall within Options.ErrorWindow; it resumes by itself and never spins:
+//     one health read per Options.HealthInterval while paused;
+//   - checkpoints (Options.Checkpoints, e.g. ConfigMapCheckpoints) the counts
+//     of exactly the objects before its continue token, every
+//     Options.CheckpointInterval, when stopped and when finished; after an
+//     operator restart EnsureMigration resumes from the token, or reports the
+//     finished result without running again;
+//   - reports undecryptable objects by key (never retried, never blocking the
+//     rest of the resource). They make the result an *UndecryptableError:
+//     library-go then does not record the resource as migrated, so the old
+//     read key, which may be the only one able to read them once the KMS is
+//     back, is not pruned behind the admin's back.
+//
+// # Key rotation
+//
+// A rotation of the remote key_id behind a library-go KMS key does not
+// change the key, so library-go never migrates again. Controller does: when
+// kmsstate reports a rotation complete on every node, it migrates each
+// resource written by that key to Target{WriteKey, RemoteKeyID}. Repeating a
+// migration is cheap: values already under the current key_id are not stale,
+// and their no-op updates write nothing to etcd.
+//
+// # Evidence
+//
+// VerificationController scans etcd with the evidence package's Verifier and
+// sets KMSEncryptionVerified True only when every value of every encrypted
+// resource is under its write key. evidence.CanDropReadKey is the pruning
+// rule built on its reports: an old read key may go only when a report
+// started after the migration finished shows no object under it and the
+// rollback window has passed.
+//
+// # Conditions
+//
+// See Controller and VerificationController for the condition matrices:
+// KMSMigrationProgressing, KMSMigrationDegraded (PausedKMSUnhealthy,
+// ErrorThresholdExceeded, UndecryptableObjects, MigrationFailed) and
+// KMSEncryptionVerified. Metrics: kmsguard_migration_objects_total{resource,
+// outcome}, kmsguard_migration_remaining_objects{resource} and
+// kmsguard_migration_paused{resource,reason}.
+package kmsmigration

@@ -1,0 +1,404 @@
+package kmsmigration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/util/wait"
+	kubefake "k8s.io/client-go/kubernetes/fake"
+)
+
+var target = Target{WriteKey: "2"}
+
+func TestMigrateOutcomes(t *testing.T) {
+	scenarios := []struct {
+		name string
+		// prepare changes the cluster after the fakes are built; hook runs
+		// before every update.
+		prepare    func(c *fakeCluster)
+		hook       func(c *fakeCluster) func(key string) error
+		wantCounts Counts
+		wantErr    func(error) bool
+		wantStale  int
+	}{
+		{
+			name:       "every stale object is rewritten once",
+			wantCounts: Counts{Listed: 60, Rewritten: 60},
+		},
+		{
+			name: "objects under the current key are not written",
+			prepare: func(c *fakeCluster) {
+				for key := range c.stale {
+					if key < "ns01" {
+						c.stale[key] = false
+					}
+				}
+			},
+			wantCounts: Counts{Listed: 60, Rewritten: 30, Unchanged: 30},
+		},
+		{
+			name: "a concurrent write wins: conflict counted, never overwritten",
+			hook: func(c *fakeCluster) func(string) error {
+				return func(key string) error {
+					if key == "ns00/s0003" || key == "ns01/s0010" {
+						c.write(key, "written-by-the-user")
+					}
+					return nil
+				}
+			},
+			wantCounts: Counts{Listed: 60, Rewritten: 58, Conflicts: 2},
+		},
+		{
+			name: "a deleted object is gone, not failed",
+			hook: func(c *fakeCluster) func(string) error {
+				return func(key string) error {
+					if key == "ns00/s0005" {
+						c.Lock.Lock()
+						delete(c.Objects, key)
+						delete(c.stale, key)
+						c.Lock.Unlock()
+					}
+					return nil
+				}
+			},
+			wantCounts: Counts{Listed: 60, Rewritten: 59, Gone: 1},
+		},
+		{
+			name:       "410 mid-list resumes after the last key listed",
+			prepare:    func(c *fakeCluster) { c.ExpireOnce = true },
+			wantCounts: Counts{Listed: 60, Rewritten: 60},
+		},
+		{
+			name: "429 with Retry-After waits and retries without failing",
+			hook: func(c *fakeCluster) func(string) error {
+				var throttled atomic.Int32
+				return func(string) error {
+					if throttled.Add(1) <= 10 {
+						return apierrors.NewTooManyRequests("slow down", 2)
+					}
+					return nil
+				}
+			},
+			wantCounts: Counts{Listed: 60, Rewritten: 60},
+		},
+		{
+			name: "undecryptable objects are reported and the rest migrated",
+			prepare: func(c *fakeCluster) {
+				c.Unreadable["ns00/s0004"] = true
+				c.Unreadable["ns01/s0000"] = true
+				c.Unreadable["ns01/s0001"] = true
+			},
+			wantCounts: Counts{Listed: 57, Rewritten: 57, Undecryptable: 3},
+			wantErr: func(err error) bool {
+				var u *UndecryptableError
+				return errors.As(err, &u) && u.Count == 3 && len(u.Keys) == 3 && u.Keys[0] == "/kubernetes.io/secrets/ns00/s0004"
+			},
+			wantStale: 3,
+		},
+		{
+			name: "a forbidden update fails that object only",
+			hook: func(c *fakeCluster) func(string) error {
+				return func(key string) error {
+					if key == "ns01/s0020" {
+						return apierrors.NewForbidden(secretsGR, "s0020", errors.New("denied"))
+					}
+					return nil
+				}
+			},
+			wantCounts: Counts{Listed: 60, Rewritten: 59, Failed: 1},
+			wantErr: func(err error) bool {
+				var f *FailedError
+				return errors.As(err, &f) && f.Count == 1 && f.Keys[0] == "ns01/s0020"
+			},
+			wantStale: 1,
+		},
+	}
+	for _, scenario := range scenarios {
+		t.Run(scenario.name, func(t *testing.T) {
+			c := newFakeCluster(2, 30)
+			if scenario.prepare != nil {
+				scenario.prepare(c)
+			}
+			if scenario.hook != nil {
+				c.updateHook = scenario.hook(c)
+			}
+			m := newTestMigrator(t, testOptions(t, c))
+			progress, err := m.Migrate(context.Background(), secretsGR, target)
+			switch {
+			case scenario.wantErr == nil && err != nil:
+				t.Fatalf("Migrate: %v", err)
+			case scenario.wantErr != nil && !scenario.wantErr(err):
+				t.Fatalf("Migrate returned %v, not the expected error", err)
+			}
+			if progress.Counts != scenario.wantCounts {
+				t.Errorf("counts %+v, want %+v", progress.Counts, scenario.wantCounts)
+			}
+			if got := c.staleCount(); got != scenario.wantStale {
+				t.Errorf("%d objects left under the old key, want %d", got, scenario.wantStale)
+			}
+			for key, n := range c.writes {
+				if n > 1 {
+					t.Errorf("%s was written %d times", key, n)
+				}
+			}
+			if v := c.value("ns00/s0003"); scenario.hook != nil && v != "v0" && v != "written-by-the-user" {
+				t.Errorf("value of ns00/s0003 is %q", v)
+			}
+		})
+	}
+}
+
+func TestConcurrentWriteIsNeverOverwritten(t *testing.T) {
+	c := newFakeCluster(1, 40)
+	c.updateHook = func(key string) error {
+		c.write(key, "new-"+key)
+		return nil
+	}
+	m := newTestMigrator(t, testOptions(t, c))
+	progress, err := m.Migrate(context.Background(), secretsGR, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if progress.Counts.Conflicts != 40 {
+		t.Errorf("counts %+v, want 40 conflicts", progress.Counts)
+	}
+	for key := range c.Objects {
+		if v := c.value(key); v != "new-"+key {
+			t.Errorf("%s holds %q after the migration, the writer's value was lost", key, v)
+		}
+	}
+}
+
+// A repeat migration with the write key unchanged writes nothing: the
+// apiserver skips a no-op update of an object that is not stale.
+func TestRepeatMigrationWritesNothing(t *testing.T) {
+	c := newFakeCluster(2, 30)
+	m := newTestMigrator(t, testOptions(t, c))
+	if _, err := m.Migrate(context.Background(), secretsGR, target); err != nil {
+		t.Fatal(err)
+	}
+	before := len(c.writes)
+	progress, err := m.Migrate(context.Background(), secretsGR, Target{WriteKey: "2", RemoteKeyID: "kek-2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if progress.Counts != (Counts{Listed: 60, Unchanged: 60}) {
+		t.Errorf("repeat migration counts %+v, want 60 unchanged", progress.Counts)
+	}
+	total := 0
+	for _, n := range c.writes {
+		total += n
+	}
+	if total != before || total != 60 {
+		t.Errorf("%d writes after the repeat migration, want the 60 of the first", total)
+	}
+}
+
+func TestPauseWhileKMSUnhealthy(t *testing.T) {
+	c := newFakeCluster(2, 30)
+	var unhealthy atomic.Bool
+	c.updateHook = func(string) error {
+		if unhealthy.Load() {
+			// What kube-apiserver answers once its DEK has expired.
+			return apierrors.NewInternalError(errors.New("failed to encrypt: KMS unavailable"))
+		}
+		return nil
+	}
+	opts := testOptions(t, c)
+	opts.Concurrency = 1
+	opts.MaxRetries = 1
+	opts.Health = func(context.Context) error {
+		if unhealthy.Load() {
+			return errors.New("plugin for key 2 unreachable on node master-0")
+		}
+		return nil
+	}
+	var sawPause atomic.Bool
+	hook := c.updateHook
+	c.updateHook = func(key string) error {
+		if c.updateCount() == 20 {
+			unhealthy.Store(true)
+		}
+		return hook(key)
+	}
+	m := newTestMigrator(t, opts)
+	if _, _, _, err := m.EnsureMigration(secretsGR, "2"); err != nil {
+		t.Fatal(err)
+	}
+	err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+		for _, p := range m.Progress() {
+			if p.Paused == PausedKMSUnhealthy {
+				sawPause.Store(true)
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+	if err != nil {
+		t.Fatalf("the migration never paused for the unhealthy KMS: %v", m.Progress())
+	}
+	pausedAt := c.updateCount()
+	// While paused, nothing is written: wait for many health intervals of the fast clock.
+	time.Sleep(50 * time.Millisecond)
+	if n := c.updateCount(); n > pausedAt+1 {
+		t.Errorf("%d updates were sent while paused", n-pausedAt)
+	}
+	unhealthy.Store(false)
+	finished, result, _ := waitFinished(t, m, "2")
+	if !finished || result != nil {
+		t.Fatalf("finished=%v result=%v", finished, result)
+	}
+	if got := c.staleCount(); got != 0 {
+		t.Errorf("%d objects left stale after resuming", got)
+	}
+}
+
+func TestErrorThresholdPausesAndResumes(t *testing.T) {
+	c := newFakeCluster(2, 30)
+	var failures atomic.Int32
+	c.updateHook = func(string) error {
+		if failures.Add(1) <= 12 {
+			return apierrors.NewServiceUnavailable("etcd leader changed")
+		}
+		return nil
+	}
+	opts := testOptions(t, c)
+	opts.ErrorThreshold = 10
+	opts.ErrorPause = time.Minute
+	m := newTestMigrator(t, opts)
+	if _, _, _, err := m.EnsureMigration(secretsGR, "2"); err != nil {
+		t.Fatal(err)
+	}
+	sawThreshold := false
+	err := wait.PollUntilContextTimeout(context.Background(), 100*time.Microsecond, 30*time.Second, true, func(context.Context) (bool, error) {
+		p := m.Progress()[0]
+		sawThreshold = sawThreshold || p.Paused == PausedErrorThreshold
+		return !p.Running(), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sawThreshold {
+		t.Errorf("the migration never paused with %s", PausedErrorThreshold)
+	}
+	p := m.Progress()[0]
+	if p.Result != nil || p.Counts.Failed != 0 || p.Counts.Rewritten != 60 {
+		t.Errorf("after resuming: result %v, counts %+v", p.Result, p.Counts)
+	}
+}
+
+func TestCheckpointResumeAfterRestart(t *testing.T) {
+	c := newFakeCluster(3, 40)
+	kube := kubefake.NewSimpleClientset()
+	store := ConfigMapCheckpoints{Client: kube.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: "kmsguard-migration"}
+
+	// The first operator process dies after 50 updates.
+	ctx, cancel := context.WithCancel(context.Background())
+	c.updateHook = func(string) error {
+		if c.updateCount() >= 50 {
+			cancel()
+			return context.Canceled
+		}
+		return nil
+	}
+	opts := testOptions(t, c)
+	opts.Checkpoints = store
+	first := newTestMigrator(t, opts)
+	if _, err := first.Migrate(ctx, secretsGR, target); !errors.Is(err, context.Canceled) {
+		t.Fatalf("first run: %v", err)
+	}
+	saved, err := store.Load(context.Background(), secretsGR)
+	if err != nil || saved == nil {
+		t.Fatalf("no checkpoint after the stop: %v", err)
+	}
+	if saved.Continue == "" || saved.Counts.Listed == 0 || saved.Counts.Listed%7 != 0 || saved.Counts.Listed != saved.Counts.Rewritten {
+		t.Fatalf("checkpoint %+v: want a continue token and whole pages rewritten", saved)
+	}
+
+	// A new process resumes from the checkpoint.
+	c.updateHook = nil
+	listsBefore := c.Lists
+	opts = testOptions(t, c)
+	opts.Checkpoints = store
+	second := newTestMigrator(t, opts)
+	if _, _, _, err := second.EnsureMigration(secretsGR, "2"); err != nil {
+		t.Fatal(err)
+	}
+	finished, result, _ := waitFinished(t, second, "2")
+	if !finished || result != nil {
+		t.Fatalf("finished=%v result=%v", finished, result)
+	}
+	if c.Continues[listsBefore] != saved.Continue {
+		t.Errorf("the resumed migration listed from %q, want the checkpoint's token", c.Continues[listsBefore])
+	}
+	p := second.Progress()[0]
+	if p.Counts.Listed != 120 || p.Counts.Rewritten+p.Counts.Unchanged != 120 || p.Counts.Rewritten < 120-50 {
+		t.Errorf("counts after resuming %+v, want every object counted once", p.Counts)
+	}
+	if got := c.staleCount(); got != 0 {
+		t.Errorf("%d objects left stale", got)
+	}
+
+	// A third process sees the finished checkpoint and starts nothing.
+	updates := c.updateCount()
+	third := newTestMigrator(t, opts)
+	finished, result, ts, err := third.EnsureMigration(secretsGR, "2")
+	if err != nil || !finished || result != nil || ts.IsZero() {
+		t.Errorf("after a restart: finished=%v result=%v ts=%v err=%v", finished, result, ts, err)
+	}
+	if c.updateCount() != updates {
+		t.Errorf("a finished migration was run again")
+	}
+	// A new write key starts over.
+	if finished, _, _, _ := third.EnsureMigration(secretsGR, "3"); finished {
+		t.Errorf("a migration to a new write key was reported finished")
+	}
+	waitFinished(t, third, "3")
+}
+
+func TestPruneMigrationForgetsTheCheckpoint(t *testing.T) {
+	c := newFakeCluster(1, 10)
+	m := newTestMigrator(t, testOptions(t, c))
+	if _, _, _, err := m.EnsureMigration(secretsGR, "2"); err != nil {
+		t.Fatal(err)
+	}
+	waitFinished(t, m, "2")
+	if err := m.PruneMigration(secretsGR); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Progress()) != 0 {
+		t.Errorf("a pruned migration is still reported")
+	}
+	if finished, _, _, _ := m.EnsureMigration(secretsGR, "2"); finished {
+		t.Errorf("a pruned migration came back finished")
+	}
+	waitFinished(t, m, "2")
+}
+
+func waitFinished(t *testing.T, m *Migrator, writeKey string) (bool, error, time.Time) {
+	t.Helper()
+	return waitTarget(t, m, Target{WriteKey: writeKey})
+}
+
+// waitTarget polls Ensure, as library-go's controller does, until the
+// migration to target finished.
+func waitTarget(t *testing.T, m *Migrator, target Target) (bool, error, time.Time) {
+	t.Helper()
+	var finished bool
+	var result error
+	var ts time.Time
+	err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+		var err error
+		finished, result, ts, err = m.Ensure(secretsGR, target)
+		return finished, err
+	})
+	if err != nil {
+		t.Fatalf("migration to %s did not finish: %v (%v)", target, err, fmt.Sprint(m.Progress()))
+	}
+	return finished, result, ts
+}

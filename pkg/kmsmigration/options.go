@@ -1,0 +1,128 @@
+package kmsmigration
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/utils/clock"
+)
+
+// Defaults. They favour the apiserver and the KMS over speed: a migration
+// runs in the background for minutes, and every rewrite is an etcd write.
+const (
+	// DefaultPageSize is kube-storage-version-migrator's page size: large
+	// enough that LIST cost is negligible next to the PUTs.
+	DefaultPageSize = 500
+	// DefaultConcurrency PUTs in flight are enough to hide one round trip of
+	// latency; more only queues in the apiserver's priority-and-fairness
+	// queues.
+	DefaultConcurrency = 8
+	// DefaultQPS and DefaultBurst cap the steady write rate: 200 rewrites/s
+	// migrates 100k objects in under 10 minutes while leaving the apiserver
+	// and etcd room for the cluster's own traffic.
+	DefaultQPS   = 200
+	DefaultBurst = 50
+	// DefaultHealthInterval is how often the write key's health is re-read
+	// while migrating, and while paused.
+	DefaultHealthInterval = 2 * time.Second
+	// DefaultErrorThreshold transient errors within DefaultErrorWindow pause
+	// the migration for DefaultErrorPause: something beyond one object is
+	// wrong, and retrying at full speed would only add load.
+	DefaultErrorThreshold = 20
+	DefaultErrorWindow    = time.Minute
+	DefaultErrorPause     = time.Minute
+	// DefaultMaxRetries is how often one object is retried after transient
+	// errors before it counts as failed.
+	DefaultMaxRetries = 5
+	// DefaultCheckpointInterval bounds the work redone after a restart.
+	DefaultCheckpointInterval = 10 * time.Second
+	// DefaultLatencyFactor: when the smoothed PUT latency exceeds this
+	// multiple of the lowest smoothed latency seen, the apiserver is
+	// struggling and the migrator halves its in-flight PUTs.
+	DefaultLatencyFactor = 3.0
+	// DefaultMaxListedKeys bounds the keys kept per resource for the report.
+	DefaultMaxListedKeys = 100
+)
+
+// HealthFunc says whether the write key's KMS plugin is healthy; nil means
+// healthy. kmsstate's Controller.Healthy(nodes, []string{writeKeyID}) is the
+// intended implementation.
+type HealthFunc func(ctx context.Context) error
+
+// Options configure a Migrator. Dynamic and Mapper are required.
+type Options struct {
+	Dynamic dynamic.Interface
+	// Mapper resolves a GroupResource to its preferred version and scope,
+	// e.g. restmapper.NewDeferredDiscoveryRESTMapper over a cached discovery
+	// client.
+	Mapper meta.RESTMapper
+	// Checkpoints keep progress across operator restarts. Nil keeps it in
+	// memory only.
+	Checkpoints CheckpointStore
+	// Health pauses the migration while it returns an error. Nil never
+	// pauses for health.
+	Health HealthFunc
+
+	PageSize    int64
+	Concurrency int
+	// QPS and Burst feed a client-go token bucket; QPS < 0 disables it.
+	QPS   float32
+	Burst int
+
+	HealthInterval     time.Duration
+	ErrorThreshold     int
+	ErrorWindow        time.Duration
+	ErrorPause         time.Duration
+	MaxRetries         int
+	CheckpointInterval time.Duration
+	LatencyFactor      float64
+	MaxListedKeys      int
+
+	// Clock is for tests; nil means the real clock.
+	Clock clock.WithTicker
+}
+
+func (o Options) withDefaults() Options {
+	if o.PageSize <= 0 {
+		o.PageSize = DefaultPageSize
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	if o.QPS == 0 {
+		o.QPS = DefaultQPS
+	}
+	if o.Burst <= 0 {
+		o.Burst = DefaultBurst
+	}
+	if o.HealthInterval <= 0 {
+		o.HealthInterval = DefaultHealthInterval
+	}
+	if o.ErrorThreshold <= 0 {
+		o.ErrorThreshold = DefaultErrorThreshold
+	}
+	if o.ErrorWindow <= 0 {
+		o.ErrorWindow = DefaultErrorWindow
+	}
+	if o.ErrorPause <= 0 {
+		o.ErrorPause = DefaultErrorPause
+	}
+	if o.MaxRetries <= 0 {
+		o.MaxRetries = DefaultMaxRetries
+	}
+	if o.CheckpointInterval <= 0 {
+		o.CheckpointInterval = DefaultCheckpointInterval
+	}
+	if o.LatencyFactor <= 1 {
+		o.LatencyFactor = DefaultLatencyFactor
+	}
+	if o.MaxListedKeys <= 0 {
+		o.MaxListedKeys = DefaultMaxListedKeys
+	}
+	if o.Clock == nil {
+		o.Clock = clock.RealClock{}
+	}
+	return o
+}

@@ -1,0 +1,380 @@
+package kmsmigration
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/pager"
+	"k8s.io/client-go/util/flowcontrol"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+
+	"github.com/kmsguard/kmsguard/pkg/internal/pagedlist"
+)
+
+// run is one migration of one resource to one target.
+type run struct {
+	opts       Options
+	gr         schema.GroupResource
+	client     dynamic.NamespaceableResourceInterface
+	namespaced bool
+	gate       *gate
+	inFlight   *latencyLimiter
+	rate       flowcontrol.RateLimiter
+	metrics    *metricsSet
+
+	lock sync.Mutex
+	// cp is the committed progress: what Checkpoints get.
+	cp Checkpoint
+	// pages are the listed pages not yet committed, oldest first; the
+	// dispatcher hands out items of pages[dispatching].
+	pages       []*page
+	dispatching int
+	// fetched counts every object listed, committed or not, for Total.
+	fetched int64
+	// pendingUnreadable are keys the lister stepped over while fetching the
+	// next page; they belong to that page.
+	pendingUnreadable []string
+}
+
+// page is one LIST page on its way through the workers.
+type page struct {
+	// token fetches this page again; next fetches the one after it.
+	token, next           string
+	items                 int
+	dispatched            int
+	settled               int
+	counts                Counts
+	undecryptable, failed []string
+}
+
+// outcome of rewriting one object.
+type outcome int
+
+const (
+	outcomeRewritten outcome = iota
+	outcomeUnchanged
+	outcomeConflict
+	outcomeGone
+	outcomeFailed
+	outcomeUndecryptable
+	// outcomeAborted: the migration was stopped before the object was
+	// settled; its page stays uncommitted and is listed again on resume.
+	outcomeAborted
+)
+
+type work struct {
+	obj  *unstructured.Unstructured
+	page *page
+}
+
+func (r *run) execute(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	// The background goroutines end before execute returns, so that no
+	// periodic checkpoint can land after the final one.
+	var background sync.WaitGroup
+	defer background.Wait()
+	defer cancel()
+	background.Add(2)
+	go func() { defer background.Done(); r.gate.watchHealth(ctx, r.opts.Health, r.opts.HealthInterval) }()
+	go func() { defer background.Done(); r.checkpointEvery(ctx) }()
+
+	queue := make(chan work, r.opts.Concurrency)
+	var workers sync.WaitGroup
+	for i := 0; i < r.opts.Concurrency; i++ {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			for w := range queue {
+				r.settle(w.page, w.obj, r.rewrite(ctx, w.obj))
+			}
+		}()
+	}
+
+	listErr := r.list(ctx, queue)
+	close(queue)
+	workers.Wait()
+	if listErr != nil {
+		return listErr
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r.lock.Lock()
+	defer r.lock.Unlock()
+	r.cp.Continue = ""
+	return resultError(r.gr, r.cp)
+}
+
+// list walks the resource from the checkpoint's continue token and hands
+// every object to the workers, one page buffered ahead.
+func (r *run) list(ctx context.Context, queue chan<- work) error {
+	inner := pagedlist.PageFunc(
+		func(ctx context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
+			return r.client.List(ctx, opts)
+		},
+		r.namespaced,
+		pagedlist.Observer{
+			Unreadable: func(keys []string) {
+				r.lock.Lock()
+				defer r.lock.Unlock()
+				r.pendingUnreadable = append(r.pendingUnreadable, keys...)
+			},
+			Expired: func() {
+				klog.V(2).Infof("kmsmigration: %s: continue token expired, resuming after the last key listed", r.gr)
+			},
+		})
+	p := pager.New(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		obj, err := inner(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		list, ok := obj.(*unstructured.UnstructuredList)
+		if !ok {
+			return nil, fmt.Errorf("listing %s returned %T", r.gr, obj)
+		}
+		r.addPage(opts.Continue, list)
+		return list, nil
+	})
+	p.PageSize = r.opts.PageSize
+	// One page ahead keeps the workers busy while the next LIST runs; more
+	// would only hold more objects in memory.
+	p.PageBufferSize = 1
+	// A full relist would hold the whole resource in memory; pagedlist
+	// follows the 410's continue token instead.
+	p.FullListIfExpired = false
+
+	r.lock.Lock()
+	start := r.cp.Continue
+	r.lock.Unlock()
+	return p.EachListItem(ctx, metav1.ListOptions{Continue: start}, func(obj runtime.Object) error {
+		u, ok := obj.(*unstructured.Unstructured)
+		if !ok {
+			return fmt.Errorf("listing %s returned an item of type %T", r.gr, obj)
+		}
+		w := work{obj: u, page: r.dispatch()}
+		select {
+		case queue <- w:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+}
+
+func (r *run) addPage(token string, list *unstructured.UnstructuredList) {
+	r.lock.Lock()
+	defer r.lock.Unlock()
+	pg := &page{token: token, next: list.GetContinue(), items: len(list.Items)}
+	pg.undecryptable, r.pendingUnreadable = r.pendingUnreadable, nil
+	pg.counts.Undecryptable = int64(len(pg.undecryptable))
+	r.pages = append(r.pages, pg)
+	r.fetched += int64(len(list.Items))
+	r.cp.Total = 0
+	if remaining := list.GetRemainingItemCount(); remaining != nil {
+		r.cp.Total = r.fetched + *remaining
+	} else if pg.next == "" {
+		r.cp.Total = r.fetched
+	}
+	// Pages without items (all unreadable) are settled as soon as listed.
+	r.commitLocked()
+}
+
+// dispatch returns the page the next listed item belongs to. Items arrive
+// in list order, so it is the first page with items not yet handed out.
+func (r *run) dispatch() *page {
+	r.lock.Lock()
+	defer r.lock.Unlock()
+	for r.dispatching < len(r.pages) && r.pages[r.dispatching].dispatched == r.pages[r.dispatching].items {
+		r.dispatching++
+	}
+	pg := r.pages[r.dispatching]
+	pg.dispatched++
+	pg.counts.Listed++
+	return pg
+}
+
+func (r *run) settle(pg *page, obj *unstructured.Unstructured, o outcome) {
+	if o == outcomeAborted {
+		return
+	}
+	r.metrics.observe(r.gr, o)
+	r.lock.Lock()
+	defer r.lock.Unlock()
+	pg.settled++
+	key := obj.GetNamespace() + "/" + obj.GetName()
+	switch o {
+	case outcomeRewritten:
+		pg.counts.Rewritten++
+	case outcomeUnchanged:
+		pg.counts.Unchanged++
+	case outcomeConflict:
+		pg.counts.Conflicts++
+	case outcomeGone:
+		pg.counts.Gone++
+	case outcomeFailed:
+		pg.counts.Failed++
+		pg.failed = append(pg.failed, key)
+	case outcomeUndecryptable:
+		pg.counts.Undecryptable++
+		pg.undecryptable = append(pg.undecryptable, key)
+	}
+	r.commitLocked()
+}
+
+// commitLocked folds every leading page whose objects are all settled into
+// the checkpoint, so that Counts and Continue always describe the same
+// objects.
+func (r *run) commitLocked() {
+	for len(r.pages) > 0 && r.pages[0].settled == r.pages[0].items {
+		pg := r.pages[0]
+		r.cp.Counts.add(pg.counts)
+		r.cp.Continue = pg.next
+		if pg.next == "" {
+			r.cp.ListedAll = true
+		}
+		r.cp.UndecryptableKeys = appendBounded(r.cp.UndecryptableKeys, pg.undecryptable, r.opts.MaxListedKeys)
+		r.cp.FailedKeys = appendBounded(r.cp.FailedKeys, pg.failed, r.opts.MaxListedKeys)
+		r.pages[0] = nil
+		r.pages = r.pages[1:]
+		if r.dispatching > 0 {
+			r.dispatching--
+		}
+	}
+}
+
+func appendBounded(dst, src []string, limit int) []string {
+	if room := limit - len(dst); room < len(src) {
+		src = src[:max(room, 0)]
+	}
+	return append(dst, src...)
+}
+
+// progress returns the committed counts plus those of pages in flight.
+func (r *run) progress() (Checkpoint, Counts) {
+	r.lock.Lock()
+	defer r.lock.Unlock()
+	live := r.cp.Counts
+	for _, pg := range r.pages {
+		live.add(pg.counts)
+	}
+	cp := r.cp
+	cp.UndecryptableKeys = append([]string(nil), r.cp.UndecryptableKeys...)
+	cp.FailedKeys = append([]string(nil), r.cp.FailedKeys...)
+	return cp, live
+}
+
+func (r *run) checkpointEvery(ctx context.Context) {
+	ticker := r.opts.Clock.NewTicker(r.opts.CheckpointInterval)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C():
+			cp, _ := r.progress()
+			if err := r.opts.Checkpoints.Save(ctx, r.gr, &cp); err != nil && ctx.Err() == nil {
+				// Only progress is at risk: a restart would redo more work.
+				klog.Warningf("kmsmigration: %s: %v", r.gr, err)
+			}
+		}
+	}
+}
+
+// rewrite stores obj again, unchanged, with its resourceVersion as
+// precondition, so that a concurrent write always wins.
+func (r *run) rewrite(ctx context.Context, obj *unstructured.Unstructured) outcome {
+	client := r.client.Namespace(obj.GetNamespace())
+	for attempt := 0; ; {
+		if err := r.gate.wait(ctx); err != nil {
+			return outcomeAborted
+		}
+		if err := r.rate.Wait(ctx); err != nil {
+			return outcomeAborted
+		}
+		if err := r.inFlight.acquire(ctx); err != nil {
+			return outcomeAborted
+		}
+		started := r.opts.Clock.Now()
+		updated, err := client.Update(ctx, obj, metav1.UpdateOptions{})
+		latency := r.opts.Clock.Since(started)
+		switch {
+		case err == nil:
+			r.inFlight.release(latency)
+			if updated.GetResourceVersion() == obj.GetResourceVersion() {
+				return outcomeUnchanged
+			}
+			return outcomeRewritten
+		case apierrors.IsConflict(err):
+			r.inFlight.release(latency)
+			return outcomeConflict
+		case apierrors.IsNotFound(err):
+			r.inFlight.release(latency)
+			return outcomeGone
+		}
+		r.inFlight.release(0)
+		if ctx.Err() != nil {
+			return outcomeAborted
+		}
+		if apierrors.IsStoreReadError(err) {
+			return outcomeUndecryptable
+		}
+		if seconds, ok := apierrors.SuggestsClientDelay(err); ok && apierrors.IsTooManyRequests(err) {
+			// Throttled, not failing: wait as asked and try again
+			// without spending a retry.
+			r.gate.retryAfter(time.Duration(max(seconds, 1)) * time.Second)
+			continue
+		}
+		if permanent(err) {
+			klog.Warningf("kmsmigration: %s %s/%s cannot be rewritten: %v", r.gr, obj.GetNamespace(), obj.GetName(), err)
+			return outcomeFailed
+		}
+		if r.gate.recheckHealth(ctx, r.opts.Health) != nil {
+			// The KMS is down: the error is not this object's, so it
+			// costs no retry; the gate holds every worker until the KMS
+			// is back.
+			continue
+		}
+		r.gate.transientError(err)
+		attempt++
+		if attempt > r.opts.MaxRetries {
+			klog.Warningf("kmsmigration: %s %s/%s failed %d times, giving up: %v", r.gr, obj.GetNamespace(), obj.GetName(), attempt, err)
+			return outcomeFailed
+		}
+		if err := sleep(ctx, r.opts.Clock, retryDelay(attempt)); err != nil {
+			return outcomeAborted
+		}
+	}
+}
+
+// permanent errors are the client's fault: retrying the same request cannot
+// help.
+func permanent(err error) bool {
+	return apierrors.IsBadRequest(err) || apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) ||
+		apierrors.IsInvalid(err) || apierrors.IsMethodNotSupported(err) || apierrors.IsNotAcceptable(err) ||
+		apierrors.IsUnsupportedMediaType(err) || apierrors.IsRequestEntityTooLargeError(err)
+}
+
+// retryDelay backs off exponentially from 250ms, capped at 8s.
+func retryDelay(attempt int) time.Duration {
+	return min(250*time.Millisecond<<(attempt-1), 8*time.Second)
+}
+
+func sleep(ctx context.Context, c clock.Clock, d time.Duration) error {
+	t := c.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C():
+		return nil
+	}
+}

@@ -1,0 +1,177 @@
+package kmsmigration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+)
+
+// ConditionVerified is True only when a scan of etcd found every object of
+// every encrypted resource stored under its current write key.
+const ConditionVerified = "KMSEncryptionVerified"
+
+// Verified condition reasons.
+const (
+	ReasonVerified           = "AllUnderWriteKey"
+	ReasonNotVerified        = "NotAllUnderWriteKey"
+	ReasonVerificationFailed = "VerificationFailed"
+	ReasonNothingToVerify    = "NoEncryptedResources"
+)
+
+// DefaultVerifyInterval is how often etcd is scanned when nothing happens.
+// A scan reads every key and value of the encrypted resources (tens of
+// thousands of keys per second), so it runs rarely, and in addition each
+// time a migration finishes.
+const DefaultVerifyInterval = 30 * time.Minute
+
+// VerifyTarget is one group of resources with the write key they must be
+// stored under.
+type VerifyTarget struct {
+	Resources []evidence.Resource
+	WriteKey  evidence.WriteKey
+}
+
+// VerifyTargetsFunc returns what to verify now: the encrypted resources and
+// their write keys. For KMS v2 the write key's KeyID is the remote key_id
+// its plugin reports (kmsstate's settled key_id), which is what the
+// apiserver records in each value.
+type VerifyTargetsFunc func(ctx context.Context) ([]VerifyTarget, error)
+
+// VerificationOptions configure NewVerificationController; all but Interval
+// are required.
+type VerificationOptions struct {
+	Verifier       *evidence.Verifier
+	Targets        VerifyTargetsFunc
+	OperatorClient v1helpers.OperatorClient
+	Recorder       events.Recorder
+	// Migrator, when set, triggers a scan each time a migration finishes.
+	Migrator *Migrator
+	Interval time.Duration
+}
+
+// VerificationController scans etcd with the evidence Verifier and
+// publishes KMSEncryptionVerified:
+//
+//	situation                                      KMSEncryptionVerified
+//	every value under its resource's write key     True  AllUnderWriteKey
+//	values under other keys, plaintext or corrupt  False NotAllUnderWriteKey (counts and first keys)
+//	etcd or the write keys cannot be read          Unknown VerificationFailed
+//	nothing encrypted                              False NoEncryptedResources
+//
+// The last report is kept for the pruning rule (evidence.CanDropReadKey).
+type VerificationController struct {
+	factory.Controller
+
+	name    string
+	options VerificationOptions
+
+	lock   sync.Mutex
+	report []*evidence.Report
+}
+
+// NewVerificationController returns the controller.
+func NewVerificationController(instanceName string, options VerificationOptions) *VerificationController {
+	if options.Interval <= 0 {
+		options.Interval = DefaultVerifyInterval
+	}
+	c := &VerificationController{name: factory.ControllerInstanceName(instanceName, "KMSEncryptionVerification"), options: options}
+	f := factory.New().
+		WithSync(c.sync).
+		WithControllerInstanceName(c.name).
+		ResyncEvery(options.Interval)
+	if options.Migrator != nil {
+		f = f.WithInformers(options.Migrator)
+	}
+	c.Controller = f.ToController(c.name, options.Recorder.WithComponentSuffix("kms-encryption-verification-controller"))
+	return c
+}
+
+// Reports returns the reports of the last successful scan, one per target.
+func (c *VerificationController) Reports() []*evidence.Report {
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	return append([]*evidence.Report(nil), c.report...)
+}
+
+func (c *VerificationController) sync(ctx context.Context, syncCtx factory.SyncContext) error {
+	cond, reports, scanErr := c.verify(ctx)
+	if scanErr == nil {
+		c.lock.Lock()
+		c.report = reports
+		c.lock.Unlock()
+	}
+	_, status, _, err := c.options.OperatorClient.GetOperatorState()
+	if err != nil {
+		return err
+	}
+	if prev := v1helpers.FindOperatorCondition(status.Conditions, ConditionVerified); prev == nil || prev.Status != cond.Status {
+		if cond.Status == operatorv1.ConditionTrue {
+			syncCtx.Recorder().Eventf("KMSEncryptionVerified", "%s", cond.Message)
+		} else {
+			syncCtx.Recorder().Warningf("KMSEncryptionNotVerified", "%s", cond.Message)
+		}
+	}
+	applyErr := c.options.OperatorClient.ApplyOperatorStatus(ctx, c.name, applyoperatorv1.OperatorStatus().WithConditions(
+		applyoperatorv1.OperatorCondition().WithType(cond.Type).WithStatus(cond.Status).WithReason(cond.Reason).WithMessage(truncate(cond.Message))))
+	return errors.Join(scanErr, applyErr)
+}
+
+func (c *VerificationController) verify(ctx context.Context) (operatorv1.OperatorCondition, []*evidence.Report, error) {
+	cond := operatorv1.OperatorCondition{Type: ConditionVerified}
+	targets, err := c.options.Targets(ctx)
+	if err != nil {
+		cond.Status, cond.Reason, cond.Message = operatorv1.ConditionUnknown, ReasonVerificationFailed, fmt.Sprintf("reading the write keys: %v", err)
+		return cond, nil, err
+	}
+	if len(targets) == 0 {
+		cond.Status, cond.Reason, cond.Message = operatorv1.ConditionFalse, ReasonNothingToVerify, "no resource is encrypted"
+		return cond, nil, nil
+	}
+	var reports []*evidence.Report
+	var lines []string
+	verified := true
+	for _, target := range targets {
+		report, err := c.options.Verifier.Verify(ctx, target.Resources, target.WriteKey)
+		if err != nil {
+			cond.Status, cond.Reason, cond.Message = operatorv1.ConditionUnknown, ReasonVerificationFailed, fmt.Sprintf("scanning etcd: %v", err)
+			return cond, nil, err
+		}
+		reports = append(reports, report)
+		verified = verified && report.Verified()
+		for i := range report.Resources {
+			lines = append(lines, describeResource(&report.Resources[i], target.WriteKey))
+		}
+	}
+	cond.Message = strings.Join(lines, "\n")
+	if verified {
+		cond.Status, cond.Reason = operatorv1.ConditionTrue, ReasonVerified
+	} else {
+		cond.Status, cond.Reason = operatorv1.ConditionFalse, ReasonNotVerified
+	}
+	return cond, reports, nil
+}
+
+func describeResource(r *evidence.ResourceReport, want evidence.WriteKey) string {
+	msg := fmt.Sprintf("%s: %d/%d under %s", r.Resource, r.UnderWriteKey, r.Total, want)
+	if r.NotUnderWriteKey > 0 {
+		msg += fmt.Sprintf(", %d under other keys (first: %s)", r.NotUnderWriteKey, strings.Join(r.NotUnderWriteKeyListed[:min(len(r.NotUnderWriteKeyListed), 5)], ", "))
+	}
+	if r.Corrupt > 0 {
+		msg += fmt.Sprintf(", %d unparsable", r.Corrupt)
+	}
+	if n := r.SampleFailures(); n > 0 {
+		msg += fmt.Sprintf(", %d of %d sampled objects failed to read through the API", n, len(r.Samples))
+	}
+	return msg
+}

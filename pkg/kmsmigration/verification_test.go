@@ -1,0 +1,100 @@
+package kmsmigration
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/internal/etcdtest"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+)
+
+func TestVerificationController(t *testing.T) {
+	writeKey := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "1_secrets", KeyID: "kek-b"}
+	secrets := VerifyTarget{Resources: []evidence.Resource{evidence.BuiltInResource(evidence.DefaultEtcdPrefix, secretsGR)}, WriteKey: writeKey}
+	scenarios := []struct {
+		name       string
+		values     map[string][]byte
+		targets    []VerifyTarget
+		targetsErr error
+		want       operatorv1.ConditionStatus
+		wantReason string
+		wantMsg    string
+		wantEvent  string
+		wantErr    bool
+	}{
+		{
+			name: "every secret under the write key",
+			values: map[string][]byte{
+				"/registry/secrets/a/one": etcdtest.KMSv2Value("1_secrets", "kek-b"),
+				"/registry/secrets/b/two": etcdtest.KMSv2Value("1_secrets", "kek-b"),
+			},
+			targets: []VerifyTarget{secrets},
+			want:    operatorv1.ConditionTrue, wantReason: ReasonVerified, wantMsg: "secrets: 2/2 under", wantEvent: "KMSEncryptionVerified",
+		},
+		{
+			name: "one secret under the old key_id, one still aescbc",
+			values: map[string][]byte{
+				"/registry/secrets/a/one":   etcdtest.KMSv2Value("1_secrets", "kek-b"),
+				"/registry/secrets/a/old":   etcdtest.KMSv2Value("1_secrets", "kek-a"),
+				"/registry/secrets/b/older": etcdtest.AESCBCValue("key1"),
+			},
+			targets: []VerifyTarget{secrets},
+			want:    operatorv1.ConditionFalse, wantReason: ReasonNotVerified, wantMsg: "secrets: 1/3 under kms-v2:1_secrets:kek-b, 2 under other keys (first: /registry/secrets/a/old, /registry/secrets/b/older)", wantEvent: "KMSEncryptionNotVerified",
+		},
+		{
+			name:    "nothing encrypted",
+			targets: nil,
+			want:    operatorv1.ConditionFalse, wantReason: ReasonNothingToVerify, wantEvent: "KMSEncryptionNotVerified",
+		},
+		{
+			name:       "write keys unreadable",
+			targetsErr: errors.New("plugin key_id not observed yet"),
+			want:       operatorv1.ConditionUnknown, wantReason: ReasonVerificationFailed, wantMsg: "plugin key_id not observed yet", wantEvent: "KMSEncryptionNotVerified", wantErr: true,
+		},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			kv := etcdtest.NewKV()
+			for key, value := range s.values {
+				kv.Store(key, value)
+			}
+			operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)
+			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
+			c := NewVerificationController("test", VerificationOptions{
+				Verifier:       evidence.NewVerifier(kv, evidence.Options{}),
+				Targets:        func(context.Context) ([]VerifyTarget, error) { return s.targets, s.targetsErr },
+				OperatorClient: operatorClient,
+				Recorder:       recorder,
+			})
+			err := c.sync(context.Background(), factory.NewSyncContext("test", recorder))
+			if (err != nil) != s.wantErr {
+				t.Fatalf("sync error %v, want error %v", err, s.wantErr)
+			}
+			_, status, _, _ := operatorClient.GetOperatorState()
+			cond := v1helpers.FindOperatorCondition(status.Conditions, ConditionVerified)
+			if cond == nil || cond.Status != s.want || cond.Reason != s.wantReason || !strings.Contains(cond.Message, s.wantMsg) {
+				t.Fatalf("condition %+v, want %s/%s saying %q", cond, s.want, s.wantReason, s.wantMsg)
+			}
+			if events := recorder.Events(); len(events) != 1 || events[0].Reason != s.wantEvent {
+				t.Errorf("events %v, want one %s", events, s.wantEvent)
+			}
+			if got := len(c.Reports()); (s.wantReason == ReasonVerified || s.wantReason == ReasonNotVerified) != (got == 1) {
+				t.Errorf("%d reports kept", got)
+			}
+			// A second sync with the same result emits nothing new.
+			_ = c.sync(context.Background(), factory.NewSyncContext("test", recorder))
+			if n := len(recorder.Events()); n != 1 {
+				t.Errorf("%d events after an unchanged sync", n)
+			}
+		})
+	}
+}
