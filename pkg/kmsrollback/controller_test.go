@@ -1,0 +1,364 @@
+package kmsrollback
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
+	"k8s.io/client-go/tools/cache"
+)
+
+// Revision 4 ran KMS key 1; revision 5 adds key 2 as the write key.
+var (
+	goodConfig   = secretsConfig(kms("1"), identity())
+	failedConfig = secretsConfig(kms("2"), kms("1"), identity())
+)
+
+// TestAttributionAndRevert syncs once per scenario and checks the verdict's every output: the condition, the
+// write of the desired encryption config, the Hold and the events.
+func TestAttributionAndRevert(t *testing.T) {
+	scenarios := []struct {
+		name     string
+		status   *operatorv1.StaticPodOperatorStatus
+		revision map[int32]*apiserverv1.EncryptionConfiguration
+		health   *health
+
+		wantStatus    operatorv1.ConditionStatus
+		wantReason    Reason
+		wantInMessage []string
+		// wantReverted: the desired config is revision 4's and a Hold for revision 5 is stored.
+		wantReverted bool
+		wantEvents   []string
+	}{
+		{
+			name:       "converged, nothing failed",
+			status:     convergedStatus(4),
+			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig},
+			health:     newHealth([]string{"1"}, healthy("master-0", "1"), healthy("master-1", "1")),
+			wantStatus: operatorv1.ConditionFalse, wantReason: ReasonAsExpected,
+		},
+		{
+			name:       "new KMS key unreachable on the failed node: reverted",
+			status:     failedStatus(5, 4),
+			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: failedConfig},
+			health:     newHealth([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1"), unreachable("master-0", "2"), healthy("master-1", "2")),
+			wantStatus: operatorv1.ConditionTrue, wantReason: ReasonRevertedFailingKMSConfig,
+			wantInMessage: []string{"revision 5", "failed on nodes [master-0]", "KMS keys [2]", "PluginUnreachable: node master-0 key 2: connection refused",
+				"reverted to that of revision 4", "revert 1 of this config", "To fix: make the KMS plugins of keys [2] reachable"},
+			wantReverted: true,
+			wantEvents:   []string{EventReverted},
+		},
+		{
+			name:     "pod failure seen by the installer without the startup monitor: reverted",
+			status:   withReason(failedStatus(5, 4), "OperandFailed"),
+			revision: map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: failedConfig},
+			health: newHealth([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1"),
+				report("master-0", "2", operatorv1.KMSPluginHealthStatusUnhealthy, "healthz: key disabled"), healthy("master-1", "2")),
+			wantStatus: operatorv1.ConditionTrue, wantReason: ReasonRevertedFailingKMSConfig,
+			wantInMessage: []string{"PluginUnhealthy"},
+			wantReverted:  true,
+			wantEvents:    []string{EventReverted},
+		},
+		{
+			name:       "revision without a KMS change failed while a KMS plugin is down: not ours",
+			status:     failedStatus(5, 4),
+			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: withConfigMaps(secretsConfig(kms("1"), identity()), aescbc("1", aesKeyA))},
+			health:     newHealth([]string{"1"}, unreachable("master-0", "1"), healthy("master-1", "1")),
+			wantStatus: operatorv1.ConditionFalse, wantReason: ReasonFailureNotAttributedToKMS,
+			wantInMessage: []string{"revision 5 failed on nodes [master-0], not because of KMS", "does not change the KMS providers of revision 4"},
+		},
+		{
+			name:       "KMS change failed while its plugins are healthy: not ours",
+			status:     failedStatus(5, 4),
+			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: failedConfig},
+			health:     newHealth([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1"), healthy("master-0", "2"), healthy("master-1", "2")),
+			wantStatus: operatorv1.ConditionFalse, wantReason: ReasonFailureNotAttributedToKMS,
+			wantInMessage: []string{"kmsstate shows no failure of the KMS keys [2]"},
+		},
+		{
+			name:       "KMS change failed, new key failing on another node only: not ours",
+			status:     failedStatus(5, 4),
+			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: failedConfig},
+			health:     newHealth([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1"), healthy("master-0", "2"), unreachable("master-1", "2")),
+			wantStatus: operatorv1.ConditionFalse, wantReason: ReasonFailureNotAttributedToKMS,
+		},
+		{
+			name:       "KMS change failed, no health report for the new key: no evidence, not ours",
+			status:     failedStatus(5, 4),
+			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: failedConfig},
+			health:     newHealth([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1")),
+			wantStatus: operatorv1.ConditionFalse, wantReason: ReasonFailureNotAttributedToKMS,
+		},
+		{
+			name:       "an unchanged KMS key failing does not make the new key's revision ours",
+			status:     failedStatus(5, 4),
+			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: failedConfig},
+			health:     newHealth([]string{"1", "2"}, unreachable("master-0", "1"), healthy("master-1", "1"), healthy("master-0", "2"), healthy("master-1", "2")),
+			wantStatus: operatorv1.ConditionFalse, wantReason: ReasonFailureNotAttributedToKMS,
+		},
+		{
+			name:       "installer pod failed: the apiserver never ran, not ours",
+			status:     withReason(failedStatus(5, 4), "InstallerFailed"),
+			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: failedConfig},
+			health:     newHealth([]string{"1", "2"}, unreachable("master-0", "2")),
+			wantStatus: operatorv1.ConditionFalse, wantReason: ReasonFailureNotAttributedToKMS,
+			wantInMessage: []string{"the installer failed"},
+		},
+		{
+			name: "a failure superseded by a newer revision is over",
+			status: func() *operatorv1.StaticPodOperatorStatus {
+				s := failedStatus(5, 4)
+				s.LatestAvailableRevision = 6
+				return s
+			}(),
+			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: failedConfig, 6: goodConfig},
+			health:     newHealth([]string{"1", "2"}, unreachable("master-0", "2")),
+			wantStatus: operatorv1.ConditionFalse, wantReason: ReasonAsExpected,
+		},
+		{
+			name:       "first revision failed: nothing to go back to",
+			status:     failedStatus(1, 0),
+			revision:   map[int32]*apiserverv1.EncryptionConfiguration{1: failedConfig},
+			health:     newHealth([]string{"1", "2"}, unreachable("master-0", "2")),
+			wantStatus: operatorv1.ConditionTrue, wantReason: ReasonCannotRevertKMSConfig,
+			wantInMessage: []string{"no earlier revision ran", "to fix: make the KMS plugins of keys [1 2]"},
+			wantEvents:    []string{EventRevertFailed},
+		},
+		{
+			name:       "the last good revision ran unencrypted: turning encryption off is the admin's call",
+			status:     failedStatus(5, 4),
+			revision:   map[int32]*apiserverv1.EncryptionConfiguration{5: failedConfig},
+			health:     newHealth([]string{"1", "2"}, unreachable("master-0", "2")),
+			wantStatus: operatorv1.ConditionTrue, wantReason: ReasonCannotRevertKMSConfig,
+			wantInMessage: []string{"revision 4 ran without an encryption config"},
+			wantEvents:    []string{EventRevertFailed},
+		},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			var objects []runtime.Object
+			for rev, config := range s.revision {
+				objects = append(objects, revisionSecret(t, rev, config))
+			}
+			f := newFixture(t, s.status, s.health, objects...)
+			f.sync()
+
+			cond := f.condition()
+			if cond.Status != s.wantStatus || cond.Reason != string(s.wantReason) {
+				t.Errorf("condition %s %s, want %s %s; message: %s", cond.Status, cond.Reason, s.wantStatus, s.wantReason, cond.Message)
+			}
+			for _, want := range s.wantInMessage {
+				if !strings.Contains(cond.Message, want) {
+					t.Errorf("message %q does not contain %q", cond.Message, want)
+				}
+			}
+			holds := f.holds()
+			if s.wantReverted {
+				if got, want := f.target(), configData(t, goodConfig); !reflect.DeepEqual(got, want) {
+					t.Errorf("desired encryption config:\n%s\nwant revision 4's:\n%s", got["encryption-config"], want["encryption-config"])
+				}
+				h := holds.Active()
+				if h == nil || h.FailedRevision != 5 || h.RevertedTo != 4 || h.Hash != configHash(configData(t, failedConfig)) || h.Reverts != 1 ||
+					!reflect.DeepEqual(h.Nodes, []string{"master-0"}) || !reflect.DeepEqual(h.KeyIDs, []string{"2"}) || h.AdminConfig != "admin-1" {
+					t.Errorf("hold %+v", h)
+				}
+			} else {
+				if f.targetWrites() != 0 || f.target() != nil {
+					t.Errorf("the desired encryption config was written: %s", f.target()["encryption-config"])
+				}
+				if len(holds) != 0 {
+					t.Errorf("holds %+v, want none", holds)
+				}
+			}
+			if got := f.eventReasons(); !reflect.DeepEqual(got, s.wantEvents) && !(len(got) == 0 && len(s.wantEvents) == 0) {
+				t.Errorf("events %v, want %v", got, s.wantEvents)
+			}
+		})
+	}
+}
+
+func withReason(s *operatorv1.StaticPodOperatorStatus, reason string) *operatorv1.StaticPodOperatorStatus {
+	s.NodeStatuses[0].LastFailedReason, s.NodeStatuses[0].LastFallbackCount = reason, 0
+	return s
+}
+
+func withConfigMaps(c *apiserverv1.EncryptionConfiguration, providers ...apiserverv1.ProviderConfiguration) *apiserverv1.EncryptionConfiguration {
+	c.Resources = append(c.Resources, apiserverv1.ResourceConfiguration{Resources: []string{"configmaps"}, Providers: providers})
+	return c
+}
+
+// TestNoFlapping walks one config through two failures: one revert per failed revision however often the
+// evidence is seen, no release before the backoff even with healthy plugins, and twice the backoff after the
+// second revert of the same config.
+func TestNoFlapping(t *testing.T) {
+	f := newFixture(t, failedStatus(5, 4), newHealth([]string{"1", "2"}, unreachable("master-0", "2")),
+		revisionSecret(t, 4, goodConfig), revisionSecret(t, 5, failedConfig))
+	deployer := NewHoldingDeployer(&fakeDeployer{converged: true}, f.store, nil)
+	f.sync()
+	f.sync()
+	f.controller = f.newController() // an operator restart: the Hold is read back from the store
+	f.sync()
+	if n := f.targetWrites(); n != 1 {
+		t.Fatalf("%d writes of the desired config after three syncs of one failure, want 1", n)
+	}
+	assertHeld(t, deployer, true)
+
+	// The plugins turn healthy at once, but the first backoff (10m) has not passed.
+	f.health.set([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1"), healthy("master-0", "2"), healthy("master-1", "2"))
+	f.clock.Step(9 * time.Minute)
+	f.sync()
+	assertHeld(t, deployer, true)
+	if c := f.condition(); !strings.Contains(c.Message, "healthy on every node after 2026-12-02T12:10:00Z") {
+		t.Errorf("message %q should say when the held config may be retried", c.Message)
+	}
+	f.clock.Step(time.Minute)
+	f.sync()
+	assertHeld(t, deployer, false)
+	if h := f.holds().Latest(); h.ReleaseReason != "the KMS plugins of keys [2] are healthy on nodes [master-0 master-1]" {
+		t.Errorf("release reason %q", h.ReleaseReason)
+	}
+
+	// Released, library-go's state controller writes the same config again and it rolls out as revision 7 (6
+	// was the revert), where it fails again.
+	if err := ManagedEncryptionConfig(f.kube.CoreV1(), "kube-apiserver").Apply(t.Context(), configData(t, failedConfig), f.recorder); err != nil {
+		t.Fatal(err)
+	}
+	f.kube.Tracker().Add(revisionSecret(t, 6, goodConfig))
+	f.kube.Tracker().Add(revisionSecret(t, 7, failedConfig))
+	f.setStatus(failedStatus(7, 6))
+	f.health.set([]string{"1", "2"}, unreachable("master-0", "2"))
+	f.sync()
+	f.sync()
+	if n := f.targetWrites(); n != 3 {
+		t.Fatalf("%d writes of the desired config after the second failure, want 3 (revert, state controller, revert)", n)
+	}
+	if got, want := f.target(), configData(t, goodConfig); !reflect.DeepEqual(got, want) {
+		t.Errorf("desired encryption config %s, want revision 6's", got["encryption-config"])
+	}
+	h := f.holds().Active()
+	if h == nil || h.FailedRevision != 7 || h.RevertedTo != 6 || h.Reverts != 2 {
+		t.Fatalf("hold after the second failure: %+v", h)
+	}
+	if c := f.condition(); !strings.Contains(c.Message, "revert 2 of this config") {
+		t.Errorf("message %q should count the reverts", c.Message)
+	}
+
+	// Healthy again: the second backoff is 20m.
+	f.health.set([]string{"1", "2"}, healthy("master-0", "2"), healthy("master-1", "2"))
+	f.clock.Step(19 * time.Minute)
+	f.sync()
+	assertHeld(t, deployer, true)
+	f.clock.Step(time.Minute)
+	f.sync()
+	assertHeld(t, deployer, false)
+
+	want := []string{EventReverted, EventHoldReleased, EventReverted, EventHoldReleased}
+	if got := f.eventReasons(); !reflect.DeepEqual(got, want) {
+		t.Errorf("events %v, want %v", got, want)
+	}
+}
+
+// TestReleaseOnAdminChange: a changed encryption configuration releases the Hold before any backoff, with the
+// plugins still down.
+func TestReleaseOnAdminChange(t *testing.T) {
+	f := newFixture(t, failedStatus(5, 4), newHealth([]string{"1", "2"}, unreachable("master-0", "2")),
+		revisionSecret(t, 4, goodConfig), revisionSecret(t, 5, failedConfig))
+	f.sync()
+	f.sync()
+	if h := f.holds().Active(); h == nil {
+		t.Fatal("no active hold after the revert")
+	}
+	f.admin = "admin-2"
+	f.sync()
+	h := f.holds().Latest()
+	if h.Active() || h.ReleaseReason != "the admin changed the encryption configuration" {
+		t.Errorf("hold %+v, want released by the admin's change", h)
+	}
+	c := f.condition()
+	if c.Status != operatorv1.ConditionTrue || !strings.Contains(c.Message, "waiting for the next encryption config to roll out healthy") {
+		t.Errorf("condition %+v: the revert stays reported until the next config rolls out", c)
+	}
+}
+
+// TestClearOnHealthyRollout: the condition stays True while the reverted config runs, and clears once the
+// admin's next config runs healthy on every node.
+func TestClearOnHealthyRollout(t *testing.T) {
+	fixedConfig := secretsConfig(kms("3"), kms("1"), identity())
+	f := newFixture(t, failedStatus(5, 4), newHealth([]string{"1", "2"}, unreachable("master-0", "2")),
+		revisionSecret(t, 4, goodConfig), revisionSecret(t, 5, failedConfig), revisionSecret(t, 6, goodConfig), revisionSecret(t, 7, fixedConfig))
+	f.sync()
+
+	// The revert rolled out as revision 6 and runs healthy: still True, the failed config is held.
+	f.setStatus(convergedStatus(6))
+	f.health.set([]string{"1"}, healthy("master-0", "1"), healthy("master-1", "1"))
+	f.sync()
+	if c := f.condition(); c.Status != operatorv1.ConditionTrue || c.Reason != string(ReasonRevertedFailingKMSConfig) {
+		t.Fatalf("condition %+v while the reverted config runs", c)
+	}
+
+	// The admin moves to key 3; revision 7 rolls out, but key 3 is not yet reported healthy on master-1.
+	f.admin = "admin-2"
+	f.setStatus(convergedStatus(7))
+	f.health.set([]string{"1", "3"}, healthy("master-0", "1"), healthy("master-1", "1"), healthy("master-0", "3"))
+	f.sync()
+	if c := f.condition(); c.Status != operatorv1.ConditionTrue {
+		t.Fatalf("condition %+v before the new key is healthy everywhere", c)
+	}
+
+	f.health.set([]string{"1", "3"}, healthy("master-0", "1"), healthy("master-1", "1"), healthy("master-0", "3"), healthy("master-1", "3"))
+	f.sync()
+	c := f.condition()
+	if c.Status != operatorv1.ConditionFalse || c.Reason != string(ReasonAsExpected) ||
+		!strings.Contains(c.Message, "revision 7 rolled out healthy after the revert of revision 5") {
+		t.Errorf("condition %+v, want cleared by revision 7", c)
+	}
+	if h := f.holds().Latest(); h.Cleared == nil || h.ClearedBy != 7 {
+		t.Errorf("hold %+v, want cleared by 7", h)
+	}
+	want := []string{EventReverted, EventHoldReleased, EventCleared}
+	if got := f.eventReasons(); !reflect.DeepEqual(got, want) {
+		t.Errorf("events %v, want %v", got, want)
+	}
+}
+
+// TestRevertRepairsARacingWrite: the state controller wrote the failed config back between the Hold and the
+// revert (it synced before the Hold was stored); the next sync writes the reverted config again.
+func TestRevertRepairsARacingWrite(t *testing.T) {
+	f := newFixture(t, failedStatus(5, 4), newHealth([]string{"1", "2"}, unreachable("master-0", "2")),
+		revisionSecret(t, 4, goodConfig), revisionSecret(t, 5, failedConfig))
+	f.sync()
+	if err := ManagedEncryptionConfig(f.kube.CoreV1(), "kube-apiserver").Apply(t.Context(), configData(t, failedConfig), f.recorder); err != nil {
+		t.Fatal(err)
+	}
+	f.sync()
+	if got, want := f.target(), configData(t, goodConfig); !reflect.DeepEqual(got, want) {
+		t.Errorf("desired encryption config %s, want revision 4's", got["encryption-config"])
+	}
+}
+
+type fakeDeployer struct{ converged bool }
+
+func (d *fakeDeployer) DeployedEncryptionConfigSecret(context.Context) (*corev1.Secret, bool, error) {
+	return &corev1.Secret{}, d.converged, nil
+}
+func (d *fakeDeployer) AddEventHandler(cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
+	return nil, nil
+}
+func (d *fakeDeployer) HasSynced() bool { return true }
+
+func assertHeld(t *testing.T, d *HoldingDeployer, held bool) {
+	t.Helper()
+	_, converged, err := d.DeployedEncryptionConfigSecret(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if converged == held {
+		t.Errorf("deployer converged=%v, want held=%v", converged, held)
+	}
+}

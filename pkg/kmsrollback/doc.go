@@ -1,0 +1,59 @@
+// Package kmsrollback reverts an encryption config whose KMS change makes kube-apiservers fail, and keeps it
+// out until it can work.
+//
+// library-go's startup monitor falls back to the previous static pod on a single node and its installer records
+// the failure, but nothing there knows about KMS: the encryption state machine recomputes the very config that
+// failed, and the next revision fails the same way. The Controller attributes a failed rollout to KMS, makes the
+// desired encryption config the last known good one again, and holds the failed config (by its hash) until the
+// admin changes the encryption configuration, or the plugins it needs are healthy again.
+//
+// Attribution. A failure is KMS's only with all of this evidence:
+//
+//   - a node failed the newest revision N (status.latestAvailableRevision): library-go's installer recorded it
+//     (nodeStatuses[].lastFailedRevision above currentRevision, with lastFailedRevisionErrors), the startup
+//     monitor fell back (the pod's startup-monitor.static-pods.openshift.io/fallback-for-revision annotation),
+//     or the pod of N has not been ready for NotReadyAfter;
+//   - encryption-config-N changes the KMS providers of encryption-config-L, L being the revision the node ran
+//     before (its currentRevision): a KMS provider was added, dropped, moved or reconfigured;
+//   - kmsstate shows a KMS key that N adds or changes failing on that node: the plugin unreachable, unhealthy,
+//     or the apiserver failing to decrypt with it. A missing or stale health report is no evidence.
+//
+// Anything else is not KMS's, and is left to library-go's own conditions (NodeInstallerDegraded,
+// StaticPodFallbackRevisionDegraded).
+//
+// Revert. The controller records a Hold for the hash of encryption-config-N in a ConfigMap (see HoldStore) and
+// then writes the data of encryption-config-L to the state controller's output,
+// openshift-config-managed/encryption-config-<component>, from where library-go syncs it to the operand
+// namespace and the revision controller makes it revision N+1. Going back to L is safe: L is what every node ran
+// before, so every key data can have been written under since is still a read key of it. While a Hold is
+// active, HoldingDeployer (wrapped around the deployer given to library-go's encryption controllers) reports
+// the rollout as not converged, so the state controller does not recompute the failed config and the migration
+// and prune controllers do nothing. See HoldingDeployer for the library-go change that would replace it.
+//
+// With kmsprecondition's rollout gate in front of the revision controller, a revert that drops the failed
+// revision's new KMS read provider is itself a KMS change, and the gate would want migration evidence for the
+// dropped key, which a key that never wrote anything does not get. Pass the HoldStore as the gate's
+// Options.Reverts: the gate then lets exactly the reverted-to config drop those providers.
+//
+// Release. A Hold is released when the admin's encryption configuration changes (AdminConfig), or when every
+// plugin of the keys N added is healthy on every node, library-go's preflight passed (when configured) and the
+// backoff has passed since the revert: Backoff.Initial doubled for every revert of the same hash, up to
+// Backoff.Max. Each failure of a revision is reverted once; a config that fails again after its release is
+// reverted again, and waits twice as long before its next try. So a flapping plugin costs one rollout per
+// backoff period, not one per sync.
+//
+// Conditions (KMSRollbackDegraded):
+//
+//	scenario                                                     status  reason
+//	no failed newest revision, no revert outstanding             False   AsExpected
+//	newest revision failed, evidence does not point at KMS       False   FailureNotAttributedToKMS
+//	newest revision failed because of KMS, reverted              True    RevertedFailingKMSConfig
+//	  (held, or released and waiting for the next rollout)
+//	failure attributed to KMS, no last known good config         True    CannotRevertKMSConfig
+//	a newer config rolled out and is healthy after a revert      False   AsExpected
+//
+// The True message names the failed revision and config hash, the revision reverted to, the nodes, the KMS
+// errors and what to fix. Events: KMSConfigReverted (Warning) on a revert, KMSConfigRevertFailed (Warning)
+// when a revert is impossible, KMSConfigHoldReleased when the failed config may be tried again, and
+// KMSRollbackCleared when the next config rolled out healthy.
+package kmsrollback

@@ -1,0 +1,235 @@
+package kmsrollback
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
+	"k8s.io/client-go/kubernetes/fake"
+	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+)
+
+var t0 = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+
+const (
+	operandNamespace  = "openshift-kube-apiserver"
+	operatorNamespace = "openshift-kube-apiserver-operator"
+	storeName         = "kmsguard-rollback"
+	managedNamespace  = "openshift-config-managed"
+	managedName       = "encryption-config-kube-apiserver"
+)
+
+var nodes = []string{"master-0", "master-1"}
+
+// kms is a KMS v2 provider as library-go writes it: name <id>_<resource>, endpoint kms-<id>.sock.
+func kms(id string) apiserverv1.ProviderConfiguration {
+	return apiserverv1.ProviderConfiguration{KMS: &apiserverv1.KMSConfiguration{
+		APIVersion: "v2", Name: id + "_secrets", Endpoint: fmt.Sprintf("unix:///var/run/kmsplugin/kms-%s.sock", id),
+		Timeout: &metav1.Duration{Duration: 10 * time.Second},
+	}}
+}
+
+func aescbc(name, secret string) apiserverv1.ProviderConfiguration {
+	return apiserverv1.ProviderConfiguration{AESCBC: &apiserverv1.AESConfiguration{Keys: []apiserverv1.Key{{Name: name, Secret: secret}}}}
+}
+
+func identity() apiserverv1.ProviderConfiguration {
+	return apiserverv1.ProviderConfiguration{Identity: &apiserverv1.IdentityConfiguration{}}
+}
+
+const aesKeyA = "dGhpcnR5LXR3by1ieXRlLWtleS1mb3ItYWVzY2JjLUE="
+
+func secretsConfig(providers ...apiserverv1.ProviderConfiguration) *apiserverv1.EncryptionConfiguration {
+	return &apiserverv1.EncryptionConfiguration{Resources: []apiserverv1.ResourceConfiguration{{Resources: []string{"secrets"}, Providers: providers}}}
+}
+
+// configData is the data of an encryption-config secret holding config.
+func configData(t *testing.T, config *apiserverv1.EncryptionConfiguration) map[string][]byte {
+	t.Helper()
+	c := config.DeepCopy()
+	c.APIVersion, c.Kind = "apiserver.config.k8s.io/v1", "EncryptionConfiguration"
+	raw, err := yaml.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string][]byte{"encryption-config": raw}
+}
+
+func revisionSecret(t *testing.T, revision int32, config *apiserverv1.EncryptionConfiguration) *corev1.Secret {
+	return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: operandNamespace, Name: fmt.Sprintf("encryption-config-%d", revision)}, Data: configData(t, config)}
+}
+
+func report(node, key string, status operatorv1.KMSPluginHealthStatus, detail string) operatorv1.KMSPluginHealthReport {
+	r := operatorv1.KMSPluginHealthReport{NodeName: node, KeyId: key, Status: status, Detail: detail, LastCheckedTime: metav1.NewTime(t0.Add(-10 * time.Second))}
+	if status == operatorv1.KMSPluginHealthStatusHealthy {
+		r.KEKId = "kek-a"
+	}
+	return r
+}
+
+func healthy(node, key string) operatorv1.KMSPluginHealthReport {
+	return report(node, key, operatorv1.KMSPluginHealthStatusHealthy, "")
+}
+
+func unreachable(node, key string) operatorv1.KMSPluginHealthReport {
+	return report(node, key, operatorv1.KMSPluginHealthStatusError, "connection refused: /var/run/kmsplugin/kms-"+key+".sock")
+}
+
+// health is a HealthReader over kmsstate's own evaluation of reports; set replaces the reports.
+type health struct{ state kmsstate.State }
+
+func (h *health) set(keys []string, reports ...operatorv1.KMSPluginHealthReport) {
+	h.state, _ = kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, kmsstate.Observation{Now: t0, Nodes: nodes, KeyIDs: keys, Reports: reports})
+}
+
+func (h *health) Healthy(nodes, keyIDs []string) error { return h.state.Healthy(nodes, keyIDs) }
+
+func newHealth(keys []string, reports ...operatorv1.KMSPluginHealthReport) *health {
+	h := &health{}
+	h.set(keys, reports...)
+	return h
+}
+
+// fixture is a controller over fake clients.
+type fixture struct {
+	t        *testing.T
+	kube     *fake.Clientset
+	operator v1helpers.StaticPodOperatorClient
+	// status is what the installer and revision controllers report. It is kept here rather than in the fake
+	// operator client, whose ApplyOperatorStatus drops status.nodeStatuses.
+	status     *operatorv1.StaticPodOperatorStatus
+	health     *health
+	admin      string
+	clock      *clocktesting.FakeClock
+	recorder   events.InMemoryRecorder
+	controller *Controller
+	store      *HoldStore
+}
+
+func newFixture(t *testing.T, status *operatorv1.StaticPodOperatorStatus, h *health, objects ...runtime.Object) *fixture {
+	t.Helper()
+	f := &fixture{t: t, kube: fake.NewClientset(objects...), status: status, health: h, admin: "admin-1", clock: clocktesting.NewFakeClock(t0)}
+	f.operator = v1helpers.NewFakeStaticPodOperatorClient(
+		&operatorv1.StaticPodOperatorSpec{OperatorSpec: operatorv1.OperatorSpec{ManagementState: operatorv1.Managed}}, &operatorv1.StaticPodOperatorStatus{}, nil, nil)
+	f.recorder = events.NewInMemoryRecorder("kms-rollback-test", f.clock)
+	f.store = NewHoldStore(f.kube.CoreV1(), operatorNamespace, storeName)
+	f.controller = f.newController()
+	return f
+}
+
+// newController builds a controller on the fixture's clients, as a restarted operator would.
+func (f *fixture) newController() *Controller {
+	return NewController("kube-apiserver", Options{
+		Rollout: RolloutReaderFunc(func(context.Context) (Rollout, error) {
+			return rolloutFromStatus(f.status, nil, DefaultNotReadyAfter, f.clock.Now()), nil
+		}),
+		Configs:        RevisionedSecrets(f.kube.CoreV1(), operandNamespace),
+		Target:         ManagedEncryptionConfig(f.kube.CoreV1(), "kube-apiserver"),
+		Health:         f.health,
+		AdminConfig:    AdminConfigFunc(func(context.Context) (string, error) { return f.admin, nil }),
+		Store:          f.store,
+		OperatorClient: f.operator,
+		Recorder:       f.recorder,
+		Backoff:        Backoff{Initial: 10 * time.Minute, Max: time.Hour},
+		Clock:          f.clock,
+	})
+}
+
+func (f *fixture) sync() {
+	f.t.Helper()
+	if err := f.controller.sync(context.Background(), factory.NewSyncContext("test", f.recorder)); err != nil {
+		f.t.Fatalf("sync: %v", err)
+	}
+}
+
+func (f *fixture) condition() operatorv1.OperatorCondition {
+	f.t.Helper()
+	_, status, _, err := f.operator.GetOperatorState()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	c := v1helpers.FindOperatorCondition(status.Conditions, ConditionDegraded)
+	if c == nil {
+		f.t.Fatalf("no %s condition", ConditionDegraded)
+	}
+	return *c
+}
+
+// setStatus replaces the operator status as the installer and revision controllers would.
+func (f *fixture) setStatus(status *operatorv1.StaticPodOperatorStatus) { f.status = status }
+
+// targetWrites counts the writes to the state controller's output secret.
+func (f *fixture) targetWrites() int {
+	n := 0
+	for _, a := range f.kube.Actions() {
+		if (a.GetVerb() == "create" || a.GetVerb() == "update") && a.GetResource().Resource == "secrets" && a.GetNamespace() == managedNamespace {
+			if write, ok := a.(interface{ GetObject() runtime.Object }); ok && write.GetObject().(*corev1.Secret).Name == managedName {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func (f *fixture) target() map[string][]byte {
+	f.t.Helper()
+	data, err := ManagedEncryptionConfig(f.kube.CoreV1(), "kube-apiserver").Current(context.Background())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return data
+}
+
+func (f *fixture) holds() Holds {
+	f.t.Helper()
+	holds, _, err := f.store.Load(context.Background())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return holds
+}
+
+// eventReasons are the controller's events, in order.
+func (f *fixture) eventReasons() []string {
+	var reasons []string
+	for _, e := range f.recorder.Events() {
+		if strings.HasPrefix(e.Reason, "KMS") {
+			reasons = append(reasons, e.Reason)
+		}
+	}
+	return reasons
+}
+
+// failedStatus: revision failed on master-0 (startup monitor fallback), which ran lastGood before; master-1 is
+// still on lastGood.
+func failedStatus(failed, lastGood int32) *operatorv1.StaticPodOperatorStatus {
+	return &operatorv1.StaticPodOperatorStatus{
+		OperatorStatus: operatorv1.OperatorStatus{LatestAvailableRevision: failed},
+		NodeStatuses: []operatorv1.NodeStatus{
+			{NodeName: "master-0", CurrentRevision: lastGood, TargetRevision: failed, LastFailedRevision: failed, LastFailedReason: "OperandFailedFallback",
+				LastFallbackCount: 1, LastFailedRevisionErrors: []string{"fallback to last-known-good revision " + fmt.Sprint(lastGood) + " took place after: kube-apiserver not ready (Timeout)"}},
+			{NodeName: "master-1", CurrentRevision: lastGood},
+		},
+	}
+}
+
+// convergedStatus: every node runs revision.
+func convergedStatus(revision int32) *operatorv1.StaticPodOperatorStatus {
+	return &operatorv1.StaticPodOperatorStatus{
+		OperatorStatus: operatorv1.OperatorStatus{LatestAvailableRevision: revision},
+		NodeStatuses:   []operatorv1.NodeStatus{{NodeName: "master-0", CurrentRevision: revision}, {NodeName: "master-1", CurrentRevision: revision}},
+	}
+}
