@@ -15,7 +15,8 @@
 //	check                                                            reason                    Degraded
 //	kube-apiserver's own decoding and validation of the candidate    InvalidEncryptionConfig   at once
 //	each dropped KMS provider: migration evidence that its data      ReadKeyStillInUse         after DegradedAfter
-//	  was rewritten under a newer key (MigrationEvidence)
+//	  was rewritten under a newer key (MigrationEvidence); skipped
+//	  for a revert to an earlier revision's config (Reverts)
 //	new KMS keys: library-go's preflight failed                      PreflightFailed           at once
 //	new KMS keys: preflight passed for the current config hash       PreflightNotPassed        after DegradedAfter
 //	every KMS v2 key of the candidate healthy and fresh on every     KMSPluginsNotHealthy      after DegradedAfter

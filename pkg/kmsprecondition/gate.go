@@ -25,6 +25,12 @@ type HealthReader interface {
 	Healthy(nodes, keyIDs []string) error
 }
 
+// RevertReader tells whether a candidate config, by CandidateHash, is a revert to the config of an earlier
+// revision that ran healthy.
+type RevertReader interface {
+	IsRevert(ctx context.Context, candidateHash string) (bool, error)
+}
+
 // DefaultDegradedAfter is how long a KMS change may wait before KMSRolloutGateDegraded turns True: longer than
 // library-go's preflight pod startup timeout (3m) plus a few health report intervals (30s each), so that a
 // change that is merely on its way does not page anyone.
@@ -44,6 +50,11 @@ type Options struct {
 	// health reporter checks that with the preflight's own calls (Status, Encrypt, Decrypt) on each node.
 	Preflight PreflightReader
 	Migration MigrationEvidence
+	// Reverts, when set, names the candidates that are reverts to an earlier revision's exact config
+	// (kmsrollback's HoldStore). A revert may drop the failed revision's new KMS providers without migration
+	// evidence: library-go adds a key as a read key one revision before it writes with it, so a provider the
+	// last good revision did not have never wrote anything.
+	Reverts RevertReader
 	// OperatorClient carries the conditions and spec.unsupportedConfigOverrides.
 	OperatorClient v1helpers.OperatorClient
 	Recorder       events.Recorder
@@ -173,10 +184,18 @@ func (g *Gate) evaluate(ctx context.Context, configs Configs) (verdict, error) {
 		}
 	}
 
-	if blocking, err := g.checkDropped(ctx, candidate, deployed); err != nil {
-		return v, err
-	} else if blocking != nil {
-		v.Blocking = append(v.Blocking, blocking)
+	revert := false
+	if g.options.Reverts != nil {
+		if revert, err = g.options.Reverts.IsRevert(ctx, v.Hash); err != nil {
+			return v, fmt.Errorf("reading the KMS reverts: %w", err)
+		}
+	}
+	if !revert {
+		if blocking, err := g.checkDropped(ctx, candidate, deployed); err != nil {
+			return v, err
+		} else if blocking != nil {
+			v.Blocking = append(v.Blocking, blocking)
+		}
 	}
 
 	candidateKeys, deployedKeys := kmsstate.KeysFromConfig(candidate), kmsstate.KeysFromConfig(deployed)

@@ -35,6 +35,8 @@ func TestPrecondition(t *testing.T) {
 		// noPreflight leaves Options.Preflight nil, as with a library-go whose key controller posts no
 		// EncryptionKMSPreflightRequired.
 		noPreflight bool
+		// revertOf, when set, is the Reverts answer: "candidate" means the candidate's hash is a revert.
+		revertOf string
 
 		wantAllowed     bool
 		wantProgressing operatorv1.ConditionStatus
@@ -183,6 +185,25 @@ func TestPrecondition(t *testing.T) {
 			wantEvents:    []string{EventBlocked},
 		},
 		{
+			name:        "a revert drops the failed revision's new read key without migration evidence",
+			deployed:    secretsConfig(kms("1"), kms("2"), identity()),
+			candidate:   secretsConfig(kms("1"), identity()),
+			health:      allHealthy("1"),
+			keySecrets:  []*corev1.Secret{keySecret("1", "secrets"), keySecret("2")},
+			revertOf:    "candidate",
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+		},
+		{
+			name:            "the same drop is blocked when it is not the revert",
+			deployed:        secretsConfig(kms("1"), kms("2"), identity()),
+			candidate:       secretsConfig(kms("1"), identity()),
+			health:          allHealthy("1"),
+			keySecrets:      []*corev1.Secret{keySecret("1", "secrets"), keySecret("2")},
+			revertOf:        "sha256:another-config",
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
+			wantEvents: []string{EventBlocked},
+		},
+		{
 			name:        "read key dropped after migration",
 			deployed:    secretsConfig(kms("2"), kms("1"), identity()),
 			candidate:   secretsConfig(kms("2"), identity()),
@@ -264,6 +285,13 @@ func TestPrecondition(t *testing.T) {
 			}
 			if s.noPreflight {
 				opts.Preflight = nil
+			}
+			if s.revertOf != "" {
+				revert := s.revertOf
+				if revert == "candidate" {
+					revert = CandidateHash(candidate)
+				}
+				opts.Reverts = revertsFunc(func(_ context.Context, hash string) (bool, error) { return hash == revert, nil })
 			}
 			gate := NewGate("kube-apiserver", opts)
 			allowed, err := gate.Precondition(context.Background())
@@ -440,3 +468,7 @@ func eventReasons(recorder events.InMemoryRecorder) string {
 	}
 	return strings.Join(reasons, ",")
 }
+
+type revertsFunc func(ctx context.Context, hash string) (bool, error)
+
+func (f revertsFunc) IsRevert(ctx context.Context, hash string) (bool, error) { return f(ctx, hash) }
