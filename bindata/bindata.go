@@ -6,11 +6,15 @@ import (
 	"fmt"
 )
 
-//go:embed lab
+//go:embed lab rbac
 var files embed.FS
 
 // LabEncryptionConfig is the path of the EncryptionConfiguration `make run` starts the lab with.
 const LabEncryptionConfig = "lab/encryption-config.yaml"
+
+// RecoveryClusterRole is the path of the ClusterRole lost-key recovery needs (pkg/kmsrollback/recovery): get,
+// list, delete and unsafe-delete-ignore-read-errors on the resources OpenShift encrypts.
+const RecoveryClusterRole = "rbac/kmsguard-recovery-clusterrole.yaml"
 
 // Asset returns the embedded file at path.
 func Asset(path string) ([]byte, error) {

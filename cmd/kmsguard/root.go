@@ -21,6 +21,7 @@ func NewCommand() *cobra.Command {
 	root.AddCommand(newHealthReporterCommand())
 	root.AddCommand(newStatusCommand())
 	root.AddCommand(newVerifyCommand())
+	root.AddCommand(newRecoverCommand())
 	return root
 }
 

@@ -1,0 +1,46 @@
+package bindata
+
+import (
+	"testing"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
+)
+
+// TestRecoveryClusterRole: the role grants what the recovery calls on every default resource, the KEP-3926
+// verb included, and nothing kube-apiserver would not use for it (no deletecollection, no wildcard).
+func TestRecoveryClusterRole(t *testing.T) {
+	role := &rbacv1.ClusterRole{}
+	if err := yaml.UnmarshalStrict(MustAsset(RecoveryClusterRole), role); err != nil {
+		t.Fatal(err)
+	}
+	if role.Kind != "ClusterRole" || role.APIVersion != rbacv1.SchemeGroupVersion.String() || role.Name == "" {
+		t.Fatalf("not a named rbac/v1 ClusterRole: %+v", role.TypeMeta)
+	}
+	want := sets.New("get", "list", "delete", "unsafe-delete-ignore-read-errors")
+	granted := map[string]sets.Set[string]{}
+	for _, rule := range role.Rules {
+		if !sets.New(rule.Verbs...).Equal(want) {
+			t.Errorf("rule %+v: verbs %v, want exactly %v", rule, rule.Verbs, sets.List(want))
+		}
+		for _, g := range rule.APIGroups {
+			for _, r := range rule.Resources {
+				if g == "*" || r == "*" {
+					t.Errorf("rule %+v uses a wildcard", rule)
+				}
+				if granted[g] == nil {
+					granted[g] = sets.New[string]()
+				}
+				granted[g].Insert(r)
+			}
+		}
+	}
+	for _, gr := range recovery.DefaultResources {
+		if !granted[gr.Group].Has(gr.Resource) {
+			t.Errorf("%s is not granted", gr)
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package recovery
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+)
+
+// ConditionDegraded is the controller's condition. Its suffix makes library-go's status controllers roll it
+// into the ClusterOperator's Degraded.
+const ConditionDegraded = "KMSRecoveryDegraded"
+
+// Reason is the reason of KMSRecoveryDegraded.
+type Reason string
+
+const (
+	// ReasonAsExpected: no object of the encrypted resources is undecryptable.
+	ReasonAsExpected Reason = "AsExpected"
+	// ReasonUndecryptableObjects: objects are undecryptable and no consent names their key.
+	ReasonUndecryptableObjects Reason = "UndecryptableObjects"
+	// ReasonConsentMismatch: the consent names a key id no undecryptable object is stored under.
+	ReasonConsentMismatch Reason = "ConsentKeyIDMismatch"
+	// ReasonDeletionFailed: with consent, some deletes failed (RBAC, feature gate, ...).
+	ReasonDeletionFailed Reason = "DeletionFailed"
+)
+
+// Events emitted by the controller besides the Deleter's.
+const (
+	// EventUndecryptableObjects (Warning) when KMSRecoveryDegraded turns True or changes reason.
+	EventUndecryptableObjects = "UndecryptableObjectsFound"
+	// EventRecovered when it turns False again.
+	EventRecovered = "UndecryptableObjectsResolved"
+)
+
+// maxMessage keeps the condition readable and small; the ConfigMap has the full list.
+const maxMessage = 4096
+
+// maxListedInMessage is how many objects a message names.
+const maxListedInMessage = 20
+
+func truncate(s string) string {
+	if len(s) <= maxMessage {
+		return s
+	}
+	return s[:maxMessage-len(" ...")] + " ..."
+}
+
+// condition builds KMSRecoveryDegraded from a scan, the consent check and the deletions of this process.
+func (c *Controller) condition(findings *Findings, consent string, consentErr error, deletion *DeletionReport, thisSync bool, back int) operatorv1.OperatorCondition {
+	cond := operatorv1.OperatorCondition{Type: ConditionDegraded, Status: operatorv1.ConditionFalse, Reason: string(ReasonAsExpected)}
+	var parts []string
+	switch {
+	case findings.Count() == 0:
+		parts = append(parts, fmt.Sprintf("no undecryptable objects in %s", c.resourceNames()))
+	case thisSync && deletion != nil && deletion.Count(OutcomeFailed) > 0:
+		cond.Status, cond.Reason = operatorv1.ConditionTrue, string(ReasonDeletionFailed)
+		parts = append(parts, fmt.Sprintf("%d undecryptable objects remain (%s); %d deletes failed: %s; see %s",
+			findings.Count(), findings.Summary(), deletion.Count(OutcomeFailed), failures(deletion), c.configMapRef()))
+	default:
+		reason := ReasonUndecryptableObjects
+		if consentErr, ok := consentErr.(*ConsentError); ok {
+			reason = consentErr.Reason()
+		}
+		cond.Status, cond.Reason = operatorv1.ConditionTrue, string(reason)
+		parts = append(parts, fmt.Sprintf("%d objects cannot be decrypted: %s; the full list is in %s. Their data is lost unless the key is restored in the KMS",
+			findings.Count(), findings.Summary(), c.configMapRef()))
+		if reason == ReasonConsentMismatch {
+			parts = append(parts, fmt.Sprintf("%s names key %q, which no undecryptable object is stored under", OverrideField, consent))
+		}
+		parts = append(parts, fmt.Sprintf("to delete the objects of a lost key (KEP-3926 unsafe delete; operators recreate what they own), set %s to its key id, one of %s",
+			OverrideField, strings.Join(findings.KeyIDs(), ", ")))
+	}
+	if deletion != nil {
+		parts = append(parts, c.deletionMessage(deletion, back))
+	}
+	cond.Message = truncate(strings.Join(parts, "; "))
+	return cond
+}
+
+// deletionMessage reports the last deletion run and which deleted objects came back.
+func (c *Controller) deletionMessage(deletion *DeletionReport, back int) string {
+	deleted := deletion.Count(OutcomeDeleted)
+	msg := fmt.Sprintf("at %s %s", deletion.Time.Format("2006-01-02T15:04:05Z"), deletion)
+	if deleted == 0 {
+		return msg
+	}
+	var notBack, expected []string
+	for _, r := range deletion.Results {
+		if r.Outcome != OutcomeDeleted || c.recreated.Has(r.ObjectRef) {
+			continue
+		}
+		if r.OperatorManaged {
+			expected = append(expected, r.ObjectRef.String())
+		} else {
+			notBack = append(notBack, r.ObjectRef.String())
+		}
+	}
+	msg += fmt.Sprintf("; %d of %d deleted objects have been recreated", back, deleted)
+	if len(expected) > 0 {
+		msg += fmt.Sprintf("; not yet recreated by their operators: %s", list(expected))
+	}
+	if len(notBack) > 0 {
+		msg += fmt.Sprintf("; not recreated, and no operator is expected to (restore them from a backup or recreate them): %s", list(notBack))
+	}
+	return msg
+}
+
+func failures(deletion *DeletionReport) string {
+	var out []string
+	for _, r := range deletion.Results {
+		if r.Outcome == OutcomeFailed {
+			out = append(out, r.ObjectRef.String()+": "+r.Error)
+		}
+	}
+	return list(out)
+}
+
+func list(items []string) string {
+	sort.Strings(items)
+	if len(items) > maxListedInMessage {
+		return strings.Join(items[:maxListedInMessage], ", ") + fmt.Sprintf(" and %d more", len(items)-maxListedInMessage)
+	}
+	return strings.Join(items, ", ")
+}
+
+func (c *Controller) resourceNames() string {
+	names := make([]string, 0, len(c.options.Resources))
+	for _, r := range c.options.Resources {
+		names = append(names, r.GroupResource().String())
+	}
+	return strings.Join(names, ", ")
+}
+
+func (c *Controller) configMapRef() string {
+	return "configmap " + c.options.Namespace + "/" + ConfigMapName
+}

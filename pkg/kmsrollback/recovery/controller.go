@@ -1,0 +1,194 @@
+package recovery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/resource/resourceapply"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/dynamic"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+)
+
+// DefaultInterval is how often the controller scans: each scan LISTs every object of every encrypted resource
+// (in pages of DefaultPageSize), so it is not run on every operator status change.
+const DefaultInterval = 10 * time.Minute
+
+// Options configure a Controller. Raw, Interval and Clock are optional.
+type Options struct {
+	// OperatorClient carries the condition and spec.unsupportedConfigOverrides.kmsguard.confirmDataLoss.
+	OperatorClient v1helpers.OperatorClient
+	// Dynamic lists and deletes the encrypted resources; it needs list, get, delete and
+	// unsafe-delete-ignore-read-errors on them (bindata.RecoveryClusterRole).
+	Dynamic dynamic.Interface
+	// Resources are the encrypted resources, as Resolve returns them.
+	Resources []Resource
+	// Raw, when set, tells the key each undecryptable object was written under (EtcdValues). Without it every
+	// undecryptable object is under UnknownKeyID, and the consent must name that.
+	Raw RawValueReader
+	// ConfigMaps and Namespace say where the ConfigMap ConfigMapName goes (the operator's namespace).
+	ConfigMaps corev1client.ConfigMapsGetter
+	Namespace  string
+	Recorder   events.Recorder
+	// Interval between scans; DefaultInterval when zero. A change of the consent scans at once.
+	Interval time.Duration
+	Clock    clock.PassiveClock
+}
+
+// Controller finds undecryptable objects, reports them, and deletes those of a key the admin declared lost.
+// See the package documentation for its conditions and events.
+type Controller struct {
+	factory.Controller
+
+	name    string
+	options Options
+	scanner *Scanner
+	deleter *Deleter
+
+	mu          sync.Mutex
+	lastScan    time.Time
+	lastConsent string
+	// deletion is the last deletion run of this process; recreated are its deleted objects seen again since.
+	deletion  *DeletionReport
+	recreated sets.Set[ObjectRef]
+}
+
+// NewController builds the controller; run it with Run(ctx, 1) as any library-go controller. instanceName is
+// the operator's controller instance name; conditions are applied with the field manager
+// "<instanceName>-KMSRecovery".
+func NewController(instanceName string, opts Options) *Controller {
+	if opts.Interval == 0 {
+		opts.Interval = DefaultInterval
+	}
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
+	c := &Controller{
+		name:      factory.ControllerInstanceName(instanceName, "KMSRecovery"),
+		options:   opts,
+		scanner:   &Scanner{Client: opts.Dynamic, Raw: opts.Raw},
+		recreated: sets.New[ObjectRef](),
+	}
+	c.deleter = &Deleter{Client: opts.Dynamic, Raw: opts.Raw, Resources: opts.Resources, Now: opts.Clock.Now}
+	c.Controller = factory.New().
+		WithSync(c.sync).
+		WithControllerInstanceName(c.name).
+		// Operator events bring a new consent in at once; the resync is cheap when no scan is due.
+		WithInformers(opts.OperatorClient.Informer()).
+		ResyncEvery(time.Minute).
+		ToController(c.name, opts.Recorder.WithComponentSuffix("kms-recovery-controller"))
+	return c
+}
+
+func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err error) {
+	spec, status, _, err := c.options.OperatorClient.GetOperatorState()
+	if err != nil {
+		return fmt.Errorf("reading the operator state: %w", err)
+	}
+	consent, overrideErr := ConsentFromSpec(spec)
+	if overrideErr != nil {
+		klog.Warningf("%s: ignoring the override: %v", c.name, overrideErr)
+	}
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.options.Clock.Now()
+	if !c.lastScan.IsZero() && now.Sub(c.lastScan) < c.options.Interval && consent == c.lastConsent {
+		return nil
+	}
+
+	// The condition is applied once, whatever happens below; nil leaves it as it is (a failed scan says
+	// nothing new about the objects, and the error is returned to the factory, which logs and retries).
+	var cond *operatorv1.OperatorCondition
+	defer func() {
+		if cond == nil {
+			return
+		}
+		c.emitEvents(syncCtx.Recorder(), status.Conditions, *cond)
+		if applyErr := c.applyCondition(ctx, *cond); applyErr != nil {
+			err = errors.Join(err, applyErr)
+		}
+	}()
+
+	findings, err := c.scan(ctx)
+	if err != nil {
+		return err
+	}
+	c.lastScan, c.lastConsent = now, consent
+
+	consentErr := CheckConsent(findings, consent)
+	deletedNow := false
+	if consentErr == nil && findings.Count() > 0 {
+		c.deleter.Recorder = syncCtx.Recorder()
+		report := c.deleter.Delete(ctx, findings.Under(consent), consent, false)
+		c.deletion, c.recreated, deletedNow = report, sets.New[ObjectRef](), true
+		// What is left, and proof that the LIST works again.
+		if findings, err = c.scan(ctx); err != nil {
+			return err
+		}
+		consentErr = CheckConsent(findings, consent)
+	}
+	var mismatch *ConsentError
+	if errors.As(consentErr, &mismatch) && c.deletion != nil && c.deletion.KeyID == consent {
+		// The consent was used up by this process's deletion; what is left is under keys nobody consented to.
+		mismatch.Consent = ""
+	}
+
+	if findings.Count() > 0 || c.deletion != nil {
+		cm, err := reportConfigMap(c.options.Namespace, findings, c.deletion)
+		if err != nil {
+			return err
+		}
+		if _, _, err := resourceapply.ApplyConfigMap(ctx, c.options.ConfigMaps, syncCtx.Recorder(), cm); err != nil {
+			return fmt.Errorf("writing configmap %s/%s: %w", c.options.Namespace, ConfigMapName, err)
+		}
+	}
+	result := c.condition(findings, consent, consentErr, c.deletion, deletedNow, c.recreated.Len())
+	cond = &result
+	return nil
+}
+
+// scan scans the resources, tracking the objects of the last deletion to learn which came back.
+func (c *Controller) scan(ctx context.Context) (*Findings, error) {
+	track := sets.New[ObjectRef]()
+	if c.deletion != nil {
+		for _, r := range c.deletion.Results {
+			if r.Outcome == OutcomeDeleted {
+				track.Insert(r.ObjectRef)
+			}
+		}
+	}
+	findings, err := c.scanner.Scan(ctx, c.options.Resources, track)
+	if err != nil {
+		return nil, err
+	}
+	c.recreated = c.recreated.Union(findings.Tracked)
+	return findings, nil
+}
+
+// emitEvents records transitions of the condition.
+func (c *Controller) emitEvents(recorder events.Recorder, previous []operatorv1.OperatorCondition, cond operatorv1.OperatorCondition) {
+	prev := v1helpers.FindOperatorCondition(previous, ConditionDegraded)
+	wasTrue := prev != nil && prev.Status == operatorv1.ConditionTrue
+	switch {
+	case cond.Status == operatorv1.ConditionTrue && (!wasTrue || prev.Reason != cond.Reason):
+		recorder.Warningf(EventUndecryptableObjects, "%s", cond.Message)
+	case cond.Status == operatorv1.ConditionFalse && wasTrue:
+		recorder.Eventf(EventRecovered, "%s", cond.Message)
+	}
+}
+
+func (c *Controller) applyCondition(ctx context.Context, cond operatorv1.OperatorCondition) error {
+	return c.options.OperatorClient.ApplyOperatorStatus(ctx, c.name, applyoperatorv1.OperatorStatus().WithConditions(
+		applyoperatorv1.OperatorCondition().WithType(cond.Type).WithStatus(cond.Status).WithReason(cond.Reason).WithMessage(cond.Message)))
+}

@@ -1,0 +1,326 @@
+package recovery_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	kubefake "k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
+	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery/recoverytest"
+)
+
+const operatorNamespace = "openshift-kube-apiserver-operator"
+
+func consentSpec(keyID string) *operatorv1.OperatorSpec {
+	spec := &operatorv1.OperatorSpec{ManagementState: operatorv1.Managed}
+	if keyID != "" {
+		spec.UnsupportedConfigOverrides = runtime.RawExtension{Raw: []byte(fmt.Sprintf(`{"kmsguard":{"confirmDataLoss":%q}}`, keyID))}
+	}
+	return spec
+}
+
+type controllerEnv struct {
+	cluster  *recoverytest.Cluster
+	kube     *kubefake.Clientset
+	operator v1helpers.OperatorClient
+	recorder events.InMemoryRecorder
+	clock    *clocktesting.FakePassiveClock
+	ctrl     *recovery.Controller
+}
+
+func newControllerEnv(t *testing.T, cluster *recoverytest.Cluster, consent string) *controllerEnv {
+	t.Helper()
+	e := &controllerEnv{
+		cluster:  cluster,
+		kube:     kubefake.NewClientset(),
+		operator: v1helpers.NewFakeOperatorClient(consentSpec(consent), &operatorv1.OperatorStatus{}, nil),
+		clock:    clocktesting.NewFakePassiveClock(t0),
+	}
+	e.recorder = events.NewInMemoryRecorder("test", e.clock)
+	e.ctrl = recovery.NewController("kube-apiserver", recovery.Options{
+		OperatorClient: e.operator,
+		Dynamic:        cluster.Dynamic,
+		Resources:      []recovery.Resource{recoverytest.Secrets, recoverytest.ConfigMaps},
+		Raw:            cluster.Raw(),
+		ConfigMaps:     e.kube.CoreV1(),
+		Namespace:      operatorNamespace,
+		Recorder:       e.recorder,
+		Clock:          e.clock,
+	})
+	return e
+}
+
+func (e *controllerEnv) sync(t *testing.T) {
+	t.Helper()
+	if err := e.ctrl.Sync(context.Background(), factory.NewSyncContext("test", e.recorder)); err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+}
+
+func (e *controllerEnv) condition(t *testing.T) *operatorv1.OperatorCondition {
+	t.Helper()
+	_, status, _, err := e.operator.GetOperatorState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v1helpers.FindOperatorCondition(status.Conditions, recovery.ConditionDegraded)
+}
+
+func (e *controllerEnv) configMap(t *testing.T) *struct {
+	objects  []recovery.Object
+	deletion *recovery.DeletionReport
+	summary  string
+} {
+	t.Helper()
+	cm, err := e.kube.CoreV1().ConfigMaps(operatorNamespace).Get(context.Background(), recovery.ConfigMapName, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &struct {
+		objects  []recovery.Object
+		deletion *recovery.DeletionReport
+		summary  string
+	}{summary: cm.Data[recovery.ConfigMapKeySummary]}
+	if err := json.Unmarshal([]byte(cm.Data[recovery.ConfigMapKeyObjects]), &out.objects); err != nil {
+		t.Fatalf("%s: %v", recovery.ConfigMapKeyObjects, err)
+	}
+	if data, ok := cm.Data[recovery.ConfigMapKeyDeletion]; ok {
+		out.deletion = &recovery.DeletionReport{}
+		if err := json.Unmarshal([]byte(data), out.deletion); err != nil {
+			t.Fatalf("%s: %v", recovery.ConfigMapKeyDeletion, err)
+		}
+	}
+	return out
+}
+
+func eventReasons(recorder events.InMemoryRecorder) map[string]int {
+	reasons := map[string]int{}
+	for _, e := range recorder.Events() {
+		reasons[e.Reason]++
+	}
+	return reasons
+}
+
+// TestControllerConsent is the condition matrix of the package doc, with 150 undecryptable Secrets (more than
+// one StorageReadError names) under the lost key.
+func TestControllerConsent(t *testing.T) {
+	const n = 150
+	scenarios := []struct {
+		name    string
+		setup   func(c *recoverytest.Cluster)
+		consent string
+
+		wantStatus    operatorv1.ConditionStatus
+		wantReason    recovery.Reason
+		wantInMessage []string
+		wantDeleted   int
+		wantListed    int // objects in the ConfigMap; -1: no ConfigMap
+		wantEvents    map[string]int
+	}{
+		{
+			name:       "nothing undecryptable",
+			setup:      func(c *recoverytest.Cluster) { addSecrets(c, "app", "ok", 3, liveKey, true) },
+			wantStatus: operatorv1.ConditionFalse, wantReason: recovery.ReasonAsExpected,
+			wantInMessage: []string{"no undecryptable objects in secrets, configmaps"},
+			wantListed:    -1,
+			wantEvents:    map[string]int{},
+		},
+		{
+			name:       "missing consent: report, delete nothing",
+			wantStatus: operatorv1.ConditionTrue, wantReason: recovery.ReasonUndecryptableObjects,
+			wantInMessage: []string{"150 objects cannot be decrypted", "secrets: 150 of 160 (key key-lost: 150)", "configmap openshift-kube-apiserver-operator/kmsguard-undecryptable-objects",
+				"set spec.unsupportedConfigOverrides.kmsguard.confirmDataLoss to its key id, one of key-lost"},
+			wantListed: n,
+			wantEvents: map[string]int{recovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+		},
+		{
+			name:       "wrong key id: report, delete nothing",
+			consent:    "key-typo",
+			wantStatus: operatorv1.ConditionTrue, wantReason: recovery.ReasonConsentMismatch,
+			wantInMessage: []string{`names key "key-typo", which no undecryptable object is stored under`},
+			wantListed:    n,
+			wantEvents:    map[string]int{recovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+		},
+		{
+			name:       "consent: delete exactly the 150",
+			consent:    lostKey,
+			wantStatus: operatorv1.ConditionFalse, wantReason: recovery.ReasonAsExpected,
+			wantInMessage: []string{"no undecryptable objects", "deleted 150 undecryptable objects stored under key key-lost", "0 of 150 deleted objects have been recreated",
+				"not yet recreated by their operators: secrets openshift-config/lost-0000", "not recreated, and no operator is expected to", "secrets app/lost-0000"},
+			wantDeleted: n,
+			wantListed:  0,
+			wantEvents:  map[string]int{recovery.EventObjectDeleted: n, recovery.EventDeletionFinished: 1, "ConfigMapCreated": 1},
+		},
+		{
+			name:    "consent for one key, objects under another remain",
+			setup:   func(c *recoverytest.Cluster) { c.Add(recoverytest.ConfigMaps, "app", "other", "key-other", false) },
+			consent: lostKey,
+			// The consent was used: what remains is reported as undecryptable, not as a mismatch.
+			wantStatus: operatorv1.ConditionTrue, wantReason: recovery.ReasonUndecryptableObjects,
+			wantInMessage: []string{"1 objects cannot be decrypted: configmaps: 1 of 1 (key key-other: 1)", "deleted 150 undecryptable objects"},
+			wantDeleted:   n,
+			wantListed:    1,
+			wantEvents:    map[string]int{recovery.EventObjectDeleted: n, recovery.EventDeletionFinished: 1, recovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+		},
+		{
+			name:       "consent without the RBAC verb",
+			setup:      func(c *recoverytest.Cluster) { c.ForbidUnsafeDelete() },
+			consent:    lostKey,
+			wantStatus: operatorv1.ConditionTrue, wantReason: recovery.ReasonDeletionFailed,
+			wantInMessage: []string{"150 deletes failed", "missing verb unsafe-delete-ignore-read-errors", "and 130 more"},
+			wantListed:    n,
+			wantEvents:    map[string]int{recovery.EventObjectDeletionFailed: n, recovery.EventDeletionFinished: 1, recovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+		},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			cluster := recoverytest.NewCluster()
+			if s.name != "nothing undecryptable" {
+				addSecrets(cluster, "app", "lost", n-10, lostKey, false)
+				addSecrets(cluster, "openshift-config", "lost", 10, lostKey, false)
+				addSecrets(cluster, "app", "ok", 10, liveKey, true)
+			}
+			if s.setup != nil {
+				s.setup(cluster)
+			}
+			env := newControllerEnv(t, cluster, s.consent)
+			env.sync(t)
+
+			cond := env.condition(t)
+			if cond == nil {
+				t.Fatal("no KMSRecoveryDegraded condition")
+			}
+			if cond.Status != s.wantStatus || cond.Reason != string(s.wantReason) {
+				t.Errorf("condition %s %s, want %s %s: %s", cond.Status, cond.Reason, s.wantStatus, s.wantReason, cond.Message)
+			}
+			for _, want := range s.wantInMessage {
+				if !strings.Contains(cond.Message, want) {
+					t.Errorf("message does not contain %q:\n%s", want, cond.Message)
+				}
+			}
+			if got := len(cluster.UnsafeDeleted()); got != s.wantDeleted {
+				t.Errorf("%d objects deleted, want %d", got, s.wantDeleted)
+			}
+			for _, key := range cluster.UnsafeDeleted() {
+				if !strings.Contains(key, "/lost-") {
+					t.Errorf("deleted %s, which is not under the lost key", key)
+				}
+			}
+			cm := env.configMap(t)
+			switch {
+			case s.wantListed < 0 && cm != nil:
+				t.Errorf("a ConfigMap was written with nothing to report: %+v", cm)
+			case s.wantListed >= 0 && cm == nil:
+				t.Errorf("no ConfigMap")
+			case cm != nil && len(cm.objects) != s.wantListed:
+				t.Errorf("ConfigMap lists %d objects, want %d", len(cm.objects), s.wantListed)
+			case cm != nil && s.wantDeleted > 0 && (cm.deletion == nil || cm.deletion.Count(recovery.OutcomeDeleted) != s.wantDeleted):
+				t.Errorf("ConfigMap deletion report %+v, want %d deleted", cm.deletion, s.wantDeleted)
+			}
+			if diff := cmp.Diff(s.wantEvents, eventReasons(env.recorder)); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestControllerSchedule: a scan LISTs everything, so it runs every Interval or when the consent changes, not
+// on every operator event; a new consent acts at once.
+func TestControllerSchedule(t *testing.T) {
+	cluster := recoverytest.NewCluster()
+	addSecrets(cluster, "app", "lost", 3, lostKey, false)
+	env := newControllerEnv(t, cluster, "")
+	lists := func() int {
+		n := 0
+		for _, a := range cluster.Fake.Actions() {
+			if _, ok := a.(clienttesting.ListAction); ok {
+				n++
+			}
+		}
+		cluster.Fake.ClearActions()
+		return n
+	}
+
+	env.sync(t)
+	if lists() == 0 {
+		t.Fatal("the first sync did not scan")
+	}
+	env.clock.SetTime(t0.Add(recovery.DefaultInterval - time.Second))
+	env.sync(t)
+	if n := lists(); n != 0 {
+		t.Errorf("a sync before the interval listed %d times", n)
+	}
+	env.clock.SetTime(t0.Add(recovery.DefaultInterval))
+	env.sync(t)
+	if lists() == 0 {
+		t.Error("no scan after the interval")
+	}
+	if len(cluster.UnsafeDeleted()) != 0 {
+		t.Fatal("deleted without consent")
+	}
+
+	_, _, rv, err := env.operator.GetOperatorState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := env.operator.UpdateOperatorSpec(context.Background(), rv, consentSpec(lostKey)); err != nil {
+		t.Fatal(err)
+	}
+	env.sync(t)
+	if got := len(cluster.UnsafeDeleted()); got != 3 {
+		t.Errorf("a new consent deleted %d objects at once, want 3", got)
+	}
+}
+
+// TestControllerRecreation: after a deletion, later scans tell which deleted objects came back.
+func TestControllerRecreation(t *testing.T) {
+	cluster := recoverytest.NewCluster()
+	cluster.Add(recoverytest.Secrets, "openshift-etcd", "etcd-client", lostKey, false)
+	cluster.Add(recoverytest.Secrets, "openshift-ingress", "router-certs", lostKey, false)
+	cluster.Add(recoverytest.Secrets, "team-a", "db-password", lostKey, false)
+	env := newControllerEnv(t, cluster, lostKey)
+	env.sync(t)
+	if got := len(cluster.UnsafeDeleted()); got != 3 {
+		t.Fatalf("deleted %d objects, want 3", got)
+	}
+
+	// The etcd operator recreates its secret; the ingress operator has not yet; nobody recreates team-a's.
+	cluster.Add(recoverytest.Secrets, "openshift-etcd", "etcd-client", liveKey, true)
+	env.clock.SetTime(t0.Add(recovery.DefaultInterval))
+	env.sync(t)
+
+	cond := env.condition(t)
+	for _, want := range []string{
+		"1 of 3 deleted objects have been recreated",
+		"not yet recreated by their operators: secrets openshift-ingress/router-certs;",
+		"no operator is expected to (restore them from a backup or recreate them): secrets team-a/db-password",
+	} {
+		if !strings.Contains(cond.Message, want) {
+			t.Errorf("message does not contain %q:\n%s", want, cond.Message)
+		}
+	}
+	if strings.Contains(cond.Message, "etcd-client") {
+		t.Errorf("the recreated secret is still listed as missing:\n%s", cond.Message)
+	}
+	if cond.Status != operatorv1.ConditionFalse {
+		t.Errorf("condition %s %s, want False", cond.Status, cond.Reason)
+	}
+}

@@ -1,0 +1,210 @@
+package recovery_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"k8s.io/apimachinery/pkg/runtime"
+	clienttesting "k8s.io/client-go/testing"
+	clocktesting "k8s.io/utils/clock/testing"
+	"k8s.io/utils/ptr"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
+	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery/recoverytest"
+)
+
+type runtimeObject = runtime.Object
+
+var t0 = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+
+func TestCheckConsent(t *testing.T) {
+	cluster := recoverytest.NewCluster()
+	addSecrets(cluster, "app", "lost", 3, lostKey, false)
+	cluster.Add(recoverytest.Secrets, "app", "other", "key-other", false)
+	findings, err := (&recovery.Scanner{Client: cluster.Dynamic, Raw: cluster.Raw()}).Scan(context.Background(), []recovery.Resource{recoverytest.Secrets}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := &recovery.Findings{}
+	scenarios := []struct {
+		name       string
+		findings   *recovery.Findings
+		consent    string
+		wantReason recovery.Reason // "" for no error
+	}{
+		{name: "nothing undecryptable, no consent", findings: empty},
+		{name: "nothing undecryptable, stale consent", findings: empty, consent: lostKey},
+		{name: "missing consent", findings: findings, wantReason: recovery.ReasonUndecryptableObjects},
+		{name: "wrong key id", findings: findings, consent: "key-typo", wantReason: recovery.ReasonConsentMismatch},
+		{name: "consent for the lost key", findings: findings, consent: lostKey},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			err := recovery.CheckConsent(s.findings, s.consent)
+			if s.wantReason == "" {
+				if err != nil {
+					t.Fatalf("got %v, want nil", err)
+				}
+				return
+			}
+			consentErr, ok := err.(*recovery.ConsentError)
+			if !ok {
+				t.Fatalf("got %T %v, want a *ConsentError", err, err)
+			}
+			if consentErr.Reason() != s.wantReason || !cmp.Equal(consentErr.Found, []string{"key-lost", "key-other"}) || consentErr.Count != 4 {
+				t.Errorf("got %+v reason %s, want reason %s, found [key-lost key-other], count 4", consentErr, consentErr.Reason(), s.wantReason)
+			}
+		})
+	}
+}
+
+func TestConsentFromSpec(t *testing.T) {
+	scenarios := []struct {
+		raw     string
+		want    string
+		wantErr bool
+	}{
+		{raw: "", want: ""},
+		{raw: `{"kmsguard":{"confirmDataLoss":" key-lost "}}`, want: "key-lost"},
+		{raw: `{"kmsguard":{"forceRevision":"sha256:x"}}`, want: ""},
+		{raw: `[1]`, wantErr: true},
+	}
+	for _, s := range scenarios {
+		spec := &operatorv1.OperatorSpec{UnsupportedConfigOverrides: runtime.RawExtension{Raw: []byte(s.raw)}}
+		got, err := recovery.ConsentFromSpec(spec)
+		if got != s.want || (err != nil) != s.wantErr {
+			t.Errorf("%s: got %q, %v; want %q, error %v", s.raw, got, err, s.want, s.wantErr)
+		}
+	}
+}
+
+// TestDeleter: exactly the objects of the consented key are deleted, each with the unsafe option, and only
+// after a re-check; nothing is written in a dry run.
+func TestDeleter(t *testing.T) {
+	ref := func(name string) string { return recoverytest.EtcdKey(recoverytest.Secrets, "app", name) }
+	scenarios := []struct {
+		name   string
+		dryRun bool
+		// setup runs after the scan, before the delete.
+		setup        func(c *recoverytest.Cluster)
+		wantOutcomes map[string]recovery.Outcome
+		wantDeleted  []string
+		wantEvents   []string
+	}{
+		{
+			name:         "dry run deletes nothing",
+			dryRun:       true,
+			wantOutcomes: map[string]recovery.Outcome{"lost-0000": recovery.OutcomeWouldDelete, "lost-0001": recovery.OutcomeWouldDelete},
+		},
+		{
+			name:         "deletes the objects of the consented key only",
+			wantOutcomes: map[string]recovery.Outcome{"lost-0000": recovery.OutcomeDeleted, "lost-0001": recovery.OutcomeDeleted},
+			wantDeleted:  []string{ref("lost-0000"), ref("lost-0001")},
+			wantEvents:   []string{recovery.EventObjectDeleted, recovery.EventObjectDeleted, recovery.EventDeletionFinished},
+		},
+		{
+			name:         "an object that reads again is skipped",
+			setup:        func(c *recoverytest.Cluster) { c.SetReadable(recoverytest.Secrets, "app", "lost-0000", true) },
+			wantOutcomes: map[string]recovery.Outcome{"lost-0000": recovery.OutcomeReadable, "lost-0001": recovery.OutcomeDeleted},
+			wantDeleted:  []string{ref("lost-0001")},
+			wantEvents:   []string{recovery.EventObjectSkipped, recovery.EventObjectDeleted, recovery.EventDeletionFinished},
+		},
+		{
+			name: "an object that reads again between the check and the delete is refused by the apiserver, and skipped",
+			setup: func(c *recoverytest.Cluster) {
+				c.BeforeDelete(func(r recovery.Resource, ns, name string) {
+					if name == "lost-0001" {
+						c.SetReadable(r, ns, name, true)
+					}
+				})
+			},
+			wantOutcomes: map[string]recovery.Outcome{"lost-0000": recovery.OutcomeDeleted, "lost-0001": recovery.OutcomeReadable},
+			wantDeleted:  []string{ref("lost-0000")},
+			wantEvents:   []string{recovery.EventObjectDeleted, recovery.EventObjectSkipped, recovery.EventDeletionFinished},
+		},
+		{
+			name: "an object rewritten under another key since the scan is skipped",
+			setup: func(c *recoverytest.Cluster) {
+				c.Add(recoverytest.Secrets, "app", "lost-0000", "key-other", false)
+			},
+			wantOutcomes: map[string]recovery.Outcome{"lost-0000": recovery.OutcomeOtherKey, "lost-0001": recovery.OutcomeDeleted},
+			wantDeleted:  []string{ref("lost-0001")},
+			wantEvents:   []string{recovery.EventObjectSkipped, recovery.EventObjectDeleted, recovery.EventDeletionFinished},
+		},
+		{
+			name: "without the RBAC verb every delete fails and is reported",
+			setup: func(c *recoverytest.Cluster) {
+				c.ForbidUnsafeDelete()
+			},
+			wantOutcomes: map[string]recovery.Outcome{"lost-0000": recovery.OutcomeFailed, "lost-0001": recovery.OutcomeFailed},
+			wantEvents:   []string{recovery.EventObjectDeletionFailed, recovery.EventObjectDeletionFailed, recovery.EventDeletionFinished},
+		},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			cluster := recoverytest.NewCluster()
+			addSecrets(cluster, "app", "lost", 2, lostKey, false)
+			cluster.Add(recoverytest.Secrets, "app", "other-key", "key-other", false)
+			cluster.Add(recoverytest.Secrets, "app", "readable", liveKey, true)
+			resources := []recovery.Resource{recoverytest.Secrets}
+			findings, err := (&recovery.Scanner{Client: cluster.Dynamic, Raw: cluster.Raw()}).Scan(context.Background(), resources, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.setup != nil {
+				s.setup(cluster)
+			}
+			cluster.Fake.ClearActions()
+			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
+			deleter := &recovery.Deleter{Client: cluster.Dynamic, Raw: cluster.Raw(), Resources: resources, Recorder: recorder, Now: func() time.Time { return t0 }}
+
+			// Every undecryptable object is passed: the deleter itself keeps to the consented key.
+			report := deleter.Delete(context.Background(), findings.Objects(), lostKey, s.dryRun)
+
+			outcomes := map[string]recovery.Outcome{}
+			for _, r := range report.Results {
+				outcomes[r.Name] = r.Outcome
+			}
+			if diff := cmp.Diff(s.wantOutcomes, outcomes); diff != "" {
+				t.Errorf("outcomes (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(s.wantDeleted, cluster.UnsafeDeleted()); diff != "" {
+				t.Errorf("unsafe deletes (-want +got):\n%s", diff)
+			}
+			if !cluster.Exists(recoverytest.Secrets, "app", "other-key") || !cluster.Exists(recoverytest.Secrets, "app", "readable") {
+				t.Error("an object not under the consented key was deleted")
+			}
+			for _, a := range cluster.Fake.Actions() {
+				if del, ok := a.(clienttesting.DeleteAction); ok {
+					if s.dryRun {
+						t.Errorf("dry run sent %v", a)
+					}
+					if !ptr.Deref(del.GetDeleteOptions().IgnoreStoreReadErrorWithClusterBreakingPotential, false) {
+						t.Errorf("delete of %s without ignoreStoreReadErrorWithClusterBreakingPotential", del.GetName())
+					}
+					if del.GetName() == "other-key" || del.GetName() == "readable" {
+						t.Errorf("delete sent for %s", del.GetName())
+					}
+				}
+			}
+			var reasons []string
+			for _, e := range recorder.Events() {
+				reasons = append(reasons, e.Reason)
+			}
+			if diff := cmp.Diff(s.wantEvents, reasons); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+			if report.DryRun != s.dryRun || report.KeyID != lostKey || !report.Time.Equal(t0) {
+				t.Errorf("report header %+v", report)
+			}
+			if s.dryRun && !strings.HasPrefix(report.String(), "would delete 2 ") {
+				t.Errorf("dry run report %q", report)
+			}
+		})
+	}
+}

@@ -1,0 +1,273 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/utils/clock"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
+	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
+	"github.com/kmsguard/kmsguard/test/kmsenv"
+)
+
+// TestLostKeyRecovery: a KMS key destroyed for good makes every LIST of Secrets fail after an apiserver
+// restart. kmsguard's recovery controller finds each of the 150 Secrets written under it (past the 100 keys
+// one StorageReadError names), tells their key id from etcd, deletes nothing without consent or with a consent
+// naming another key, and with consent deletes exactly those 150; then LIST works and every Secret written
+// under the surviving key reads back unchanged.
+func TestLostKeyRecovery(t *testing.T) {
+	const (
+		lost              = 150
+		survivors         = 22 // names interleaved with the lost ones: every 8th of 172
+		operatorNamespace = "openshift-kube-apiserver-operator"
+		lostProvider      = "lost-kms"
+		liveProvider      = "live-kms"
+	)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	lostKMS, liveKMS := fake.NewKMS(), fake.NewKMS()
+	// Every fake KMS starts at the same key id; a real KMS's key ids differ, and so must these for step 5.
+	liveKMS.Rotate()
+	lostPlugin, livePlugin := fake.StartForTest(t, lostKMS), fake.StartForTest(t, liveKMS)
+	gate := []string{"AllowUnsafeMalformedObjectDeletion=true"}
+
+	// 1. Survivors are written under the live key, then the lost ones under the key that will be destroyed.
+	cp := kmsenv.StartForTest(t, kmsenv.Options{APIServerOptions: kmsenv.APIServerOptions{
+		EncryptionConfig: kmsenv.SecretsConfig(kmsenv.KMSv2Provider(liveProvider, livePlugin.Endpoint()), kmsenv.IdentityProvider()),
+		FeatureGates:     gate,
+	}})
+	a := cp.APIServer(0)
+	name := func(i int) string { return fmt.Sprintf("secret-%03d", i) }
+	isSurvivor := func(i int) bool { return i%8 == 0 }
+	want := map[string]string{}
+	for i := 0; i < lost+survivors; i++ {
+		if isSurvivor(i) {
+			want[name(i)] = "survives-" + name(i)
+			createSecret(t, a.Client(), name(i), want[name(i)])
+		}
+	}
+	bothKeys := kmsenv.SecretsConfig(kmsenv.KMSv2Provider(lostProvider, lostPlugin.Endpoint()), kmsenv.KMSv2Provider(liveProvider, livePlugin.Endpoint()), kmsenv.IdentityProvider())
+	if err := a.Restart(kmsenv.APIServerOptions{EncryptionConfig: bothKeys, FeatureGates: gate}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < lost+survivors; i++ {
+		if !isSurvivor(i) {
+			createSecret(t, a.Client(), name(i), "lost")
+		}
+	}
+	lostKeyID := lostKMS.CurrentKeyID()
+	if v, _ := storedValue(t, cp, name(1)); v.KeyID != lostKeyID || v.Name != lostProvider {
+		t.Fatalf("secret %s is stored under %+v, want provider %s key %s", name(1), v, lostProvider, lostKeyID)
+	}
+
+	// 2. The key is destroyed; a restarted apiserver has no DEK cached: LIST fails.
+	if err := lostKMS.Destroy(lostKeyID); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := a.Restart(kmsenv.APIServerOptions{EncryptionConfig: bothKeys, FeatureGates: gate, Wait: kmsenv.WaitLive}); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("apiserver restarted without the lost key: /livez after %s", time.Since(start).Round(time.Second))
+	client := a.Client()
+	// A paginated LIST reaches etcd (the watch cache is not ready, it fails on the same objects) and names the
+	// unreadable keys. An unpaginated one waits for that watch cache and is retried on 429 by client-go, for
+	// minutes: kmsguard only pages.
+	_, err := client.CoreV1().Secrets("").List(ctx, metav1.ListOptions{Limit: 500})
+	if !apierrors.IsStoreReadError(err) {
+		t.Fatalf("LIST of secrets after the key was destroyed: got %v, want a StorageReadError", err)
+	}
+
+	// 3. The controller, as an operator runs it.
+	operator, operatorInformers, err := a.InstallKubeAPIServerOperator(ctx, "master-0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: operatorNamespace}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	operatorInformers.Start(ctx.Done())
+	operatorInformers.WaitForCacheSync(ctx.Done())
+	resources, skipped, err := recovery.Resolve(discovery.NewDiscoveryClientForConfigOrDie(a.RESTConfig()), recovery.DefaultResources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resources) != 2 || len(skipped) != 3 {
+		t.Fatalf("resolved %v, skipped %v; want secrets and configmaps, and the three OpenShift resources skipped", resources, skipped)
+	}
+	etcd, err := cp.EtcdClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorder := events.NewInMemoryRecorder("kms-recovery-e2e", clock.RealClock{})
+	fakeClock := &steppingClock{now: time.Now()}
+	controller := recovery.NewController("kube-apiserver", recovery.Options{
+		OperatorClient: operator,
+		Dynamic:        dynamic.NewForConfigOrDie(a.RESTConfig()),
+		Resources:      resources,
+		Raw:            recovery.EtcdValues(etcd),
+		ConfigMaps:     client.CoreV1(),
+		Namespace:      operatorNamespace,
+		Recorder:       recorder,
+		Clock:          fakeClock,
+	})
+	sync := func(consent string) *operatorv1.OperatorCondition {
+		t.Helper()
+		setRecoveryConsent(ctx, t, operator, consent)
+		fakeClock.step(recovery.DefaultInterval)
+		start := time.Now()
+		if err := controller.Sync(ctx, factory.NewSyncContext("e2e", recorder)); err != nil {
+			t.Fatalf("sync with consent %q: %v", consent, err)
+		}
+		t.Logf("sync with consent %q took %s", consent, time.Since(start).Round(time.Millisecond))
+		return recoveryCondition(ctx, t, a)
+	}
+	lostKeys := func() int {
+		t.Helper()
+		n := 0
+		for i := 0; i < lost+survivors; i++ {
+			if resp, err := etcd.Get(ctx, secretKey(name(i))); err != nil {
+				t.Fatal(err)
+			} else if len(resp.Kvs) > 0 && !isSurvivor(i) {
+				n++
+			}
+		}
+		return n
+	}
+
+	// 4. No consent: every lost Secret is found and listed, none deleted.
+	cond := sync("")
+	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(recovery.ReasonUndecryptableObjects) {
+		t.Fatalf("without consent: %s %s: %s", cond.Status, cond.Reason, cond.Message)
+	}
+	if wantMsg := fmt.Sprintf("secrets: %d of %d (key %s: %d)", lost, lost+survivors, lostKeyID, lost); !strings.Contains(cond.Message, wantMsg) {
+		t.Errorf("message does not contain %q: %s", wantMsg, cond.Message)
+	}
+	cm, err := client.CoreV1().ConfigMaps(operatorNamespace).Get(ctx, recovery.ConfigMapName, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < lost+survivors; i++ {
+		if listed := strings.Contains(cm.Data[recovery.ConfigMapKeyObjects], `"name":"`+name(i)+`"`); listed == isSurvivor(i) {
+			t.Errorf("secret %s listed as undecryptable: %v", name(i), listed)
+		}
+	}
+	if n := lostKeys(); n != lost {
+		t.Fatalf("%d of the %d lost secrets are left in etcd without consent", n, lost)
+	}
+
+	// 5. A consent naming another key deletes nothing.
+	cond = sync(liveKMS.CurrentKeyID())
+	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(recovery.ReasonConsentMismatch) {
+		t.Fatalf("with the wrong key id: %s %s: %s", cond.Status, cond.Reason, cond.Message)
+	}
+	if n := lostKeys(); n != lost {
+		t.Fatalf("%d of the %d lost secrets are left in etcd after a consent for another key", n, lost)
+	}
+
+	// 6. Consent for the lost key: exactly those 150 are deleted.
+	cond = sync(lostKeyID)
+	if cond.Status != operatorv1.ConditionFalse || !strings.Contains(cond.Message, fmt.Sprintf("deleted %d undecryptable objects stored under key %s", lost, lostKeyID)) {
+		t.Fatalf("with consent: %s %s: %s", cond.Status, cond.Reason, cond.Message)
+	}
+	if n := lostKeys(); n != 0 {
+		t.Errorf("%d lost secrets are still in etcd", n)
+	}
+	deletedEvents := 0
+	for _, e := range recorder.Events() {
+		if e.Reason == recovery.EventObjectDeleted {
+			deletedEvents++
+		}
+	}
+	if deletedEvents != lost {
+		t.Errorf("%d %s events, want %d", deletedEvents, recovery.EventObjectDeleted, lost)
+	}
+
+	// 7. LIST works, and every survivor reads back unchanged. The unpaginated LIST is served by the watch
+	// cache, which recovers by itself once its own LIST passes (it retries with a backoff).
+	start = time.Now()
+	listCtx, cancelList := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancelList()
+	list, err := client.CoreV1().Secrets("default").List(listCtx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatalf("LIST after the recovery: %v", err)
+	}
+	t.Logf("unpaginated LIST after the recovery answered after %s", time.Since(start).Round(time.Second))
+	got := map[string]string{}
+	for _, s := range list.Items {
+		got[s.Name] = string(s.Data["value"])
+	}
+	if len(got) != survivors {
+		t.Errorf("LIST returned %d secrets, want the %d survivors", len(got), survivors)
+	}
+	for n, v := range want {
+		if got[n] != v {
+			t.Errorf("secret %s reads %q, want %q", n, got[n], v)
+		}
+		if stored, _ := storedValue(t, cp, n); stored.Name != liveProvider || stored.KeyID != liveKMS.CurrentKeyID() {
+			t.Errorf("secret %s is stored under %+v, want the live key", n, stored)
+		}
+	}
+}
+
+// setRecoveryConsent sets spec.unsupportedConfigOverrides.kmsguard.confirmDataLoss and waits until the
+// operator client's informer sees it.
+func setRecoveryConsent(ctx context.Context, t *testing.T, operator v1helpers.OperatorClient, keyID string) {
+	t.Helper()
+	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		spec, _, rv, err := operator.GetOperatorState()
+		if err != nil {
+			return false, err
+		}
+		if got, _ := recovery.ConsentFromSpec(spec); got == keyID {
+			return true, nil
+		}
+		spec = spec.DeepCopy()
+		spec.UnsupportedConfigOverrides = runtime.RawExtension{Raw: fmt.Appendf(nil, `{"kmsguard":{"confirmDataLoss":%q}}`, keyID)}
+		if _, _, err := operator.UpdateOperatorSpec(ctx, rv, spec); err != nil && !apierrors.IsConflict(err) {
+			return false, err
+		}
+		return false, nil
+	})
+	if err != nil {
+		t.Fatalf("setting the consent to %q: %v", keyID, err)
+	}
+}
+
+// recoveryCondition reads KMSRecoveryDegraded from the KubeAPIServer resource itself, not from an informer
+// that may lag the controller's write.
+func recoveryCondition(ctx context.Context, t *testing.T, a *kmsenv.APIServer) *operatorv1.OperatorCondition {
+	t.Helper()
+	kas, err := operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers().Get(ctx, "cluster", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := v1helpers.FindOperatorCondition(kas.Status.Conditions, recovery.ConditionDegraded)
+	if c == nil {
+		t.Fatalf("no %s condition", recovery.ConditionDegraded)
+	}
+	return c
+}
+
+// steppingClock lets every sync of the test be due: a scan runs every DefaultInterval.
+type steppingClock struct{ now time.Time }
+
+func (c *steppingClock) Now() time.Time                  { return c.now }
+func (c *steppingClock) Since(t time.Time) time.Duration { return c.now.Sub(t) }
+func (c *steppingClock) step(d time.Duration)            { c.now = c.now.Add(d) }
