@@ -173,7 +173,7 @@ func (m *Migrator) newRun(gr schema.GroupResource, cp Checkpoint) (*run, error) 
 		rate:       rate,
 		metrics:    m.metrics,
 		cp:         cp,
-		fetched:    cp.Counts.Listed,
+		fetched:    cp.Counts.Listed + cp.Counts.Undecryptable,
 	}, nil
 }
 
@@ -217,7 +217,7 @@ func (m *Migrator) execute(ctx context.Context, gr schema.GroupResource, mig *mi
 	if result != nil {
 		klog.Warningf("kmsmigration: migration of %s to %s finished: %v", gr, mig.target, result)
 	} else {
-		klog.Infof("kmsmigration: migration of %s to %s finished: %s", gr, mig.target, cp.Counts)
+		klog.V(2).Infof("kmsmigration: migration of %s to %s finished: %s", gr, mig.target, cp.Counts)
 	}
 	if handler != nil {
 		// Wake library-go's migration controller, as its in-process

@@ -177,7 +177,8 @@ func (r *run) addPage(token string, list *unstructured.UnstructuredList) {
 	pg.undecryptable, r.pendingUnreadable = r.pendingUnreadable, nil
 	pg.counts.Undecryptable = int64(len(pg.undecryptable))
 	r.pages = append(r.pages, pg)
-	r.fetched += int64(len(list.Items))
+	// Objects stepped over as unreadable belong to the resource too.
+	r.fetched += int64(len(list.Items) + len(pg.undecryptable))
 	r.cp.Total = 0
 	if remaining := list.GetRemainingItemCount(); remaining != nil {
 		r.cp.Total = r.fetched + *remaining

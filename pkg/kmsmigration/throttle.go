@@ -9,9 +9,16 @@ import (
 // latencyLimiter is an additive-increase, multiplicative-decrease bound on
 // the PUTs in flight, driven by PUT latency. When the apiserver (or etcd, or
 // the KMS behind them) slows down, its queueing shows in latency before it
-// shows in errors; halving the concurrency then gives it room. The baseline
-// is the lowest smoothed latency seen, so a cluster that is simply slow is
-// not mistaken for one that is struggling.
+// shows in errors; halving the concurrency then gives it room.
+//
+// "Slows down" is relative to the migration's own steady state: a fast
+// moving average (about the last 10 PUTs) is compared with a slow one
+// (about the last 200). A cluster that is simply slow, or a steady state
+// with every worker busy, moves both alike and is left alone; a sudden rise
+// (etcd compacting or defragmenting, a leader election, another heavy
+// client) moves the fast one first. Comparing with the lowest latency ever
+// seen instead would mistake the queueing of normal full-speed operation
+// for trouble and throttle a healthy migration for good.
 type latencyLimiter struct {
 	max    int
 	factor float64
@@ -20,6 +27,7 @@ type latencyLimiter struct {
 	cond     *sync.Cond
 	limit    int
 	inFlight int
+	// ewma is the fast moving average, baseline the slow one.
 	ewma     time.Duration
 	baseline time.Duration
 	samples  int
@@ -31,8 +39,10 @@ type latencyLimiter struct {
 const (
 	// latencyWarmup samples before the baseline is trusted.
 	latencyWarmup = 20
-	// latencyEWMAWeight is the weight of a new sample in the moving average.
-	latencyEWMAWeight = 0.1
+	// latencyEWMAWeight is the weight of a new sample in the fast moving
+	// average, latencyBaselineWeight in the slow one.
+	latencyEWMAWeight     = 0.1
+	latencyBaselineWeight = 0.005
 )
 
 func newLatencyLimiter(max int, factor float64) *latencyLimiter {
@@ -80,8 +90,10 @@ func (l *latencyLimiter) release(latency time.Duration) {
 	if l.samples < latencyWarmup {
 		return
 	}
-	if l.baseline == 0 || l.ewma < l.baseline {
+	if l.baseline == 0 {
 		l.baseline = l.ewma
+	} else {
+		l.baseline += time.Duration(latencyBaselineWeight * float64(l.ewma-l.baseline))
 	}
 	// Judge a change only after every slot has been used a few times.
 	if l.sinceChange < 2*l.max {
