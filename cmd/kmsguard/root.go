@@ -22,6 +22,7 @@ func NewCommand() *cobra.Command {
 	root.AddCommand(newStatusCommand())
 	root.AddCommand(newVerifyCommand())
 	root.AddCommand(newRecoverCommand())
+	root.AddCommand(newMigrateCommand())
 	return root
 }
 
