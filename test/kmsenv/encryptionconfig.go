@@ -47,3 +47,8 @@ func SecretsConfig(providers ...apiserverv1.ProviderConfiguration) *apiserverv1.
 		Providers: providers,
 	}}}
 }
+
+// AESCBCProvider is the provider stanza of an aescbc key; secret is 32 bytes, base64.
+func AESCBCProvider(name, secret string) apiserverv1.ProviderConfiguration {
+	return apiserverv1.ProviderConfiguration{AESCBC: &apiserverv1.AESConfiguration{Keys: []apiserverv1.Key{{Name: name, Secret: secret}}}}
+}

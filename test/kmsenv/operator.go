@@ -56,7 +56,15 @@ func (a *APIServer) InstallKubeAPIServerOperator(ctx context.Context, nodes ...s
 	if _, err := client.OperatorV1().KubeAPIServers().UpdateStatus(ctx, kas, metav1.UpdateOptions{}); err != nil {
 		return nil, nil, fmt.Errorf("setting the node statuses of KubeAPIServer cluster: %w", err)
 	}
-	return genericoperatorclient.NewStaticPodOperatorClient(clock.RealClock{}, cfg,
+	return a.KubeAPIServerOperatorClient()
+}
+
+// KubeAPIServerOperatorClient returns a new library-go operator client, with its informer factory (not yet
+// started), for the KubeAPIServer "cluster" that InstallKubeAPIServerOperator created. Tests that restart the
+// apiserver stop their informers first (kube-apiserver does not finish its shutdown while watches are open)
+// and take a new client afterwards.
+func (a *APIServer) KubeAPIServerOperatorClient() (v1helpers.StaticPodOperatorClient, dynamicinformer.DynamicSharedInformerFactory, error) {
+	return genericoperatorclient.NewStaticPodOperatorClient(clock.RealClock{}, a.RESTConfig(),
 		operatorv1.GroupVersion.WithResource("kubeapiservers"), operatorv1.GroupVersion.WithKind("KubeAPIServer"),
 		extractKubeAPIServerSpec, extractKubeAPIServerStatus)
 }

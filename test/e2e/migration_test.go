@@ -1,0 +1,417 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/util/retry"
+	"k8s.io/utils/clock"
+
+	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate/pluginprobe"
+	"github.com/kmsguard/kmsguard/test/kmsenv"
+)
+
+const (
+	// migrationSecrets is the acceptance test's data set.
+	migrationSecrets = 5000
+	// aesKey is 32 bytes, base64.
+	aesKey = "dGhpcnR5LXR3by1ieXRlLWtleS1mb3ItYWVzY2JjLUE="
+)
+
+var secretsGR = schema.GroupResource{Resource: "secrets"}
+
+// TestMigrationFromAESCBCToKMS is issue 5's acceptance on a real etcd and kube-apiserver:
+//  1. 5,000 Secrets under aescbc; KMS v2 becomes the write provider; the migrator rewrites them while
+//     writers update Secrets concurrently: the verifier then counts every Secret under the KMS key_id, and
+//     every writer's last value reads back;
+//  2. the KMS key is rotated: the controller migrates again, and every Secret ends under the new key_id;
+//  3. the plugin stops mid-migration: the migration pauses with KMSMigrationDegraded=PausedKMSUnhealthy,
+//     and finishes once the plugin is back.
+func TestMigrationFromAESCBCToKMS(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	kms := fake.NewKMS()
+	plugin := fake.StartForTest(t, kms)
+	cp := kmsenv.StartForTest(t, kmsenv.Options{APIServerOptions: kmsenv.APIServerOptions{
+		EncryptionConfig: kmsenv.SecretsConfig(kmsenv.AESCBCProvider("key1", aesKey), kmsenv.KMSv2Provider(providerName, plugin.Endpoint())),
+	}})
+	a := cp.APIServer(0)
+	etcd, err := cp.EtcdClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	createSecrets(t, a.Client(), "mig", migrationSecrets)
+	t.Logf("created %d Secrets under aescbc in %s", migrationSecrets, time.Since(start).Round(time.Millisecond))
+	if err := a.Restart(kmsenv.APIServerOptions{
+		EncryptionConfig: kmsenv.SecretsConfig(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), kmsenv.AESCBCProvider("key1", aesKey)),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	before := verify(t, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: kms.CurrentKeyID()}).Resources[0]
+	if before.NotUnderWriteKey < migrationSecrets {
+		t.Fatalf("before the migration only %d Secrets are off the KMS key", before.NotUnderWriteKey)
+	}
+
+	if _, _, err := a.InstallKubeAPIServerOperator(ctx, "master-0"); err != nil {
+		t.Fatal(err)
+	}
+	// The write key of Secrets and its health, as kube-apiserver-operator would read them from library-go's
+	// state and from kmsstate; the last phase switches both to a second KMS.
+	var writeKeyID atomic.Value
+	writeKeyID.Store("1")
+	var writeKeyHealth atomic.Pointer[kmsmigration.HealthFunc]
+	m := newE2EMigrator(t, a, kmsmigration.Options{HealthInterval: time.Second, Health: func(ctx context.Context) error {
+		if h := writeKeyHealth.Load(); h != nil {
+			return (*h)(ctx)
+		}
+		return nil
+	}})
+	recorder := events.NewInMemoryRecorder("kmsmigration-e2e", clock.RealClock{})
+	var rotation atomic.Pointer[kmsstateRotation]
+	controllerOptions := kmsmigration.ControllerOptions{
+		Migrator: m,
+		Recorder: recorder,
+		WriteKeys: func(context.Context) (map[schema.GroupResource]string, error) {
+			return map[schema.GroupResource]string{secretsGR: writeKeyID.Load().(string)}, nil
+		},
+		Rotations: rotationsOf(&rotation),
+		Resync:    time.Second,
+	}
+	operator, stopController := startMigrationController(ctx, t, a, controllerOptions)
+
+	t.Run("migrate with concurrent writers", func(t *testing.T) {
+		writers := startWriters(ctx, t, a.Client(), "mig", 200, 4)
+		start := time.Now()
+		if _, _, _, err := m.EnsureMigration(secretsGR, "1"); err != nil {
+			t.Fatal(err)
+		}
+		p := waitMigration(t, m, kmsmigration.Target{WriteKey: "1"})
+		elapsed := time.Since(start)
+		last := writers.stop()
+		t.Logf("migrated in %s (%.0f objects/s): %s; concurrent writes: %d", elapsed.Round(time.Millisecond), float64(p.Counts.Listed)/elapsed.Seconds(), p, writers.writes.Load())
+		// A Secret a writer updated before the migrator reached it is already under KMS: "already current".
+		if p.Result != nil || p.Counts.Listed < migrationSecrets || p.Counts.Done() != p.Counts.Listed {
+			t.Fatalf("migration: %s: %v", p, p.Result)
+		}
+		for name, want := range last {
+			s, err := a.Client().CoreV1().Secrets("default").Get(ctx, name, metav1.GetOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(s.Data["value"]) != want {
+				var writers []string
+				for _, f := range s.ManagedFields {
+					writers = append(writers, fmt.Sprintf("%s %s at %s", f.Manager, f.Operation, f.Time))
+				}
+				stored, err := etcd.Get(ctx, secretKey(name))
+				if err != nil || len(stored.Kvs) != 1 {
+					t.Fatalf("reading %s from etcd: %v", name, err)
+				}
+				t.Errorf("%s: read back %q at resourceVersion %s (etcd holds mod revision %d), the writer's last value was %q; written by %v",
+					name, s.Data["value"], s.ResourceVersion, stored.Kvs[0].ModRevision, want, writers)
+			}
+		}
+		report := verify(t, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: kms.CurrentKeyID()})
+		r := report.Resources[0]
+		if !report.Verified() || r.UnderWriteKey < migrationSecrets || r.NotUnderWriteKey != 0 {
+			t.Fatalf("after the migration: %d under the KMS key, %d elsewhere (%v)", r.UnderWriteKey, r.NotUnderWriteKey, r.NotUnderWriteKeyListed)
+		}
+		waitMigrationCondition(t, operator, kmsmigration.ConditionProgressing, operatorv1.ConditionFalse, "")
+	})
+
+	t.Run("migrate again after a key rotation", func(t *testing.T) {
+		oldKeyID := kms.CurrentKeyID()
+		newKeyID := kms.Rotate()
+		// The apiserver picks up the new key_id on its next Status call (every minute while healthy);
+		// kmsstate reports the rotation complete only once the apiserver is on it, so wait the same way:
+		// a new write must land under the new key_id.
+		waitForNewWritesUnder(t, cp, a.Client(), newKeyID)
+		rotation.Store(&kmsstateRotation{from: oldKeyID, to: newKeyID, completed: time.Now()})
+		target := kmsmigration.Target{WriteKey: "1", RemoteKeyID: newKeyID}
+		p := waitMigration(t, m, target)
+		if p.Result != nil {
+			t.Fatal(p.Result)
+		}
+		t.Logf("rotation migration: %s", p)
+		report := verify(t, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: newKeyID})
+		if r := report.Resources[0]; !report.Verified() || r.NotUnderWriteKey != 0 {
+			t.Fatalf("after the rotation migration: %d under %s, %d elsewhere (%v)", r.UnderWriteKey, newKeyID, r.NotUnderWriteKey, r.NotUnderWriteKeyListed)
+		}
+	})
+
+	t.Run("pause while the write key's plugin is stopped", func(t *testing.T) {
+		// A second KMS becomes the write key: every Secret is stale again.
+		kms2 := fake.NewKMS()
+		plugin2 := fake.StartForTest(t, kms2)
+		const provider2 = "fake-kms-2"
+		// The controller's watches would hold up the apiserver's shutdown: stop it, restart, start a new one.
+		stopController()
+		if err := a.Restart(kmsenv.APIServerOptions{EncryptionConfig: kmsenv.SecretsConfig(
+			kmsenv.KMSv2Provider(provider2, plugin2.Endpoint()), kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), kmsenv.AESCBCProvider("key1", aesKey)),
+		}); err != nil {
+			t.Fatal(err)
+		}
+		operator, stopController = startMigrationController(ctx, t, a, controllerOptions)
+		defer stopController()
+		// The write key's health, probed the way kmsstate's active probe does: a Status call to its plugin.
+		probe, err := pluginprobe.NewGRPCPlugin(ctx, "2", plugin2.Endpoint(), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var health kmsmigration.HealthFunc = func(ctx context.Context) error {
+			status, err := probe.Service.Status(ctx)
+			if err != nil {
+				return fmt.Errorf("PluginUnreachable: node master-0 key 2: %w", err)
+			}
+			if status.Healthz != "ok" {
+				return fmt.Errorf("PluginUnhealthy: node master-0 key 2: healthz %q", status.Healthz)
+			}
+			return nil
+		}
+		writeKeyHealth.Store(&health)
+		writeKeyID.Store("2")
+		if _, _, _, err := m.EnsureMigration(secretsGR, "2"); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "a quarter of the Secrets rewritten", func() bool {
+			p := m.Progress()[0]
+			return p.Counts.Rewritten > migrationSecrets/4
+		})
+		plugin2.Stop()
+		stopped := time.Now()
+		cond := waitMigrationCondition(t, operator, kmsmigration.ConditionDegraded, operatorv1.ConditionTrue, string(kmsmigration.PausedKMSUnhealthy))
+		t.Logf("paused %s after the plugin stopped: %s", time.Since(stopped).Round(time.Millisecond), cond.Message)
+		paused := m.Progress()[0].Counts
+		time.Sleep(3 * time.Second)
+		if now := m.Progress()[0].Counts; now.Done() != paused.Done() {
+			t.Errorf("%d objects were migrated while paused", now.Done()-paused.Done())
+		}
+		if err := plugin2.Start(); err != nil {
+			t.Fatal(err)
+		}
+		p := waitMigration(t, m, kmsmigration.Target{WriteKey: "2"})
+		if p.Result != nil || p.Counts.Failed != 0 {
+			t.Fatalf("after resuming: %s: %v", p, p.Result)
+		}
+		t.Logf("resumed and finished: %s", p)
+		waitMigrationCondition(t, operator, kmsmigration.ConditionDegraded, operatorv1.ConditionFalse, "")
+		report := verify(t, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: provider2, KeyID: kms2.CurrentKeyID()})
+		if r := report.Resources[0]; !report.Verified() || r.NotUnderWriteKey != 0 {
+			t.Fatalf("after the paused migration: %d Secrets not under %s (%v)", r.NotUnderWriteKey, provider2, r.NotUnderWriteKeyListed)
+		}
+	})
+}
+
+// startMigrationController runs kmsmigration's controller against the apiserver's KubeAPIServer resource
+// until the returned stop is called (or ctx ends), and returns the operator client it writes to.
+func startMigrationController(ctx context.Context, t *testing.T, a *kmsenv.APIServer, opts kmsmigration.ControllerOptions) (v1helpers.OperatorClient, func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(ctx)
+	operator, informers, err := a.KubeAPIServerOperatorClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.OperatorClient = operator
+	controller := kmsmigration.NewController("kube-apiserver", opts)
+	informers.Start(ctx.Done())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		controller.Run(ctx, 1)
+	}()
+	return operator, func() {
+		cancel()
+		<-done
+		informers.Shutdown()
+	}
+}
+
+// kmsstateRotation is what the test tells the controller kmsstate saw.
+type kmsstateRotation struct {
+	from, to  string
+	completed time.Time
+}
+
+func newE2EMigrator(t *testing.T, a *kmsenv.APIServer, opts kmsmigration.Options) *kmsmigration.Migrator {
+	t.Helper()
+	config := a.RESTConfig()
+	// Room for the migrator's workers; client-go's default is 5 QPS.
+	config.QPS, config.Burst = -1, 100
+	// Its writes show as this manager in managedFields.
+	config.UserAgent = "kmsguard-migrator"
+	opts.Dynamic = dynamic.NewForConfigOrDie(config)
+	mapper := meta.NewDefaultRESTMapper(nil)
+	mapper.Add(corev1.SchemeGroupVersion.WithKind("Secret"), meta.RESTScopeNamespace)
+	opts.Mapper = mapper
+	if opts.QPS == 0 {
+		opts.QPS = -1
+	}
+	m, err := kmsmigration.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// createSecrets creates n Secrets <prefix>-<i> in default from 8 goroutines.
+func createSecrets(t *testing.T, client kubernetes.Interface, prefix string, n int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += 8 {
+				s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-%05d", prefix, i)}, Data: map[string][]byte{"value": []byte("v0")}}
+				if _, err := client.CoreV1().Secrets("default").Create(context.Background(), s, metav1.CreateOptions{}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
+type writers struct {
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	writes atomic.Int64
+	lock   sync.Mutex
+	last   map[string]string
+}
+
+// startWriters updates random Secrets among the first n, from workers goroutines, as users would during a
+// migration, and remembers the last value each Secret was successfully updated to. Requests run to completion
+// even after stop: a request cancelled in flight may or may not have been applied, which would make "the last
+// value" unknowable.
+func startWriters(ctx context.Context, t *testing.T, client kubernetes.Interface, prefix string, n, workers int) *writers {
+	ctx, cancel := context.WithCancel(ctx)
+	w := &writers{cancel: cancel, last: map[string]string{}}
+	for id := range workers {
+		w.wg.Add(1)
+		go func() {
+			defer w.wg.Done()
+			for seq := 0; ctx.Err() == nil; seq++ {
+				name := fmt.Sprintf("%s-%05d", prefix, rand.IntN(n))
+				value := fmt.Sprintf("writer-%d-%d", id, seq)
+				// One writer per Secret at a time, so that "last" is well defined.
+				w.lock.Lock()
+				err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+					s, err := client.CoreV1().Secrets("default").Get(context.Background(), name, metav1.GetOptions{})
+					if err != nil {
+						return err
+					}
+					s.Data["value"] = []byte(value)
+					_, err = client.CoreV1().Secrets("default").Update(context.Background(), s, metav1.UpdateOptions{})
+					return err
+				})
+				if err == nil {
+					w.last[name] = value
+					w.writes.Add(1)
+				} else {
+					t.Errorf("writer %d: %v", id, err)
+				}
+				w.lock.Unlock()
+			}
+		}()
+	}
+	return w
+}
+
+func (w *writers) stop() map[string]string {
+	w.cancel()
+	w.wg.Wait()
+	return w.last
+}
+
+func rotationsOf(p *atomic.Pointer[kmsstateRotation]) kmsmigration.RotationsFunc {
+	return func(keyID string) (r kmsstate.Rotation, ok bool) {
+		got := p.Load()
+		if got == nil || keyID != "1" {
+			return r, false
+		}
+		r.KeyID, r.From, r.To, r.Started, r.Completed = keyID, got.from, got.to, got.completed, got.completed
+		return r, true
+	}
+}
+
+func waitMigration(t *testing.T, m *kmsmigration.Migrator, target kmsmigration.Target) kmsmigration.Progress {
+	t.Helper()
+	var last kmsmigration.Progress
+	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, 5*time.Minute, true, func(context.Context) (bool, error) {
+		for _, p := range m.Progress() {
+			if p.Resource == secretsGR && p.Target == target {
+				last = p
+				return !p.Running(), nil
+			}
+		}
+		return false, nil
+	})
+	if err != nil {
+		t.Fatalf("migration to %s did not finish: %s", target, last)
+	}
+	return last
+}
+
+func waitMigrationCondition(t *testing.T, operator v1helpers.OperatorClient, conditionType string, status operatorv1.ConditionStatus, reason string) operatorv1.OperatorCondition {
+	t.Helper()
+	var last *operatorv1.OperatorCondition
+	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, 2*time.Minute, true, func(context.Context) (bool, error) {
+		_, status2, _, err := operator.GetOperatorState()
+		if err != nil {
+			return false, nil
+		}
+		last = v1helpers.FindOperatorCondition(status2.Conditions, conditionType)
+		return last != nil && last.Status == status && (reason == "" || last.Reason == reason), nil
+	})
+	if err != nil {
+		t.Fatalf("%s never became %s %s; last: %+v", conditionType, status, reason, last)
+	}
+	return *last
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	if err := wait.PollUntilContextTimeout(context.Background(), 100*time.Millisecond, 3*time.Minute, true, func(context.Context) (bool, error) { return cond(), nil }); err != nil {
+		t.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+// waitForNewWritesUnder waits until a newly written Secret is stored under keyID.
+func waitForNewWritesUnder(t *testing.T, cp *kmsenv.ControlPlane, client kubernetes.Interface, keyID string) {
+	t.Helper()
+	waitFor(t, "new writes under key_id "+keyID, func() bool {
+		name := uniqueName("probe")
+		createSecret(t, client, name, "v")
+		v, _ := storedValue(t, cp, name)
+		_ = client.CoreV1().Secrets("default").Delete(context.Background(), name, metav1.DeleteOptions{})
+		return v.KeyID == keyID
+	})
+}
