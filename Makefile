@@ -36,7 +36,7 @@ test: verify test-unit test-fuzz test-e2e
 
 .PHONY: test-unit
 test-unit:
-	$(GO) test -race -count=1 ./pkg/... ./cmd/... ./bindata/...
+	$(GO) test -race -count=1 ./pkg/... ./cmd/... ./bindata/... ./internal/...
 
 .PHONY: test-fuzz
 test-fuzz:

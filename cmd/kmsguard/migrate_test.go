@@ -5,10 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,198 +14,45 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apiserver/pkg/storage"
-	"k8s.io/client-go/dynamic"
-	dynamicfake "k8s.io/client-go/dynamic/fake"
 	kubefake "k8s.io/client-go/kubernetes/fake"
-	clienttesting "k8s.io/client-go/testing"
 
+	"github.com/kmsguard/kmsguard/internal/apiservertest"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 )
 
-var (
-	migrateSecretsGR  = schema.GroupResource{Resource: "secrets"}
-	migrateSecretsGVR = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
-)
-
-// migrateEtcdPrefix is what the fake apiserver puts in front of the keys of unreadable objects.
-const migrateEtcdPrefix = "/kubernetes.io/secrets/"
-
-// migrateCluster is an apiserver serving secrets as a migration sees it: LISTs page like kube-apiserver's,
-// including its StorageReadError for pages with unreadable objects (AllowUnsafeMalformedObjectDeletion), and an
-// UPDATE checks the resourceVersion precondition and, like kube-apiserver, writes only an object stored under an
-// old key. (pkg/internal/pagedlist/pagedlisttest has a fuller LIST, but internal to pkg/.)
+// migrateCluster is kube-apiserver serving Secrets as a migration sees it (internal/apiservertest), plus
+// objects an admission webhook forbids to update.
 type migrateCluster struct {
-	lock sync.Mutex
-	// objects, stale, unreadable and forbidden are by <namespace>/<name>.
-	objects    map[string]*unstructured.Unstructured
-	stale      map[string]bool
-	unreadable map[string]bool
-	forbidden  map[string]bool
-	rv         int
-	updates    int
+	*apiservertest.Secrets
+	forbidden map[string]bool
 	// beforeUpdate, when set, is called before every update with the number of updates so far.
 	beforeUpdate func(n int)
 }
 
 // newMigrateCluster holds 40 stale secrets, ns00/s0000 to ns01/s0019.
 func newMigrateCluster() *migrateCluster {
-	c := &migrateCluster{objects: map[string]*unstructured.Unstructured{}, stale: map[string]bool{}, unreadable: map[string]bool{}, forbidden: map[string]bool{}, rv: 100}
-	for n := range 2 {
-		for i := range 20 {
-			obj := &unstructured.Unstructured{Object: map[string]interface{}{"apiVersion": "v1", "kind": "Secret"}}
-			obj.SetNamespace(fmt.Sprintf("ns%02d", n))
-			obj.SetName(fmt.Sprintf("s%04d", i))
-			c.rv++
-			obj.SetResourceVersion(strconv.Itoa(c.rv))
-			c.objects[migrateKey(obj)] = obj
-			c.stale[migrateKey(obj)] = true
+	c := &migrateCluster{Secrets: apiservertest.NewStaleSecrets(2, 20), forbidden: map[string]bool{}}
+	c.BeforeUpdate = func(key string, n int) error {
+		if c.beforeUpdate != nil {
+			c.beforeUpdate(n)
 		}
+		if c.forbidden[key] {
+			return apierrors.NewForbidden(apiservertest.GR, key, fmt.Errorf("denied by a webhook"))
+		}
+		return nil
 	}
 	return c
 }
 
-func migrateKey(obj *unstructured.Unstructured) string {
-	return obj.GetNamespace() + "/" + obj.GetName()
-}
-
-// list answers a cluster-wide LIST: up to Limit readable objects from the continue token on, or a
-// StorageReadError naming the unreadable objects met on the way.
-func (c *migrateCluster) list(opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
-	c.lock.Lock()
-	defer c.lock.Unlock()
-	start := ""
-	if opts.Continue != "" {
-		key, _, err := storage.DecodeContinue(opts.Continue, "/")
-		if err != nil {
-			return nil, apierrors.NewBadRequest(err.Error())
-		}
-		start = strings.TrimPrefix(key, "/")
-	}
-	keys := make([]string, 0, len(c.objects))
-	for key := range c.objects {
-		if key >= start {
-			keys = append(keys, key)
-		}
-	}
-	sort.Strings(keys)
-	list := &unstructured.UnstructuredList{Object: map[string]interface{}{}}
-	var causes []metav1.StatusCause
-	for i, key := range keys {
-		if opts.Limit > 0 && int64(len(list.Items)) == opts.Limit {
-			token, err := storage.EncodeContinue("/"+keys[i-1]+"\x00", "/", int64(c.rv))
-			if err != nil {
-				return nil, err
-			}
-			list.SetContinue(token)
-			remaining := int64(len(keys) - i)
-			list.SetRemainingItemCount(&remaining)
-			break
-		}
-		if c.unreadable[key] {
-			causes = append(causes, metav1.StatusCause{Type: metav1.CauseTypeUnexpectedServerResponse, Field: migrateEtcdPrefix + key, Message: "corrupt object"})
-			continue
-		}
-		list.Items = append(list.Items, *c.objects[key].DeepCopy())
-	}
-	if len(causes) > 0 {
-		return nil, &apierrors.StatusError{ErrStatus: metav1.Status{
-			Status: metav1.StatusFailure, Code: http.StatusInternalServerError, Reason: metav1.StatusReasonStoreReadError,
-			Details: &metav1.StatusDetails{Kind: "secrets", Name: "list", Causes: causes},
-		}}
-	}
-	return list, nil
-}
-
-func (c *migrateCluster) update(obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	c.lock.Lock()
-	c.updates++
-	n, hook := c.updates, c.beforeUpdate
-	c.lock.Unlock()
-	if hook != nil {
-		hook(n)
-	}
-	c.lock.Lock()
-	defer c.lock.Unlock()
-	key := migrateKey(obj)
-	current, ok := c.objects[key]
-	switch {
-	case !ok:
-		return nil, apierrors.NewNotFound(migrateSecretsGR, obj.GetName())
-	case c.forbidden[key]:
-		return nil, apierrors.NewForbidden(migrateSecretsGR, obj.GetName(), fmt.Errorf("denied by a webhook"))
-	case obj.GetResourceVersion() != current.GetResourceVersion():
-		return nil, apierrors.NewConflict(migrateSecretsGR, obj.GetName(), fmt.Errorf("the object has been modified"))
-	case !c.stale[key]:
-		return current.DeepCopy(), nil
-	}
-	c.rv++
-	updated := obj.DeepCopy()
-	updated.SetResourceVersion(strconv.Itoa(c.rv))
-	c.objects[key] = updated
-	c.stale[key] = false
-	return updated.DeepCopy(), nil
-}
-
-func (c *migrateCluster) staleCount() int {
-	c.lock.Lock()
-	defer c.lock.Unlock()
-	n := 0
-	for _, stale := range c.stale {
-		if stale {
-			n++
-		}
-	}
-	return n
-}
-
-func (c *migrateCluster) updateCount() int {
-	c.lock.Lock()
-	defer c.lock.Unlock()
-	return c.updates
-}
-
-// clients serves UPDATEs through client-go's fake dynamic client and LISTs from the store, because the fake
-// drops Limit and Continue from cluster-wide lists.
+// clients are the dynamic client and mapper of the cluster, and configMaps for checkpoints.
 func (c *migrateCluster) clients(configMaps *kubefake.Clientset) migrateClients {
-	client := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{migrateSecretsGVR: "SecretList"})
-	client.PrependReactor("update", "secrets", func(action clienttesting.Action) (bool, runtime.Object, error) {
-		updated, err := c.update(action.(clienttesting.UpdateAction).GetObject().(*unstructured.Unstructured))
-		if err != nil {
-			return true, nil, err
-		}
-		return true, updated, nil
-	})
-	mapper := meta.NewDefaultRESTMapper(nil)
-	mapper.Add(migrateSecretsGVR.GroupVersion().WithKind("Secret"), meta.RESTScopeNamespace)
-	clients := migrateClients{dynamic: pagingDynamic{Interface: client, cluster: c}, mapper: mapper}
+	clients := migrateClients{dynamic: c.Dynamic(), mapper: apiservertest.Mapper()}
 	if configMaps != nil {
 		clients.configMaps = configMaps.CoreV1()
 	}
 	return clients
-}
-
-type pagingDynamic struct {
-	dynamic.Interface
-	cluster *migrateCluster
-}
-
-func (p pagingDynamic) Resource(gvr schema.GroupVersionResource) dynamic.NamespaceableResourceInterface {
-	return pagingResource{NamespaceableResourceInterface: p.Interface.Resource(gvr), cluster: p.cluster}
-}
-
-type pagingResource struct {
-	dynamic.NamespaceableResourceInterface
-	cluster *migrateCluster
-}
-
-func (p pagingResource) List(_ context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
-	return p.cluster.list(opts)
 }
 
 func testMigrateOptions() migrateOptions {
@@ -234,8 +79,8 @@ func TestMigrate(t *testing.T) {
 		{
 			name: "objects under the current key are counted, not written",
 			setup: func(c *migrateCluster) {
-				for key := range c.stale {
-					c.stale[key] = !strings.HasPrefix(key, "ns00/")
+				for key := range c.Stale {
+					c.Stale[key] = !strings.HasPrefix(key, "ns00/")
 				}
 			},
 			want:    migrateExitOK,
@@ -245,7 +90,7 @@ func TestMigrate(t *testing.T) {
 			name: "undecryptable objects: the rest is migrated, exit 2",
 			setup: func(c *migrateCluster) {
 				for _, key := range []string{"ns00/s0002", "ns00/s0010", "ns01/s0019"} {
-					c.unreadable[key] = true
+					c.Unreadable[key] = true
 				}
 			},
 			want:      migrateExitIncomplete,
@@ -266,7 +111,7 @@ func TestMigrate(t *testing.T) {
 			name: "json",
 			opts: func(o *migrateOptions) { o.output = "json" },
 			setup: func(c *migrateCluster) {
-				c.unreadable["ns00/s0002"] = true
+				c.Unreadable["ns00/s0002"] = true
 			},
 			want:      migrateExitIncomplete,
 			wantStale: 1,
@@ -332,7 +177,7 @@ func TestMigrate(t *testing.T) {
 			if (err != nil) != (s.wantErr != "") || (err != nil && !strings.Contains(err.Error(), s.wantErr)) {
 				t.Errorf("error %v, want %q", err, s.wantErr)
 			}
-			if got := cluster.staleCount(); got != s.wantStale {
+			if got := cluster.StaleCount(); got != s.wantStale {
 				t.Errorf("%d objects stale after the migration, want %d", got, s.wantStale)
 			}
 			for _, want := range s.wantOut {
@@ -369,16 +214,16 @@ func TestMigrateResumesFromCheckpoint(t *testing.T) {
 			ctx := context.Background()
 			cluster := newMigrateCluster()
 			// An earlier run rewrote the first page and checkpointed it.
-			first, err := cluster.list(metav1.ListOptions{Limit: 7})
+			first, err := cluster.List(ctx, metav1.ListOptions{Limit: 7})
 			if err != nil {
 				t.Fatal(err)
 			}
 			for i := range first.Items {
-				cluster.stale[migrateKey(&first.Items[i])] = false
+				cluster.Stale[apiservertest.Key(&first.Items[i])] = false
 			}
 			kube := kubefake.NewClientset()
 			store := kmsmigration.ConfigMapCheckpoints{Client: kube.CoreV1(), Namespace: "kmsguard", Name: "migration"}
-			if err := store.Save(ctx, migrateSecretsGR, &kmsmigration.Checkpoint{
+			if err := store.Save(ctx, apiservertest.GR, &kmsmigration.Checkpoint{
 				Target:   kmsmigration.Target{WriteKey: s.writeKey},
 				Continue: first.GetContinue(),
 				Counts:   kmsmigration.Counts{Listed: 7, Rewritten: 7},
@@ -402,13 +247,13 @@ func TestMigrateResumesFromCheckpoint(t *testing.T) {
 			if got.Counts != s.wantCounts || (got.Resumed != nil) != s.wantResumed {
 				t.Errorf("counts %+v, resumed %v; want %+v, resumed %v", got.Counts, got.Resumed, s.wantCounts, s.wantResumed)
 			}
-			if n := cluster.updateCount(); n != s.wantUpdates {
+			if n := cluster.UpdateCount(); n != s.wantUpdates {
 				t.Errorf("%d updates, want %d", n, s.wantUpdates)
 			}
-			if n := cluster.staleCount(); n != 0 {
+			if n := cluster.StaleCount(); n != 0 {
 				t.Errorf("%d objects stale", n)
 			}
-			cp, err := store.Load(ctx, migrateSecretsGR)
+			cp, err := store.Load(ctx, apiservertest.GR)
 			if err != nil || cp == nil || cp.Finished.IsZero() || cp.Target.WriteKey != "standalone" {
 				t.Errorf("checkpoint after the run: %+v, %v; want a finished one for write key standalone", cp, err)
 			}
@@ -436,7 +281,7 @@ func TestMigrateInterrupted(t *testing.T) {
 		!strings.Contains(err.Error(), "progress is saved in ConfigMap kmsguard/migration") {
 		t.Fatalf("interrupted run: exit code %d, error %v; want %d with the checkpoint named", code, err, migrateExitError)
 	}
-	cp, err := kmsmigration.ConfigMapCheckpoints{Client: kube.CoreV1(), Namespace: "kmsguard", Name: "migration"}.Load(context.Background(), migrateSecretsGR)
+	cp, err := kmsmigration.ConfigMapCheckpoints{Client: kube.CoreV1(), Namespace: "kmsguard", Name: "migration"}.Load(context.Background(), apiservertest.GR)
 	if err != nil || cp == nil || !cp.Finished.IsZero() {
 		t.Fatalf("checkpoint after the interruption: %+v, %v; want an unfinished one", cp, err)
 	}
@@ -447,7 +292,7 @@ func TestMigrateInterrupted(t *testing.T) {
 	if code != migrateExitOK || err != nil {
 		t.Fatalf("second run: exit code %d, error %v\n%s", code, err, out.String())
 	}
-	if n := cluster.staleCount(); n != 0 {
+	if n := cluster.StaleCount(); n != 0 {
 		t.Errorf("%d objects stale after the second run", n)
 	}
 	if !strings.Contains(out.String(), "secrets 40/40 migrated") {

@@ -3,6 +3,7 @@ package kmsmigration
 import (
 	"context"
 	"errors"
+	"github.com/kmsguard/kmsguard/internal/apiservertest"
 	"strings"
 	"testing"
 	"time"
@@ -104,7 +105,7 @@ func TestConditionsFor(t *testing.T) {
 }
 
 func TestControllerRotationMigration(t *testing.T) {
-	c := newFakeCluster(2, 20)
+	c := apiservertest.NewStaleSecrets(2, 20)
 	m := newTestMigrator(t, testOptions(t, c))
 	// library-go's migration to write key 2 ran before the rotation.
 	if _, err := m.Migrate(context.Background(), secretsGR, target); err != nil {
@@ -153,8 +154,8 @@ func TestControllerRotationMigration(t *testing.T) {
 
 	// Every object is stale again: the apiserver now reads them as written under kek-a.
 	c.Lock.Lock()
-	for key := range c.stale {
-		c.stale[key] = true
+	for key := range c.Stale {
+		c.Stale[key] = true
 	}
 	c.Lock.Unlock()
 	rotations = append(rotations, rotation)
@@ -182,7 +183,7 @@ func TestControllerRotationMigration(t *testing.T) {
 }
 
 func TestControllerPausedCondition(t *testing.T) {
-	c := newFakeCluster(1, 20)
+	c := apiservertest.NewStaleSecrets(1, 20)
 	opts := testOptions(t, c)
 	kmsDown := errors.New("plugin for key 2 unreachable on node master-0")
 	opts.Health = func(context.Context) error { return kmsDown }
@@ -219,7 +220,7 @@ func TestControllerPausedCondition(t *testing.T) {
 	if paused != 1 {
 		t.Errorf("%d pause events over two syncs, want 1", paused)
 	}
-	if n := c.updateCount(); n != 0 {
+	if n := c.UpdateCount(); n != 0 {
 		t.Errorf("%d updates sent with the KMS down", n)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kmsguard/kmsguard/internal/apiservertest"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -33,9 +34,9 @@ func TestMigrateOutcomes(t *testing.T) {
 		{
 			name: "objects under the current key are not written",
 			prepare: func(c *fakeCluster) {
-				for key := range c.stale {
+				for key := range c.Stale {
 					if key < "ns01" {
-						c.stale[key] = false
+						c.Stale[key] = false
 					}
 				}
 			},
@@ -46,7 +47,7 @@ func TestMigrateOutcomes(t *testing.T) {
 			hook: func(c *fakeCluster) func(string) error {
 				return func(key string) error {
 					if key == "ns00/s0003" || key == "ns01/s0010" {
-						c.write(key, "written-by-the-user")
+						c.Write(key, "written-by-the-user")
 					}
 					return nil
 				}
@@ -60,7 +61,7 @@ func TestMigrateOutcomes(t *testing.T) {
 					if key == "ns00/s0005" {
 						c.Lock.Lock()
 						delete(c.Objects, key)
-						delete(c.stale, key)
+						delete(c.Stale, key)
 						c.Lock.Unlock()
 					}
 					return nil
@@ -120,12 +121,13 @@ func TestMigrateOutcomes(t *testing.T) {
 	}
 	for _, scenario := range scenarios {
 		t.Run(scenario.name, func(t *testing.T) {
-			c := newFakeCluster(2, 30)
+			c := apiservertest.NewStaleSecrets(2, 30)
 			if scenario.prepare != nil {
 				scenario.prepare(c)
 			}
 			if scenario.hook != nil {
-				c.updateHook = scenario.hook(c)
+				hook := scenario.hook(c)
+				c.BeforeUpdate = func(key string, _ int) error { return hook(key) }
 			}
 			m := newTestMigrator(t, testOptions(t, c))
 			progress, err := m.Migrate(context.Background(), secretsGR, target)
@@ -138,15 +140,15 @@ func TestMigrateOutcomes(t *testing.T) {
 			if progress.Counts != scenario.wantCounts {
 				t.Errorf("counts %+v, want %+v", progress.Counts, scenario.wantCounts)
 			}
-			if got := c.staleCount(); got != scenario.wantStale {
+			if got := c.StaleCount(); got != scenario.wantStale {
 				t.Errorf("%d objects left under the old key, want %d", got, scenario.wantStale)
 			}
-			for key, n := range c.writes {
+			for key, n := range c.Writes {
 				if n > 1 {
 					t.Errorf("%s was written %d times", key, n)
 				}
 			}
-			if v := c.value("ns00/s0003"); scenario.hook != nil && v != "v0" && v != "written-by-the-user" {
+			if v := c.Value("ns00/s0003"); scenario.hook != nil && v != "v0" && v != "written-by-the-user" {
 				t.Errorf("value of ns00/s0003 is %q", v)
 			}
 		})
@@ -154,9 +156,9 @@ func TestMigrateOutcomes(t *testing.T) {
 }
 
 func TestConcurrentWriteIsNeverOverwritten(t *testing.T) {
-	c := newFakeCluster(1, 40)
-	c.updateHook = func(key string) error {
-		c.write(key, "new-"+key)
+	c := apiservertest.NewStaleSecrets(1, 40)
+	c.BeforeUpdate = func(key string, _ int) error {
+		c.Write(key, "new-"+key)
 		return nil
 	}
 	m := newTestMigrator(t, testOptions(t, c))
@@ -168,7 +170,7 @@ func TestConcurrentWriteIsNeverOverwritten(t *testing.T) {
 		t.Errorf("counts %+v, want 40 conflicts", progress.Counts)
 	}
 	for key := range c.Objects {
-		if v := c.value(key); v != "new-"+key {
+		if v := c.Value(key); v != "new-"+key {
 			t.Errorf("%s holds %q after the migration, the writer's value was lost", key, v)
 		}
 	}
@@ -177,12 +179,12 @@ func TestConcurrentWriteIsNeverOverwritten(t *testing.T) {
 // A repeat migration with the write key unchanged writes nothing: the
 // apiserver skips a no-op update of an object that is not stale.
 func TestRepeatMigrationWritesNothing(t *testing.T) {
-	c := newFakeCluster(2, 30)
+	c := apiservertest.NewStaleSecrets(2, 30)
 	m := newTestMigrator(t, testOptions(t, c))
 	if _, err := m.Migrate(context.Background(), secretsGR, target); err != nil {
 		t.Fatal(err)
 	}
-	before := len(c.writes)
+	before := len(c.Writes)
 	progress, err := m.Migrate(context.Background(), secretsGR, Target{WriteKey: "2", RemoteKeyID: "kek-2"})
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +193,7 @@ func TestRepeatMigrationWritesNothing(t *testing.T) {
 		t.Errorf("repeat migration counts %+v, want 60 unchanged", progress.Counts)
 	}
 	total := 0
-	for _, n := range c.writes {
+	for _, n := range c.Writes {
 		total += n
 	}
 	if total != before || total != 60 {
@@ -200,9 +202,9 @@ func TestRepeatMigrationWritesNothing(t *testing.T) {
 }
 
 func TestPauseWhileKMSUnhealthy(t *testing.T) {
-	c := newFakeCluster(2, 30)
+	c := apiservertest.NewStaleSecrets(2, 30)
 	var unhealthy atomic.Bool
-	c.updateHook = func(string) error {
+	c.BeforeUpdate = func(string, int) error {
 		if unhealthy.Load() {
 			// What kube-apiserver answers once its DEK has expired.
 			return apierrors.NewInternalError(errors.New("failed to encrypt: KMS unavailable"))
@@ -219,12 +221,12 @@ func TestPauseWhileKMSUnhealthy(t *testing.T) {
 		return nil
 	}
 	var sawPause atomic.Bool
-	hook := c.updateHook
-	c.updateHook = func(key string) error {
-		if c.updateCount() == 20 {
+	hook := c.BeforeUpdate
+	c.BeforeUpdate = func(key string, n int) error {
+		if n == 20 {
 			unhealthy.Store(true)
 		}
-		return hook(key)
+		return hook(key, n)
 	}
 	m := newTestMigrator(t, opts)
 	if _, _, _, err := m.EnsureMigration(secretsGR, "2"); err != nil {
@@ -242,10 +244,10 @@ func TestPauseWhileKMSUnhealthy(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the migration never paused for the unhealthy KMS: %v", m.Progress())
 	}
-	pausedAt := c.updateCount()
+	pausedAt := c.UpdateCount()
 	// While paused, nothing is written: wait for many health intervals of the fast clock.
 	time.Sleep(50 * time.Millisecond)
-	if n := c.updateCount(); n > pausedAt+1 {
+	if n := c.UpdateCount(); n > pausedAt+1 {
 		t.Errorf("%d updates were sent while paused", n-pausedAt)
 	}
 	unhealthy.Store(false)
@@ -253,15 +255,15 @@ func TestPauseWhileKMSUnhealthy(t *testing.T) {
 	if !finished || result != nil {
 		t.Fatalf("finished=%v result=%v", finished, result)
 	}
-	if got := c.staleCount(); got != 0 {
+	if got := c.StaleCount(); got != 0 {
 		t.Errorf("%d objects left stale after resuming", got)
 	}
 }
 
 func TestErrorThresholdPausesAndResumes(t *testing.T) {
-	c := newFakeCluster(2, 30)
+	c := apiservertest.NewStaleSecrets(2, 30)
 	var failures atomic.Int32
-	c.updateHook = func(string) error {
+	c.BeforeUpdate = func(string, int) error {
 		if failures.Add(1) <= 12 {
 			return apierrors.NewServiceUnavailable("etcd leader changed")
 		}
@@ -293,14 +295,14 @@ func TestErrorThresholdPausesAndResumes(t *testing.T) {
 }
 
 func TestCheckpointResumeAfterRestart(t *testing.T) {
-	c := newFakeCluster(3, 40)
+	c := apiservertest.NewStaleSecrets(3, 40)
 	kube := kubefake.NewSimpleClientset()
 	store := ConfigMapCheckpoints{Client: kube.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: "kmsguard-migration"}
 
 	// The first operator process dies after 50 updates.
 	ctx, cancel := context.WithCancel(context.Background())
-	c.updateHook = func(string) error {
-		if c.updateCount() >= 50 {
+	c.BeforeUpdate = func(string, int) error {
+		if c.UpdateCount() >= 50 {
 			cancel()
 			return context.Canceled
 		}
@@ -321,7 +323,7 @@ func TestCheckpointResumeAfterRestart(t *testing.T) {
 	}
 
 	// A new process resumes from the checkpoint.
-	c.updateHook = nil
+	c.BeforeUpdate = nil
 	listsBefore := c.Lists
 	opts = testOptions(t, c)
 	opts.Checkpoints = store
@@ -340,18 +342,18 @@ func TestCheckpointResumeAfterRestart(t *testing.T) {
 	if p.Counts.Listed != 120 || p.Counts.Rewritten+p.Counts.Unchanged != 120 || p.Counts.Rewritten < 120-50 {
 		t.Errorf("counts after resuming %+v, want every object counted once", p.Counts)
 	}
-	if got := c.staleCount(); got != 0 {
+	if got := c.StaleCount(); got != 0 {
 		t.Errorf("%d objects left stale", got)
 	}
 
 	// A third process sees the finished checkpoint and starts nothing.
-	updates := c.updateCount()
+	updates := c.UpdateCount()
 	third := newTestMigrator(t, opts)
 	finished, result, ts, err := third.EnsureMigration(secretsGR, "2")
 	if err != nil || !finished || result != nil || ts.IsZero() {
 		t.Errorf("after a restart: finished=%v result=%v ts=%v err=%v", finished, result, ts, err)
 	}
-	if c.updateCount() != updates {
+	if c.UpdateCount() != updates {
 		t.Errorf("a finished migration was run again")
 	}
 	// A new write key starts over.
@@ -362,7 +364,7 @@ func TestCheckpointResumeAfterRestart(t *testing.T) {
 }
 
 func TestPruneMigrationForgetsTheCheckpoint(t *testing.T) {
-	c := newFakeCluster(1, 10)
+	c := apiservertest.NewStaleSecrets(1, 10)
 	m := newTestMigrator(t, testOptions(t, c))
 	if _, _, _, err := m.EnsureMigration(secretsGR, "2"); err != nil {
 		t.Fatal(err)

@@ -12,8 +12,8 @@ import (
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/kmsguard/kmsguard/internal/etcdtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/internal/etcdtest"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 )
 

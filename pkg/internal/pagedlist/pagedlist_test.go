@@ -15,7 +15,7 @@ import (
 	"k8s.io/apiserver/pkg/storage"
 	"k8s.io/client-go/tools/pager"
 
-	"github.com/kmsguard/kmsguard/pkg/internal/pagedlist/pagedlisttest"
+	"github.com/kmsguard/kmsguard/internal/apiservertest"
 )
 
 func TestPageFuncWalksEveryKeyOnce(t *testing.T) {
@@ -42,7 +42,7 @@ func TestPageFuncWalksEveryKeyOnce(t *testing.T) {
 	}
 	for _, scenario := range scenarios {
 		t.Run(scenario.name, func(t *testing.T) {
-			store := pagedlisttest.NewStore()
+			store := apiservertest.NewSecrets()
 			store.ExpireOnce = scenario.expire
 			for _, key := range scenario.keys {
 				ns, name, _ := strings.Cut(key, "/")
@@ -75,7 +75,7 @@ func TestPageFuncWalksEveryKeyOnce(t *testing.T) {
 			var wantListed, wantReported []string
 			for _, key := range scenario.keys {
 				if store.Unreadable[key] {
-					wantReported = append(wantReported, pagedlisttest.EtcdPrefix+key)
+					wantReported = append(wantReported, apiservertest.EtcdPrefix+key)
 				} else {
 					wantListed = append(wantListed, key)
 				}

@@ -3,7 +3,7 @@ package evidence_test
 import (
 	"context"
 	"fmt"
-	"github.com/kmsguard/kmsguard/pkg/internal/etcdtest"
+	"github.com/kmsguard/kmsguard/internal/etcdtest"
 	"testing"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"

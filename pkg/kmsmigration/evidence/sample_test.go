@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/kmsguard/kmsguard/pkg/internal/etcdtest"
+	"github.com/kmsguard/kmsguard/internal/etcdtest"
 	"math/rand/v2"
 	"testing"
 

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/kmsguard/kmsguard/pkg/internal/etcdtest"
+	"github.com/kmsguard/kmsguard/internal/etcdtest"
 	"strings"
 	"testing"
 
