@@ -15,8 +15,14 @@ import (
 
 	"github.com/spf13/cobra"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/restmapper"
+	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
@@ -51,6 +57,8 @@ type verifyOptions struct {
 	maxListed        int
 	pageSize         int64
 	timeout          time.Duration
+	kubeconfig       string
+	sample           int
 }
 
 // newVerifyCommand is `kmsguard verify`: the evidence that a migration to the write key is complete, read
@@ -86,6 +94,9 @@ kms-v2:<provider>:<key id>. Alternatively --encryption-config names the kube-api
 whose first provider writes; a KMS v2 provider then needs --kms-key-id, the key id its plugin's Status returns
 (kmsguard status shows it), because the config does not contain it.
 
+With --sample N it also reads N random objects per resource through the API (--kubeconfig): stored bytes
+prove the key an object is under, a read proves that the apiserver can still decrypt it.
+
 Exit code: 0 when verified, 1 when not, 2 on errors.`,
 		Args: cobra.NoArgs,
 		Run: func(cmd *cobra.Command, _ []string) {
@@ -112,6 +123,8 @@ Exit code: 0 when verified, 1 when not, 2 on errors.`,
 	f.IntVar(&o.maxListed, "max-listed", evidence.DefaultMaxListed, "how many offending etcd keys to list per resource")
 	f.Int64Var(&o.pageSize, "page-size", evidence.DefaultPageSize, "keys per etcd range read")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Minute, "bound on the whole scan")
+	f.IntVar(&o.sample, "sample", 0, "also read this many random objects per resource through the API, to confirm they decrypt (needs --kubeconfig or in-cluster config)")
+	f.StringVar(&o.kubeconfig, "kubeconfig", "", "with --sample: path to a kubeconfig; empty uses in-cluster config")
 	return cmd
 }
 
@@ -140,7 +153,14 @@ func (o *verifyOptions) run(ctx context.Context, out io.Writer) (int, error) {
 
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	report, err := evidence.NewVerifier(client, evidence.Options{PageSize: o.pageSize, MaxListed: o.maxListed}).Verify(ctx, resources, want)
+	opts := evidence.Options{PageSize: o.pageSize, MaxListed: o.maxListed}
+	if o.sample > 0 {
+		if opts.Sampler, err = o.apiSampler(resources); err != nil {
+			return exitError, err
+		}
+		opts.SampleSize = o.sample
+	}
+	report, err := evidence.NewVerifier(client, opts).Verify(ctx, resources, want)
 	if err != nil {
 		return exitError, err
 	}
@@ -151,6 +171,32 @@ func (o *verifyOptions) run(ctx context.Context, out io.Writer) (int, error) {
 		return exitNotVerified, nil
 	}
 	return exitVerified, nil
+}
+
+// apiSampler reads sampled objects with a dynamic client from --kubeconfig, at the version discovery prefers.
+func (o *verifyOptions) apiSampler(resources []evidence.Resource) (*evidence.DynamicSampler, error) {
+	config, err := clientcmd.BuildConfigFromFlags("", o.kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("loading kubeconfig for --sample: %w", err)
+	}
+	disc, err := discovery.NewDiscoveryClientForConfig(config)
+	if err != nil {
+		return nil, err
+	}
+	return samplerFor(dynamic.NewForConfigOrDie(config), restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc)), resources)
+}
+
+// samplerFor resolves the version every resource is read with.
+func samplerFor(client dynamic.Interface, mapper meta.RESTMapper, resources []evidence.Resource) (*evidence.DynamicSampler, error) {
+	sampler := &evidence.DynamicSampler{Client: client, Versions: map[schema.GroupResource]string{}}
+	for _, r := range resources {
+		gvr, err := mapper.ResourceFor(r.GroupResource.WithVersion(""))
+		if err != nil {
+			return nil, fmt.Errorf("resolving %s for --sample: %w", r.GroupResource, err)
+		}
+		sampler.Versions[r.GroupResource] = gvr.Version
+	}
+	return sampler, nil
 }
 
 func (o *verifyOptions) parseResources() ([]evidence.Resource, error) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
@@ -136,5 +137,24 @@ func TestPrintVerifyReport(t *testing.T) {
 	var back evidence.Report
 	if err := json.Unmarshal(out.Bytes(), &back); err != nil || back.Resources[0].NotUnderWriteKey != 2 {
 		t.Errorf("JSON output does not decode to the report: %v: %s", err, out.String())
+	}
+}
+
+func TestVerifySamplerResolvesVersions(t *testing.T) {
+	mapper := meta.NewDefaultRESTMapper(nil)
+	mapper.Add(schema.GroupVersionKind{Version: "v1", Kind: "Secret"}, meta.RESTScopeNamespace)
+	mapper.Add(schema.GroupVersionKind{Group: "route.openshift.io", Version: "v1", Kind: "Route"}, meta.RESTScopeNamespace)
+	secrets := evidence.BuiltInResource("/kubernetes.io", schema.GroupResource{Resource: "secrets"})
+	routes := evidence.BuiltInResource("/kubernetes.io", schema.GroupResource{Group: "route.openshift.io", Resource: "routes"})
+	sampler, err := samplerFor(nil, mapper, []evidence.Resource{secrets, routes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sampler.Versions; len(got) != 2 || got[secrets.GroupResource] != "v1" || got[routes.GroupResource] != "v1" {
+		t.Errorf("versions %v", got)
+	}
+	unserved := evidence.BuiltInResource("/kubernetes.io", schema.GroupResource{Group: "example.com", Resource: "widgets"})
+	if _, err := samplerFor(nil, mapper, []evidence.Resource{unserved}); err == nil || !strings.Contains(err.Error(), "widgets") {
+		t.Errorf("an unserved resource gave %v, want an error naming it", err)
 	}
 }
