@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -93,3 +95,35 @@ func waitForKMSHealth(t *testing.T, a *kmsenv.APIServer, want int) time.Duration
 }
 
 func uniqueName(prefix string) string { return fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano()) }
+
+// waitForCondition polls the operator status until conditionType has status (and reason, if not empty), and
+// returns the condition and how long it took.
+func waitForCondition(t *testing.T, operator v1helpers.OperatorClient, conditionType string, status operatorv1.ConditionStatus, reason string) (operatorv1.OperatorCondition, time.Duration) {
+	t.Helper()
+	return waitForConditionMatching(t, operator, conditionType, func(c *operatorv1.OperatorCondition) bool {
+		return c.Status == status && (reason == "" || c.Reason == reason)
+	})
+}
+
+// waitForConditionMatching polls the operator status for up to 3 minutes until conditionType exists and ok
+// accepts it, and returns the condition and how long it took. On a timeout it logs every condition.
+func waitForConditionMatching(t *testing.T, operator v1helpers.OperatorClient, conditionType string, ok func(*operatorv1.OperatorCondition) bool) (operatorv1.OperatorCondition, time.Duration) {
+	t.Helper()
+	start := time.Now()
+	var last *operatorv1.OperatorCondition
+	var conditions []operatorv1.OperatorCondition
+	err := wait.PollUntilContextTimeout(context.Background(), 100*time.Millisecond, 3*time.Minute, true, func(context.Context) (bool, error) {
+		_, status, _, err := operator.GetOperatorState()
+		if err != nil {
+			return false, nil
+		}
+		conditions = status.Conditions
+		last = v1helpers.FindOperatorCondition(conditions, conditionType)
+		return last != nil && ok(last), nil
+	})
+	if err != nil {
+		t.Logf("conditions: %+v", conditions)
+		t.Fatalf("%s never reached the expected state; last: %+v", conditionType, last)
+	}
+	return *last, time.Since(start)
+}

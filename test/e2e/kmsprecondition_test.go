@@ -138,7 +138,7 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	}
 	// Wait until the gate names master-1: by then kmsstate has seen its reporter's Error.
 	start := time.Now()
-	cond := waitForGateCondition(t, operator, kmsprecondition.ConditionProgressing, func(c *operatorv1.OperatorCondition) bool {
+	cond, _ := waitForConditionMatching(t, operator, kmsprecondition.ConditionProgressing, func(c *operatorv1.OperatorCondition) bool {
 		return c.Status == operatorv1.ConditionTrue && c.Reason == string(kmsprecondition.ReasonKMSPluginsNotHealthy) && strings.Contains(c.Message, "node master-1 key 1")
 	})
 	t.Logf("blocked after %s: %s", time.Since(start).Round(10*time.Millisecond), cond.Message)
@@ -177,7 +177,7 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	if err != nil || string(copied.Data["encryption-config"]) != string(data) {
 		t.Fatalf("encryption-config-2 is not the candidate: %v", err)
 	}
-	waitForGateCondition(t, operator, kmsprecondition.ConditionProgressing, func(c *operatorv1.OperatorCondition) bool {
+	waitForConditionMatching(t, operator, kmsprecondition.ConditionProgressing, func(c *operatorv1.OperatorCondition) bool {
 		return c.Status == operatorv1.ConditionFalse && c.Reason == string(kmsprecondition.ReasonAsExpected)
 	})
 	var reasons []string
@@ -216,21 +216,4 @@ func gateCondition(t *testing.T, operator v1helpers.OperatorClient, conditionTyp
 		t.Fatalf("no %s condition", conditionType)
 	}
 	return *c
-}
-
-func waitForGateCondition(t *testing.T, operator v1helpers.OperatorClient, conditionType string, ok func(*operatorv1.OperatorCondition) bool) operatorv1.OperatorCondition {
-	t.Helper()
-	var last *operatorv1.OperatorCondition
-	err := wait.PollUntilContextTimeout(context.Background(), 100*time.Millisecond, 2*time.Minute, true, func(context.Context) (bool, error) {
-		_, status, _, err := operator.GetOperatorState()
-		if err != nil {
-			return false, nil
-		}
-		last = v1helpers.FindOperatorCondition(status.Conditions, conditionType)
-		return last != nil && ok(last), nil
-	})
-	if err != nil {
-		t.Fatalf("%s never reached the expected state; last: %+v", conditionType, last)
-	}
-	return *last
 }

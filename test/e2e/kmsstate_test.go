@@ -105,26 +105,6 @@ func startReporters(ctx context.Context, t *testing.T, provider kms.EncryptionSt
 	}
 }
 
-// waitForCondition polls the operator status until conditionType has status (and reason, if not empty), and
-// returns the condition and how long it took.
-func (f *kmsStateFixture) waitForCondition(t *testing.T, conditionType string, status operatorv1.ConditionStatus, reason string) (operatorv1.OperatorCondition, time.Duration) {
-	t.Helper()
-	start := time.Now()
-	var last *operatorv1.OperatorCondition
-	err := wait.PollUntilContextTimeout(context.Background(), 100*time.Millisecond, 3*time.Minute, true, func(context.Context) (bool, error) {
-		_, opStatus, _, err := f.operator.GetOperatorState()
-		if err != nil {
-			return false, nil
-		}
-		last = v1helpers.FindOperatorCondition(opStatus.Conditions, conditionType)
-		return last != nil && last.Status == status && (reason == "" || last.Reason == reason), nil
-	})
-	if err != nil {
-		t.Fatalf("%s never became %s %s; last: %+v", conditionType, status, reason, last)
-	}
-	return *last, time.Since(start)
-}
-
 // eventReasons are the reasons of kmsstate's events, in order (library-go's factory records its own too).
 func (f *kmsStateFixture) eventReasons() []string {
 	var reasons []string
@@ -140,10 +120,10 @@ func (f *kmsStateFixture) eventReasons() []string {
 // PluginUnreachable naming that node, within about one probe interval; back, it turns False again.
 func TestKMSStateReportsPluginOutage(t *testing.T) {
 	f := startKMSStateFixture(t)
-	f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 
 	f.plugins["master-1"].Stop()
-	cond, latency := f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnreachable))
+	cond, latency := waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnreachable))
 	t.Logf("detection latency, plugin stopped -> KMSPluginsDegraded=True/PluginUnreachable: %s (probe interval %s)", latency.Round(10*time.Millisecond), probeInterval)
 	if !strings.Contains(cond.Message, "node master-1 key 1") || strings.Contains(cond.Message, "master-0") {
 		t.Errorf("message %q should name master-1 and only master-1", cond.Message)
@@ -152,7 +132,7 @@ func TestKMSStateReportsPluginOutage(t *testing.T) {
 	if err := f.plugins["master-1"].Start(); err != nil {
 		t.Fatal(err)
 	}
-	_, latency = f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	_, latency = waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 	t.Logf("recovery latency, plugin started -> KMSPluginsDegraded=False: %s", latency.Round(10*time.Millisecond))
 
 	if got := strings.Join(f.eventReasons(), ","); got != kmsstate.EventPluginUnhealthy+","+kmsstate.EventPluginRecovered {
@@ -164,20 +144,20 @@ func TestKMSStateReportsPluginOutage(t *testing.T) {
 // every node's plugin reports it and the kube-apiserver uses it, then False, with a KMSKeyRotated event.
 func TestKMSStateFollowsKeyRotation(t *testing.T) {
 	f := startKMSStateFixture(t)
-	f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 	// Let every node settle on key-1 before rotating.
-	f.waitForCondition(t, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	waitForCondition(t, f.operator, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 	time.Sleep(probeInterval + time.Second)
 
 	oldKey := f.kms.CurrentKeyID()
 	newKey := f.kms.Rotate()
-	cond, latency := f.waitForCondition(t, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionTrue, kmsstate.ReasonKeyRotationInProgress)
+	cond, latency := waitForCondition(t, f.operator, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionTrue, kmsstate.ReasonKeyRotationInProgress)
 	if want := oldKey + " -> " + newKey; !strings.Contains(cond.Message, want) {
 		t.Errorf("message %q does not say %q", cond.Message, want)
 	}
 	t.Logf("rotation noticed after %s: %s", latency.Round(10*time.Millisecond), cond.Message)
 
-	cond, latency = f.waitForCondition(t, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	cond, latency = waitForCondition(t, f.operator, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 	t.Logf("rotation complete after %s more: %s", latency.Round(10*time.Millisecond), cond.Message)
 	if !strings.Contains(cond.Message, newKey) {
 		t.Errorf("message %q does not name the completed rotation to %s", cond.Message, newKey)
@@ -191,12 +171,12 @@ func TestKMSStateFollowsKeyRotation(t *testing.T) {
 // the active round trip reports it, and KMSPluginsDegraded says PluginUnhealthy with the failed step.
 func TestKMSStateActiveProbeCatchesRevokedDecrypt(t *testing.T) {
 	f := startKMSStateFixture(t)
-	f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 
 	if err := f.kms.Disable(f.kms.CurrentKeyID()); err != nil {
 		t.Fatal(err)
 	}
-	cond, latency := f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnhealthy))
+	cond, latency := waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnhealthy))
 	t.Logf("detection latency, key disabled (Status still ok) -> PluginUnhealthy: %s", latency.Round(10*time.Millisecond))
 	if !strings.Contains(cond.Message, "round trip failed") {
 		t.Errorf("message %q does not name the failed round trip", cond.Message)
@@ -205,14 +185,14 @@ func TestKMSStateActiveProbeCatchesRevokedDecrypt(t *testing.T) {
 	if err := f.kms.Restore(f.kms.CurrentKeyID()); err != nil {
 		t.Fatal(err)
 	}
-	f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 }
 
 // TestKMSStateRemovesOrphanedReports: the stale report of a node that left the control plane is removed by
 // applying, as that node's reporter, its reports without it; the live nodes' reports stay.
 func TestKMSStateRemovesOrphanedReports(t *testing.T) {
 	f := startKMSStateFixture(t)
-	f.waitForCondition(t, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 
 	// What a reporter on a since-removed node left behind an hour ago.
 	gone := applyoperatorv1.KMSEncryptionStatus().WithHealthReports(applyoperatorv1.KMSPluginHealthReport().

@@ -137,7 +137,7 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 		if !report.Verified() || r.UnderWriteKey < migrationSecrets || r.NotUnderWriteKey != 0 {
 			t.Fatalf("after the migration: %d under the KMS key, %d elsewhere (%v)", r.UnderWriteKey, r.NotUnderWriteKey, r.NotUnderWriteKeyListed)
 		}
-		waitMigrationCondition(t, operator, kmsmigration.ConditionProgressing, operatorv1.ConditionFalse, "")
+		waitForCondition(t, operator, kmsmigration.ConditionProgressing, operatorv1.ConditionFalse, "")
 	})
 
 	t.Run("migrate again after a key rotation", func(t *testing.T) {
@@ -200,7 +200,7 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 		})
 		plugin2.Stop()
 		stopped := time.Now()
-		cond := waitMigrationCondition(t, operator, kmsmigration.ConditionDegraded, operatorv1.ConditionTrue, string(kmsmigration.PausedKMSUnhealthy))
+		cond, _ := waitForCondition(t, operator, kmsmigration.ConditionDegraded, operatorv1.ConditionTrue, string(kmsmigration.PausedKMSUnhealthy))
 		t.Logf("paused %s after the plugin stopped: %s", time.Since(stopped).Round(time.Millisecond), cond.Message)
 		paused := m.Progress()[0].Counts
 		time.Sleep(3 * time.Second)
@@ -215,7 +215,7 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 			t.Fatalf("after resuming: %s: %v", p, p.Result)
 		}
 		t.Logf("resumed and finished: %s", p)
-		waitMigrationCondition(t, operator, kmsmigration.ConditionDegraded, operatorv1.ConditionFalse, "")
+		waitForCondition(t, operator, kmsmigration.ConditionDegraded, operatorv1.ConditionFalse, "")
 		report := verify(t, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: provider2, KeyID: kms2.CurrentKeyID()})
 		if r := report.Resources[0]; !report.Verified() || r.NotUnderWriteKey != 0 {
 			t.Fatalf("after the paused migration: %d Secrets not under %s (%v)", r.NotUnderWriteKey, provider2, r.NotUnderWriteKeyListed)
@@ -378,23 +378,6 @@ func waitMigration(t *testing.T, m *kmsmigration.Migrator, target kmsmigration.T
 		t.Fatalf("migration to %s did not finish: %s", target, last)
 	}
 	return last
-}
-
-func waitMigrationCondition(t *testing.T, operator v1helpers.OperatorClient, conditionType string, status operatorv1.ConditionStatus, reason string) operatorv1.OperatorCondition {
-	t.Helper()
-	var last *operatorv1.OperatorCondition
-	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, 2*time.Minute, true, func(context.Context) (bool, error) {
-		_, status2, _, err := operator.GetOperatorState()
-		if err != nil {
-			return false, nil
-		}
-		last = v1helpers.FindOperatorCondition(status2.Conditions, conditionType)
-		return last != nil && last.Status == status && (reason == "" || last.Reason == reason), nil
-	})
-	if err != nil {
-		t.Fatalf("%s never became %s %s; last: %+v", conditionType, status, reason, last)
-	}
-	return *last
 }
 
 func waitFor(t *testing.T, what string, cond func() bool) {

@@ -149,7 +149,7 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 	go rollback.Run(controllersCtx, 1)
 
 	start = time.Now()
-	cond := waitForRollbackCondition(t, operator, operatorv1.ConditionTrue, string(kmsrollback.ReasonRevertedFailingKMSConfig))
+	cond, _ := waitForCondition(t, operator, kmsrollback.ConditionDegraded, operatorv1.ConditionTrue, string(kmsrollback.ReasonRevertedFailingKMSConfig))
 	t.Logf("reverted %s after the controllers started: %s", time.Since(start).Round(10*time.Millisecond), cond.Message)
 	for _, want := range []string{"revision 5", "nodes [master-0]", "KMS keys [" + deadProvider + "]", "PluginUnreachable", "reverted to that of revision 4", "To fix"} {
 		if !strings.Contains(cond.Message, want) {
@@ -273,23 +273,4 @@ func rollbackCondition(t *testing.T, kubeAPIServers operatorv1client.KubeAPIServ
 		t.Fatalf("no %s condition", kmsrollback.ConditionDegraded)
 	}
 	return *c
-}
-
-func waitForRollbackCondition(t *testing.T, operator v1helpers.OperatorClient, status operatorv1.ConditionStatus, reason string) operatorv1.OperatorCondition {
-	t.Helper()
-	var last *operatorv1.OperatorCondition
-	err := wait.PollUntilContextTimeout(context.Background(), 100*time.Millisecond, 2*time.Minute, true, func(context.Context) (bool, error) {
-		_, s, _, err := operator.GetOperatorState()
-		if err != nil {
-			return false, nil
-		}
-		last = v1helpers.FindOperatorCondition(s.Conditions, kmsrollback.ConditionDegraded)
-		return last != nil && last.Status == status && last.Reason == reason, nil
-	})
-	if err != nil {
-		_, s, _, _ := operator.GetOperatorState()
-		t.Logf("conditions: %+v", s.Conditions)
-		t.Fatalf("%s never became %s %s; last: %+v", kmsrollback.ConditionDegraded, status, reason, last)
-	}
-	return *last
 }
