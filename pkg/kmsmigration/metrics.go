@@ -69,18 +69,22 @@ func (m *metricsSet) update(p Progress) {
 	if p.Total > 0 {
 		m.remaining.WithLabelValues(resource).Set(float64(max(p.Total-p.Counts.Done()-p.Counts.Failed-p.Counts.Undecryptable, 0)))
 	}
+	m.setPaused(resource, p.Paused)
+}
+
+// finished zeroes the gauges of a migration that ended.
+func (m *metricsSet) finished(gr schema.GroupResource) {
+	m.remaining.WithLabelValues(gr.String()).Set(0)
+	m.setPaused(gr.String(), NotPaused)
+}
+
+// setPaused sets the paused gauge of every reason: 1 for the current one, 0 for the others.
+func (m *metricsSet) setPaused(resource string, paused PauseReason) {
 	for _, reason := range []PauseReason{PausedKMSUnhealthy, PausedErrorThreshold, PausedRetryAfter} {
 		v := 0.0
-		if p.Paused == reason {
+		if paused == reason {
 			v = 1
 		}
 		m.paused.WithLabelValues(resource, string(reason)).Set(v)
-	}
-}
-
-func (m *metricsSet) finished(gr schema.GroupResource, cp Checkpoint) {
-	m.remaining.WithLabelValues(gr.String()).Set(0)
-	for _, reason := range []PauseReason{PausedKMSUnhealthy, PausedErrorThreshold, PausedRetryAfter} {
-		m.paused.WithLabelValues(gr.String(), string(reason)).Set(0)
 	}
 }

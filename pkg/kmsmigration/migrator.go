@@ -209,7 +209,7 @@ func (m *Migrator) execute(ctx context.Context, gr schema.GroupResource, mig *mi
 	if err := m.opts.Checkpoints.Save(context.Background(), gr, &cp); err != nil {
 		klog.Warningf("kmsmigration: %s: the finished migration was not recorded and will be repeated after a restart: %v", gr, err)
 	}
-	m.metrics.finished(gr, cp)
+	m.metrics.finished(gr)
 	m.lock.Lock()
 	mig.result, mig.finished = result, now
 	handler := m.handler

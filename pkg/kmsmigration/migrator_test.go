@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/wait"
 	kubefake "k8s.io/client-go/kubernetes/fake"
+	"k8s.io/component-base/metrics/testutil"
 )
 
 var target = Target{WriteKey: "2"}
@@ -403,4 +404,30 @@ func waitTarget(t *testing.T, m *Migrator, target Target) (bool, error, time.Tim
 		t.Fatalf("migration to %s did not finish: %v (%v)", target, err, fmt.Sprint(m.Progress()))
 	}
 	return finished, result, ts
+}
+
+func TestMigrationMetrics(t *testing.T) {
+	c := apiservertest.NewStaleSecrets(1, 30)
+	c.Unreadable["ns00/s0007"] = true
+	m := newTestMigrator(t, testOptions(t, c))
+	counter := func(outcome string) float64 {
+		v, err := testutil.GetCounterMetricValue(m.metrics.objects.WithLabelValues("secrets", outcome))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	rewritten, undecryptable := counter("rewritten"), counter("undecryptable")
+	if _, err := m.Migrate(context.Background(), secretsGR, target); err == nil {
+		t.Fatal("a migration with an unreadable object returned no error")
+	}
+	if got := counter("rewritten") - rewritten; got != 29 {
+		t.Errorf("kmsguard_migration_objects_total{outcome=rewritten} rose by %v, want 29", got)
+	}
+	if got := counter("undecryptable") - undecryptable; got != 1 {
+		t.Errorf("kmsguard_migration_objects_total{outcome=undecryptable} rose by %v, want 1", got)
+	}
+	if v, _ := testutil.GetGaugeMetricValue(m.metrics.remaining.WithLabelValues("secrets")); v != 0 {
+		t.Errorf("kmsguard_migration_remaining_objects is %v after the migration, want 0", v)
+	}
 }

@@ -176,6 +176,9 @@ func (r *run) addPage(token string, list *unstructured.UnstructuredList) {
 	pg := &page{token: token, next: list.GetContinue(), items: len(list.Items)}
 	pg.undecryptable, r.pendingUnreadable = r.pendingUnreadable, nil
 	pg.counts.Undecryptable = int64(len(pg.undecryptable))
+	for range pg.undecryptable {
+		r.metrics.observe(r.gr, outcomeUndecryptable)
+	}
 	r.pages = append(r.pages, pg)
 	// Objects stepped over as unreadable belong to the resource too.
 	r.fetched += int64(len(list.Items) + len(pg.undecryptable))
