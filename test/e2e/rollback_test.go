@@ -58,14 +58,9 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	// The plugin of the new key serves at first, then crashes for good. One that never served cannot be
-	// reported at all: the KubeAPIServer CRD requires kekId in every health report, and a plugin that never
-	// answered Status has none (see pluginprobe's package documentation).
+	// The new key's plugin never serves: its socket does not exist. The node's reporter reports it as Error
+	// with the kekId placeholder pluginprobe.UnknownKEKID, since the KubeAPIServer CRD requires one.
 	dead := fake.NewPlugin(remote, filepath.Join(dir, "dead.sock"))
-	if err := dead.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(dead.Stop)
 
 	cp := startKMSControlPlane(t, good)
 	a := cp.APIServer(0)
@@ -87,11 +82,10 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 	goodData := createRevisionConfig(t, kubeClient.CoreV1().Secrets(operandNamespace), 4, goodConfig)
 	createRevisionConfig(t, kubeClient.CoreV1().Secrets(operandNamespace), 5, failingConfig)
 
-	// The node's health reporter sees both plugins, then the new key's plugin dies.
+	// The node's health reporter sees the good plugin healthy and the new key's unreachable.
 	provider := encryptionstatus.NewKubeAPIServer(operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers())
 	startNodeReporter(ctx, t, provider, node, map[string]*fake.Plugin{providerName: good, deadProvider: dead})
-	waitForHealthReport(t, provider, node, deadProvider, operatorv1.KMSPluginHealthStatusHealthy)
-	dead.Stop()
+	waitForHealthReport(t, provider, node, deadProvider, operatorv1.KMSPluginHealthStatusError)
 
 	// 2. Revision 5 rolls out to the node and fails there.
 	start := time.Now()

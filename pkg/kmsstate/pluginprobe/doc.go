@@ -27,10 +27,11 @@
 // one that kube-apiserver accepts. Unlike library-go, that includes an
 // unhealthy healthz: the operator CRDs require kekId in every report, and the
 // API server rejects the node's whole apply when one report lacks it. An
-// Error report carries the last key id the plugin's Status returned to this
-// Prober; before any Status succeeded it has none and is rejected like
-// library-go's. Making kekId optional in openshift/api would fix both
-// reporters.
+// Error report, and an Unhealthy one about an invalid key id, carry the last
+// key id the plugin's Status returned to this Prober, or UnknownKEKID before
+// any did: library-go's reporter writes no report at all for a plugin that
+// never answered, so a dead socket would go unreported. Making kekId optional
+// in openshift/api would make the placeholder unnecessary.
 //
 // # Load on the KMS
 //

@@ -29,7 +29,7 @@ func TestProbeFakePlugin(t *testing.T) {
 		// setup breaks the KMS or the running plugin before the probe.
 		setup      func(t *testing.T, kms *fake.KMS, plugin *fake.Plugin)
 		wantStatus operatorv1.KMSPluginHealthStatus
-		// wantKEKID is the kekId the report must carry, "" for none.
+		// wantKEKID is the kekId the report must carry: pluginprobe.UnknownKEKID before Status ever returned one.
 		wantKEKID string
 		// wantDetail must appear in the report's detail; "" means no detail.
 		wantDetail string
@@ -77,6 +77,7 @@ func TestProbeFakePlugin(t *testing.T) {
 		},
 		{
 			name:       "plugin stopped",
+			wantKEKID:  pluginprobe.UnknownKEKID,
 			setup:      func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) { plugin.Stop() },
 			wantStatus: operatorv1.KMSPluginHealthStatusError,
 			wantDetail: "code = DeadlineExceeded",
@@ -84,6 +85,7 @@ func TestProbeFakePlugin(t *testing.T) {
 		},
 		{
 			name:       "plugin fails every call",
+			wantKEKID:  pluginprobe.UnknownKEKID,
 			setup:      func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) { plugin.FailWith(codes.Unavailable) },
 			wantStatus: operatorv1.KMSPluginHealthStatusError,
 			wantDetail: "code = Unavailable",
@@ -91,6 +93,7 @@ func TestProbeFakePlugin(t *testing.T) {
 		},
 		{
 			name:       "plugin slower than the call timeout",
+			wantKEKID:  pluginprobe.UnknownKEKID,
 			setup:      func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) { plugin.SetLatency(3 * callTimeout) },
 			wantStatus: operatorv1.KMSPluginHealthStatusError,
 			wantDetail: "code = DeadlineExceeded",

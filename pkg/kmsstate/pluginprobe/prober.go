@@ -85,10 +85,7 @@ func (p *Prober) Probe(ctx context.Context, plugin Plugin) *applyoperatorv1.KMSP
 		// returned is the best statement of which KEK the plugin serves; with
 		// none known the report cannot be written, as library-go's cannot.
 		report.WithStatus(operatorv1.KMSPluginHealthStatusError).WithDetail(detail(err.Error()))
-		if kek := p.lastKnownKEKID(plugin.KeyID, ""); kek != "" {
-			report.WithKEKId(kek)
-		}
-		return report
+		return report.WithKEKId(p.knownKEKID(plugin.KeyID))
 	}
 	keyIDErr := validateKeyID(status.KeyID)
 	if keyIDErr == nil {
@@ -98,6 +95,8 @@ func (p *Prober) Probe(ctx context.Context, plugin Plugin) *applyoperatorv1.KMSP
 		// node's whole apply without it. library-go leaves it out when
 		// healthz is not "ok".
 		report.WithKEKId(status.KeyID)
+	} else {
+		report.WithKEKId(p.knownKEKID(plugin.KeyID))
 	}
 	if status.Healthz != healthzOK {
 		return report.WithStatus(operatorv1.KMSPluginHealthStatusUnhealthy).WithDetail(detail(healthzDetail(status.Healthz)))
@@ -146,6 +145,22 @@ func validateKeyID(keyID string) error {
 		return fmt.Errorf("%w: %v", ErrInvalidKeyID, err)
 	}
 	return nil
+}
+
+// UnknownKEKID is the kekId of a report about a plugin whose Status never
+// returned a usable key id to this Prober. The operator CRDs require kekId in
+// every report and reject the node's whole apply without one, so without it a
+// plugin that never answered (a dead or wrong socket) could not be reported
+// at all. Readers take kekId from Healthy reports only (kmsstate does), so
+// the placeholder never reads as a key rotation.
+const UnknownKEKID = "unknown"
+
+// knownKEKID is the last key id the plugin of keyID returned, or UnknownKEKID.
+func (p *Prober) knownKEKID(keyID string) string {
+	if kek := p.lastKnownKEKID(keyID, ""); kek != "" {
+		return kek
+	}
+	return UnknownKEKID
 }
 
 // lastKnownKEKID records kekID for the plugin of keyID when it is not empty,

@@ -54,25 +54,25 @@ func TestProbe(t *testing.T) {
 		{
 			name:      "status call fails",
 			service:   &stubService{statusErr: status.Error(codes.Unavailable, "connection refused")},
-			want:      wantReport(failed, "", "rpc error: code = Unavailable desc = connection refused"),
+			want:      wantReport(failed, UnknownKEKID, "rpc error: code = Unavailable desc = connection refused"),
 			wantCalls: statusOnly,
 		},
 		{
 			name:      "status call times out",
 			service:   &stubService{statusHangs: true},
-			want:      wantReport(failed, "", "context deadline exceeded"),
+			want:      wantReport(failed, UnknownKEKID, "context deadline exceeded"),
 			wantCalls: statusOnly,
 		},
 		{
 			name:      "status without response",
 			service:   &stubService{},
-			want:      wantReport(failed, "", "kms plugin returned nil status response"),
+			want:      wantReport(failed, UnknownKEKID, "kms plugin returned nil status response"),
 			wantCalls: statusOnly,
 		},
 		{
 			name:      "status error longer than detail allows is cut",
 			service:   &stubService{statusErr: status.Error(codes.Internal, strings.Repeat("x", 5000))},
-			want:      wantReport(failed, "", ("rpc error: code = Internal desc = " + strings.Repeat("x", 5000))[:1021]+"..."),
+			want:      wantReport(failed, UnknownKEKID, ("rpc error: code = Internal desc = " + strings.Repeat("x", 5000))[:1021]+"..."),
 			wantCalls: statusOnly,
 		},
 		{
@@ -90,19 +90,19 @@ func TestProbe(t *testing.T) {
 		{
 			name:      "healthz not ok and key id empty",
 			service:   &stubService{status: &kmsservice.StatusResponse{Version: "v2", Healthz: "kms unreachable"}},
-			want:      wantReport(unhealthy, "", "kms unreachable"),
+			want:      wantReport(unhealthy, UnknownKEKID, "kms unreachable"),
 			wantCalls: statusOnly,
 		},
 		{
 			name:      "status key id empty",
 			service:   &stubService{status: okStatus("")},
-			want:      wantReport(unhealthy, "", "status returned invalid key id: keyID is empty"),
+			want:      wantReport(unhealthy, UnknownKEKID, "status returned invalid key id: keyID is empty"),
 			wantCalls: statusOnly,
 		},
 		{
 			name:      "status key id too long",
 			service:   &stubService{status: okStatus(longKEKID + "k")},
-			want:      wantReport(unhealthy, "", "status returned invalid key id: keyID is 1025 bytes, which exceeds the max size of 1024"),
+			want:      wantReport(unhealthy, UnknownKEKID, "status returned invalid key id: keyID is 1025 bytes, which exceeds the max size of 1024"),
 			wantCalls: statusOnly,
 		},
 		{
@@ -195,7 +195,7 @@ func TestProbeAll(t *testing.T) {
 
 	want := applyoperatorv1.KMSEncryptionStatus().WithHealthReports(
 		wantReport(operatorv1.KMSPluginHealthStatusHealthy, testKEKID, "").WithKeyId("1"),
-		wantReport(operatorv1.KMSPluginHealthStatusError, "", "rpc error: code = Unavailable desc = connection refused").WithKeyId("2"),
+		wantReport(operatorv1.KMSPluginHealthStatusError, UnknownKEKID, "rpc error: code = Unavailable desc = connection refused").WithKeyId("2"),
 	)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("unexpected status (-want +got):\n%s", diff)
