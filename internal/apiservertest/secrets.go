@@ -50,6 +50,9 @@ type Secrets struct {
 	// ExpireOnce fails the first use of every consistent continue token with 410 Expired, carrying an
 	// inconsistent token as the apiserver does.
 	ExpireOnce bool
+	// BeforeList, when set, runs before every LIST (with Lock held) with the number of LISTs so far; an error
+	// fails the LIST.
+	BeforeList func(n int) error
 	// BeforeUpdate, when set, runs before every update (without Lock) with the object's key and the number of
 	// updates so far; an error fails the update.
 	BeforeUpdate func(key string, n int) error
@@ -107,6 +110,11 @@ func (s *Secrets) List(_ context.Context, opts metav1.ListOptions) (*unstructure
 	defer s.Lock.Unlock()
 	s.Lists++
 	s.Continues = append(s.Continues, opts.Continue)
+	if s.BeforeList != nil {
+		if err := s.BeforeList(s.Lists); err != nil {
+			return nil, err
+		}
+	}
 	start, rv := "", int64(s.rv)
 	if opts.Continue != "" {
 		key, tokenRV, err := storage.DecodeContinue(opts.Continue, "/")

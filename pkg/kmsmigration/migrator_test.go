@@ -76,6 +76,26 @@ func TestMigrateOutcomes(t *testing.T) {
 			wantCounts: Counts{Listed: 60, Rewritten: 60},
 		},
 		{
+			name: "a failing LIST is retried, not the end of the migration",
+			prepare: func(c *fakeCluster) {
+				c.BeforeList = func(n int) error {
+					if n == 2 || n == 3 {
+						return apierrors.NewServiceUnavailable("etcd leader changed")
+					}
+					return nil
+				}
+			},
+			wantCounts: Counts{Listed: 60, Rewritten: 60},
+		},
+		{
+			name: "a forbidden LIST ends the migration with its error",
+			prepare: func(c *fakeCluster) {
+				c.BeforeList = func(int) error { return apierrors.NewForbidden(secretsGR, "", errors.New("no list")) }
+			},
+			wantErr:   apierrors.IsForbidden,
+			wantStale: 60,
+		},
+		{
 			name: "429 with Retry-After waits and retries without failing",
 			hook: func(c *fakeCluster) func(string) error {
 				var throttled atomic.Int32

@@ -118,9 +118,7 @@ func (r *run) execute(ctx context.Context) error {
 // every object to the workers, one page buffered ahead.
 func (r *run) list(ctx context.Context, queue chan<- work) error {
 	inner := pagedlist.PageFunc(
-		func(ctx context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
-			return r.client.List(ctx, opts)
-		},
+		r.listPage,
 		r.namespaced,
 		pagedlist.Observer{
 			Unreadable: func(keys []string) {
@@ -168,6 +166,38 @@ func (r *run) list(ctx context.Context, queue chan<- work) error {
 			return ctx.Err()
 		}
 	})
+}
+
+// listPage lists one page, waiting while the migration is paused and
+// retrying transient errors like a rewrite does, so that one failed LIST
+// does not end a long migration (library-go would prune it and start over).
+// 410 Expired and StorageReadError go to pagedlist, which handles them.
+func (r *run) listPage(ctx context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
+	for attempt := 0; ; {
+		if err := r.gate.wait(ctx); err != nil {
+			return nil, err
+		}
+		list, err := r.client.List(ctx, opts)
+		if err == nil || ctx.Err() != nil || permanent(err) ||
+			apierrors.IsResourceExpired(err) || apierrors.IsGone(err) || apierrors.IsStoreReadError(err) {
+			return list, err
+		}
+		if seconds, ok := apierrors.SuggestsClientDelay(err); ok && apierrors.IsTooManyRequests(err) {
+			r.gate.retryAfter(time.Duration(max(seconds, 1)) * time.Second)
+			continue
+		}
+		if r.gate.recheckHealth(ctx, r.opts.Health) != nil {
+			continue
+		}
+		r.gate.transientError(err)
+		attempt++
+		if attempt > r.opts.MaxRetries {
+			return nil, fmt.Errorf("listing %s failed %d times: %w", r.gr, attempt, err)
+		}
+		if err := sleep(ctx, r.opts.Clock, retryDelay(attempt)); err != nil {
+			return nil, err
+		}
+	}
 }
 
 func (r *run) addPage(token string, list *unstructured.UnstructuredList) {
