@@ -112,7 +112,7 @@ type Controller struct {
 	name    string
 	options ControllerOptions
 	// announced are the finished migrations an event was emitted for.
-	announced map[schema.GroupResource]time.Time
+	announced map[schema.GroupResource]finishedMigration
 }
 
 // NewController returns the controller, to be run with library-go's
@@ -124,7 +124,7 @@ func NewController(instanceName string, options ControllerOptions) *Controller {
 	c := &Controller{
 		name:      factory.ControllerInstanceName(instanceName, "KMSMigration"),
 		options:   options,
-		announced: map[schema.GroupResource]time.Time{},
+		announced: map[schema.GroupResource]finishedMigration{},
 	}
 	c.Controller = factory.New().
 		WithSync(c.sync).
@@ -261,6 +261,19 @@ var severity = map[string]int{
 	ReasonUndecryptable:          4,
 }
 
+// finishedMigration tells one finished migration of a resource from the
+// next. The finish time alone does not: two migrations can end within one
+// tick of a coarse clock, and a key rotation's migration follows the one
+// before it at once.
+type finishedMigration struct {
+	target            Target
+	started, finished time.Time
+}
+
+func (f finishedMigration) is(p Progress) bool {
+	return f.target == p.Target && f.started.Equal(p.Started) && f.finished.Equal(p.Finished)
+}
+
 func (c *Controller) emitEvents(recorder events.Recorder, progress []Progress, previous []operatorv1.OperatorCondition, conds migrationConditions) {
 	prev := v1helpers.FindOperatorCondition(previous, ConditionDegraded)
 	wasPaused := prev != nil && prev.Status == operatorv1.ConditionTrue && (prev.Reason == string(PausedKMSUnhealthy) || prev.Reason == string(PausedErrorThreshold))
@@ -272,10 +285,10 @@ func (c *Controller) emitEvents(recorder events.Recorder, progress []Progress, p
 		recorder.Eventf(EventResumed, "KMS migration resumed")
 	}
 	for _, p := range progress {
-		if p.Running() || p.Finished.IsZero() || c.announced[p.Resource].Equal(p.Finished) {
+		if p.Running() || p.Finished.IsZero() || c.announced[p.Resource].is(p) {
 			continue
 		}
-		c.announced[p.Resource] = p.Finished
+		c.announced[p.Resource] = finishedMigration{target: p.Target, started: p.Started, finished: p.Finished}
 		if p.Result != nil {
 			recorder.Warningf(EventFailed, "migration of %s to %s finished with errors: %v", p.Resource, p.Target, p.Result)
 		} else {
