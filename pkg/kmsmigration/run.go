@@ -130,7 +130,26 @@ func (r *run) list(ctx context.Context, queue chan<- work) error {
 				klog.V(2).Infof("kmsmigration: %s: continue token expired, resuming after the last key listed", r.gr)
 			},
 		})
+	// The pager LISTs in a goroutine of its own that it does not wait for
+	// when the migration stops. A LIST still in flight then must neither
+	// add a page after the final checkpoint nor outlive execute.
+	var listing sync.WaitGroup
+	stopped := false
+	defer func() {
+		r.lock.Lock()
+		stopped = true
+		r.lock.Unlock()
+		listing.Wait()
+	}()
 	p := pager.New(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		r.lock.Lock()
+		if stopped {
+			r.lock.Unlock()
+			return nil, context.Canceled
+		}
+		listing.Add(1)
+		r.lock.Unlock()
+		defer listing.Done()
 		obj, err := inner(ctx, opts)
 		if err != nil {
 			return nil, err
