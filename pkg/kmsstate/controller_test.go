@@ -292,14 +292,24 @@ func TestControllerMetrics(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The rotation counter is shared by every test of the package and every
+	// run of -count: read this key's series alone, before and after.
+	rotations := func() float64 {
+		t.Helper()
+		got, err := testutil.GetCounterMetricValue(registeredMetrics().rotations.WithLabelValues("9"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	before := rotations()
 	syncWith(healthy("master-0", "9", "a"), healthy("master-1", "9", "a"))
 	syncWith(healthy("master-0", "9", "b"), healthy("master-1", "9", "b"))
 	nodes = staticNodes{"master-0"}
 	syncWith(report("master-0", "9", operatorv1.KMSPluginHealthStatusError, "b", 20*time.Second))
 
-	// The rotation counter is shared by every test of the package; read this key's series alone.
-	if got, err := testutil.GetCounterMetricValue(registeredMetrics().rotations.WithLabelValues("9")); err != nil || got != 1 {
-		t.Errorf("kmsguard_kms_key_rotations_total{key_id=\"9\"} = %v (%v), want 1", got, err)
+	if got := rotations() - before; got != 1 {
+		t.Errorf("kmsguard_kms_key_rotations_total{key_id=\"9\"} rose by %v, want 1", got)
 	}
 	want := `
 # HELP kmsguard_kms_plugin_healthy [ALPHA] 1 when the KMS plugin for a key on a node is healthy with a fresh report, 0 otherwise.
