@@ -40,9 +40,9 @@ const (
 	DefaultMaxRetries = 5
 	// DefaultCheckpointInterval bounds the work redone after a restart.
 	DefaultCheckpointInterval = 10 * time.Second
-	// DefaultLatencyFactor: when the smoothed PUT latency exceeds this
-	// multiple of the lowest smoothed latency seen, the apiserver is
-	// struggling and the migrator halves its in-flight PUTs.
+	// DefaultLatencyFactor: when the fast moving average of PUT latency
+	// exceeds this multiple of the slow one, the apiserver is struggling
+	// and the migrator halves its in-flight PUTs.
 	DefaultLatencyFactor = 3.0
 	// DefaultMaxListedKeys bounds the keys kept per resource for the report.
 	DefaultMaxListedKeys = 100
