@@ -171,12 +171,12 @@ func (g *gate) recheckHealth(ctx context.Context, health HealthFunc) error {
 	return err
 }
 
-// watchHealth reads health now and every interval until ctx ends.
+// watchHealth reads health every interval until ctx ends; execute has
+// read it once before.
 func (g *gate) watchHealth(ctx context.Context, health HealthFunc, interval time.Duration) {
 	if health == nil {
 		return
 	}
-	g.setHealth(health(ctx))
 	ticker := g.clock.NewTicker(interval)
 	defer ticker.Stop()
 	for {

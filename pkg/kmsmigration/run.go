@@ -83,6 +83,12 @@ func (r *run) execute(ctx context.Context) error {
 	var background sync.WaitGroup
 	defer background.Wait()
 	defer cancel()
+	// Health is read once before the first LIST, so that a migration
+	// started while the KMS is down sends nothing; watchHealth reads it
+	// again every interval.
+	if r.opts.Health != nil {
+		r.gate.setHealth(r.opts.Health(ctx))
+	}
 	background.Add(2)
 	go func() { defer background.Done(); r.gate.watchHealth(ctx, r.opts.Health, r.opts.HealthInterval) }()
 	go func() { defer background.Done(); r.checkpointEvery(ctx) }()
