@@ -2,6 +2,7 @@ package kmsstate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -36,6 +37,8 @@ const (
 	EventPluginRecovered     = "KMSPluginRecovered"
 	EventKeyRotated          = "KMSKeyRotated"
 	EventHealthReportRemoved = "KMSHealthReportRemoved"
+	// EventMemoryDiscarded: the stored key_id memory could not be decoded and was replaced.
+	EventMemoryDiscarded = "KMSStateMemoryDiscarded"
 )
 
 // NodeLister lists the nodes that run a kube-apiserver of the current revision.
@@ -75,6 +78,10 @@ type Options struct {
 	// APIServers is optional: without it the state comes from the plugins' health reports alone.
 	APIServers APIServerProber
 	Recorder   events.Recorder
+	// Memory is optional: with it, the remote key_ids the nodes agreed on and the rotations in progress or
+	// completed survive an operator restart (ConfigMapMemory). Without it, a rotation that completes while
+	// no operator runs is never reported.
+	Memory MemoryStore
 	// Clock is for tests; the real clock by default.
 	Clock clock.PassiveClock
 }
@@ -113,6 +120,9 @@ type Controller struct {
 	memory   Memory
 	state    *State
 	failures map[failureKey]Failure
+	// memoryLoaded says whether options.Memory has been read; saved is what was last written to it.
+	memoryLoaded bool
+	saved        Memory
 }
 
 // NewController builds the controller; run it with Run(ctx, 1) as any library-go controller.
@@ -167,6 +177,9 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 			condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use"))
 	}
 
+	if err := c.loadMemory(ctx, syncCtx.Recorder()); err != nil {
+		return err
+	}
 	c.mu.Lock()
 	state, memory := Evaluate(c.options.Config, c.memory, obs)
 	c.memory, c.state = memory, &state
@@ -180,6 +193,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	c.emitEvents(syncCtx.Recorder(), previous, c.failures, state)
 	c.metrics.update(&state, obs.Now)
 	cleanupErr := c.removeOrphans(ctx, syncCtx.Recorder(), obs.Reports, state.Orphans)
+	saveErr := c.saveMemory(ctx, memory)
 
 	degraded := condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonAsExpected, "")
 	if isDegraded, reason, message := state.Degraded(); isDegraded {
@@ -192,7 +206,42 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	if err := c.applyConditions(ctx, degraded, rotating); err != nil {
 		return err
 	}
-	return cleanupErr
+	return errors.Join(cleanupErr, saveErr)
+}
+
+// loadMemory reads the stored Memory once, before the first evaluation. A store that cannot be read is
+// retried; one that cannot be decoded is replaced by a fresh start, with a warning: a zero Memory never
+// invents a rotation, and refusing would stop every KMS condition for the sake of a lost remote key_id.
+func (c *Controller) loadMemory(ctx context.Context, recorder events.Recorder) error {
+	if c.memoryLoaded || c.options.Memory == nil {
+		return nil
+	}
+	memory, err := c.options.Memory.Load(ctx)
+	var corrupt *CorruptMemoryError
+	switch {
+	case errors.As(err, &corrupt):
+		recorder.Warningf(EventMemoryDiscarded, "%v; starting afresh: a remote key_id rotation completed while no operator ran will not be reported", err)
+		memory = Memory{}
+	case err != nil:
+		return fmt.Errorf("loading the KMS key_id memory: %w", err)
+	}
+	c.mu.Lock()
+	c.memory, c.saved, c.memoryLoaded = memory, memory, true
+	c.mu.Unlock()
+	return nil
+}
+
+// saveMemory writes memory when what a MemoryStore keeps of it changed; a failed write is tried again on the
+// next sync.
+func (c *Controller) saveMemory(ctx context.Context, memory Memory) error {
+	if c.options.Memory == nil || sameStored(memory, c.saved) {
+		return nil
+	}
+	if err := c.options.Memory.Save(ctx, memory); err != nil {
+		return fmt.Errorf("saving the KMS key_id memory: %w", err)
+	}
+	c.saved = memory
+	return nil
 }
 
 func (c *Controller) observe(ctx context.Context) (Observation, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
+	kubefake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
@@ -41,6 +42,7 @@ func Example() {
 				APIVersion: "v2", Name: "1_secrets", Endpoint: "unix:///var/run/kmsplugin/kms-1.sock"}}},
 		}}}, nil
 	}
+	kubeClient := kubefake.NewClientset()
 	recorder := events.NewInMemoryRecorder("kube-apiserver-operator", clock.RealClock{})
 
 	// The wiring.
@@ -57,6 +59,9 @@ func Example() {
 		}),
 		// APIServers: apiserverprobe.NewForConfig(...) adds each kube-apiserver's own view.
 		Recorder: recorder,
+		// Remote key_ids and rotations survive operator restarts, so that a rotation completed while no
+		// operator ran is still reported (and migrated for by kmsmigration).
+		Memory: kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: "kmsguard-kms-state"},
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan struct{})

@@ -1,0 +1,258 @@
+package kmsstate
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	clocktesting "k8s.io/utils/clock/testing"
+)
+
+const (
+	memoryNamespace = "openshift-kube-apiserver-operator"
+	memoryName      = "kmsguard-kms-state"
+)
+
+var errServerDown = apierrors.NewServiceUnavailable("etcd is down")
+
+// operatorProcess is one run of the operator: a Controller with its own in-process state, on a shared store.
+type operatorProcess struct {
+	t          *testing.T
+	controller *Controller
+	reports    *fakeStatusProvider
+	recorder   events.InMemoryRecorder
+	clock      *clocktesting.FakeClock
+}
+
+func startOperator(t *testing.T, store MemoryStore, now time.Time) *operatorProcess {
+	clock := clocktesting.NewFakeClock(now)
+	p := &operatorProcess{t: t, reports: &fakeStatusProvider{}, recorder: events.NewInMemoryRecorder("test", clock), clock: clock}
+	p.controller = NewController("test", Options{
+		OperatorClient: &recordingOperatorClient{OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)},
+		StatusProvider: p.reports, Nodes: staticNodes{"master-0", "master-1"}, Keys: staticKeys{IDs: []string{"1"}},
+		Recorder: p.recorder, Clock: clock, Memory: store,
+	})
+	return p
+}
+
+// sync evaluates reports as of the process clock; the reports are 10 s old then.
+func (p *operatorProcess) sync(keks ...string) error {
+	p.t.Helper()
+	p.reports.reports = nil
+	for i, kek := range keks {
+		r := healthy([]string{"master-0", "master-1"}[i], "1", kek)
+		r.LastCheckedTime = metav1.NewTime(p.clock.Now().Add(-10 * time.Second))
+		p.reports.reports = append(p.reports.reports, r)
+	}
+	return p.controller.sync(context.Background(), factory.NewSyncContext("test", p.recorder))
+}
+
+func (p *operatorProcess) mustSync(keks ...string) {
+	p.t.Helper()
+	if err := p.sync(keks...); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+func (p *operatorProcess) events(reason string) []string {
+	var messages []string
+	for _, e := range p.recorder.Events() {
+		if e.Reason == reason {
+			messages = append(messages, e.Message)
+		}
+	}
+	return messages
+}
+
+func TestMemorySurvivesRestart(t *testing.T) {
+	scenarios := []struct {
+		name string
+		// before is what the plugins of master-0 and master-1 report to the first process, after to the second.
+		before, after [2]string
+		persist       bool
+		// wantCompleted is the rotation the second process reports as completed; nil means none.
+		wantCompleted *Rotation
+		// wantInProgress is the rotation the second process reports in progress; nil means none.
+		wantInProgress *Rotation
+	}{
+		{
+			name:          "a rotation completed while no operator ran",
+			before:        [2]string{"kek-a", "kek-a"},
+			after:         [2]string{"kek-b", "kek-b"},
+			persist:       true,
+			wantCompleted: &Rotation{KeyID: "1", From: "kek-a", To: "kek-b", Started: t0.Add(time.Hour), Completed: t0.Add(time.Hour)},
+		},
+		{
+			// Without a store the second process settles on kek-b and the rotation is never seen: what the
+			// store is for.
+			name:    "without a store the rotation is missed",
+			before:  [2]string{"kek-a", "kek-a"},
+			after:   [2]string{"kek-b", "kek-b"},
+			persist: false,
+		},
+		{
+			name:           "a rotation in progress keeps its start and origin",
+			before:         [2]string{"kek-b", "kek-a"},
+			after:          [2]string{"kek-b", "kek-a"},
+			persist:        true,
+			wantInProgress: &Rotation{KeyID: "1", From: "kek-a", To: "kek-b", Started: t0, Pending: []string{"master-1"}},
+		},
+		{
+			name:          "a rotation in progress completes after the restart",
+			before:        [2]string{"kek-b", "kek-a"},
+			after:         [2]string{"kek-b", "kek-b"},
+			persist:       true,
+			wantCompleted: &Rotation{KeyID: "1", From: "kek-a", To: "kek-b", Started: t0, Completed: t0.Add(time.Hour)},
+		},
+		{
+			name:    "no change, no rotation",
+			before:  [2]string{"kek-a", "kek-a"},
+			after:   [2]string{"kek-a", "kek-a"},
+			persist: true,
+		},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			kube := fake.NewClientset()
+			var store MemoryStore
+			if s.persist {
+				store = ConfigMapMemory{Client: kube.CoreV1(), Namespace: memoryNamespace, Name: memoryName}
+			}
+			first := startOperator(t, store, t0)
+			// The first sync settles on kek-a with nothing to compare it with; the rotation scenarios then see
+			// one node move to kek-b.
+			first.mustSync("kek-a", "kek-a")
+			first.mustSync(s.before[0], s.before[1])
+
+			second := startOperator(t, store, t0.Add(time.Hour))
+			second.mustSync(s.after[0], s.after[1])
+			state, _ := second.controller.State()
+
+			completed, ok := state.LatestRotation("1")
+			switch {
+			case s.wantCompleted == nil && ok:
+				t.Errorf("completed rotation %+v, want none", completed)
+			case s.wantCompleted != nil && (!ok || !sameRotation(completed, *s.wantCompleted)):
+				t.Errorf("completed rotation %+v (found %v), want %+v", completed, ok, *s.wantCompleted)
+			}
+			if rotated := second.events(EventKeyRotated); (s.wantCompleted != nil) != (len(rotated) == 1) || len(rotated) > 1 {
+				t.Errorf("%s events %q", EventKeyRotated, rotated)
+			}
+			switch {
+			case s.wantInProgress == nil && len(state.Rotations) > 0:
+				t.Errorf("rotations in progress %+v, want none", state.Rotations)
+			case s.wantInProgress != nil && (len(state.Rotations) != 1 || !sameRotation(state.Rotations[0], *s.wantInProgress)):
+				t.Errorf("rotations in progress %+v, want %+v", state.Rotations, *s.wantInProgress)
+			}
+		})
+	}
+}
+
+func TestMemoryWrittenOnChangeOnly(t *testing.T) {
+	kube := fake.NewClientset()
+	p := startOperator(t, ConfigMapMemory{Client: kube.CoreV1(), Namespace: memoryNamespace, Name: memoryName}, t0)
+	writes := func() int {
+		n := 0
+		for _, a := range kube.Actions() {
+			if a.GetVerb() == "create" || a.GetVerb() == "update" {
+				n++
+			}
+		}
+		return n
+	}
+	p.mustSync("kek-a", "kek-a")
+	if got := writes(); got != 1 {
+		t.Fatalf("%d writes after the first sync, want 1", got)
+	}
+	for range 3 {
+		p.clock.Step(time.Minute)
+		p.mustSync("kek-a", "kek-a")
+	}
+	if got := writes(); got != 1 {
+		t.Errorf("%d writes after syncs that learned nothing, want 1", got)
+	}
+	p.mustSync("kek-b", "kek-a")
+	if got := writes(); got != 2 {
+		t.Errorf("%d writes after a rotation started, want 2", got)
+	}
+}
+
+func TestMemoryStoreFailures(t *testing.T) {
+	t.Run("undecodable memory is replaced, with a warning", func(t *testing.T) {
+		kube := fake.NewClientset(&corev1.ConfigMap{
+			ObjectMeta: metav1.ObjectMeta{Namespace: memoryNamespace, Name: memoryName},
+			Data:       map[string]string{MemoryDataKey: `{"settledKEK": ["not", "a", "map"]`, "other": "kept"},
+		})
+		store := ConfigMapMemory{Client: kube.CoreV1(), Namespace: memoryNamespace, Name: memoryName}
+		p := startOperator(t, store, t0)
+		p.mustSync("kek-a", "kek-a")
+		warnings := p.events(EventMemoryDiscarded)
+		if len(warnings) != 1 || !strings.Contains(warnings[0], "configmap "+memoryNamespace+"/"+memoryName) {
+			t.Errorf("%s events %q, want one naming the configmap", EventMemoryDiscarded, warnings)
+		}
+		cm, err := kube.CoreV1().ConfigMaps(memoryNamespace).Get(context.Background(), memoryName, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m Memory
+		if err := json.Unmarshal([]byte(cm.Data[MemoryDataKey]), &m); err != nil || m.settledKEK["1"] != "kek-a" {
+			t.Errorf("stored memory %q (%v), want kek-a settled for key 1", cm.Data[MemoryDataKey], err)
+		}
+		if cm.Data["other"] != "kept" {
+			t.Errorf("other data of the configmap was lost: %v", cm.Data)
+		}
+	})
+
+	t.Run("an unreadable store stops the sync until it can be read", func(t *testing.T) {
+		kube := fake.NewClientset()
+		kube.PrependReactor("get", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
+			return true, nil, errServerDown
+		})
+		p := startOperator(t, ConfigMapMemory{Client: kube.CoreV1(), Namespace: memoryNamespace, Name: memoryName}, t0)
+		if err := p.sync("kek-a", "kek-a"); err == nil || !strings.Contains(err.Error(), errServerDown.Error()) {
+			t.Errorf("sync error %v, want the store's", err)
+		}
+		if _, ok := p.controller.State(); ok {
+			t.Errorf("a state was evaluated without the stored memory")
+		}
+		kube.ReactionChain = kube.ReactionChain[1:]
+		p.mustSync("kek-a", "kek-a")
+		if _, ok := p.controller.State(); !ok {
+			t.Errorf("no state after the store came back")
+		}
+	})
+
+	t.Run("a failed save is retried on the next sync", func(t *testing.T) {
+		kube := fake.NewClientset()
+		failing := true
+		kube.PrependReactor("create", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
+			if failing {
+				return true, nil, errServerDown
+			}
+			return false, nil, nil
+		})
+		store := ConfigMapMemory{Client: kube.CoreV1(), Namespace: memoryNamespace, Name: memoryName}
+		p := startOperator(t, store, t0)
+		if err := p.sync("kek-a", "kek-a"); err == nil {
+			t.Errorf("a failed save was not reported")
+		}
+		failing = false
+		p.mustSync("kek-a", "kek-a")
+		m, err := store.Load(context.Background())
+		if err != nil || m.settledKEK["1"] != "kek-a" {
+			t.Errorf("stored memory %+v (%v) after the retry, want kek-a settled", m, err)
+		}
+	})
+}
