@@ -100,7 +100,9 @@ type ControllerOptions struct {
 // the rotation completed, the controller starts one to Target{WriteKey,
 // RemoteKeyID}. It never interrupts a running migration: one that started
 // after the rotation covers it, one that started before is followed by a
-// new one.
+// new one. After an operator restart kmsstate (with a ConfigMapMemory) still
+// reports the last completed rotation; Ensure then finds the finished
+// migration in its checkpoint, and nothing starts or is announced.
 //
 // A repeat migration is cheap: kube-apiserver marks a value stale only when
 // it was written under another key or key_id, and skips the write of a
@@ -188,11 +190,16 @@ func (c *Controller) startRotationMigrations(ctx context.Context, recorder event
 			// so that two triggers never take turns stopping each other.
 			continue
 		}
-		if _, _, _, err := c.options.Migrator.Ensure(gr, target); err != nil {
+		finished, _, _, err := c.options.Migrator.Ensure(gr, target)
+		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		recorder.Eventf(EventRotationMigration, "migrating %s to %s: %s", gr, target, rotation)
+		if !finished {
+			// Finished means a previous process ran it: its checkpoint
+			// says so, and kmsstate remembered the rotation.
+			recorder.Eventf(EventRotationMigration, "migrating %s to %s: %s", gr, target, rotation)
+		}
 	}
 	return errors.Join(errs...)
 }

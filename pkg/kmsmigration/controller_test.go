@@ -3,7 +3,6 @@ package kmsmigration
 import (
 	"context"
 	"errors"
-	"github.com/kmsguard/kmsguard/internal/apiservertest"
 	"strings"
 	"testing"
 	"time"
@@ -13,8 +12,10 @@ import (
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	kubefake "k8s.io/client-go/kubernetes/fake"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/kmsguard/kmsguard/internal/apiservertest"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -179,6 +180,63 @@ func TestControllerRotationMigration(t *testing.T) {
 	_, status, _, _ := operatorClient.GetOperatorState()
 	if cond := v1helpers.FindOperatorCondition(status.Conditions, ConditionProgressing); cond == nil || cond.Status != operatorv1.ConditionFalse || !strings.Contains(cond.Message, "kek-b") {
 		t.Errorf("Progressing after the rotation migration: %+v", cond)
+	}
+}
+
+// TestControllerRotationAfterRestart: kmsstate remembers a completed
+// rotation across restarts (kmsstate.ConfigMapMemory); a new operator
+// process must not migrate for it again when the previous one finished.
+func TestControllerRotationAfterRestart(t *testing.T) {
+	c := apiservertest.NewStaleSecrets(1, 20)
+	kube := kubefake.NewSimpleClientset()
+	store := ConfigMapCheckpoints{Client: kube.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: "kmsguard-migration"}
+	rotation := kmsstate.Rotation{KeyID: "2", From: "kek-a", To: "kek-b", Started: t0.Add(-48 * time.Hour), Completed: t0.Add(-47 * time.Hour)}
+	rotationTarget := Target{WriteKey: "2", RemoteKeyID: "kek-b"}
+
+	process := func() (*Migrator, func() int) {
+		opts := testOptions(t, c)
+		opts.Checkpoints = store
+		m := newTestMigrator(t, opts)
+		recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
+		controller := NewController("test", ControllerOptions{
+			Migrator:       m,
+			OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
+			Recorder:       recorder,
+			WriteKeys: func(context.Context) (map[schema.GroupResource]string, error) {
+				return map[schema.GroupResource]string{secretsGR: "2"}, nil
+			},
+			Rotations: func(string) (kmsstate.Rotation, bool) { return rotation, true },
+		})
+		if err := controller.sync(context.Background(), factory.NewSyncContext("test", recorder)); err != nil {
+			t.Fatal(err)
+		}
+		started := 0
+		for _, e := range recorder.Events() {
+			if e.Reason == EventRotationMigration {
+				started++
+			}
+		}
+		return m, func() int { return started }
+	}
+
+	first, started := process()
+	if started() != 1 {
+		t.Fatalf("the first process started %d rotation migrations, want 1", started())
+	}
+	if _, result, _ := waitTarget(t, first, rotationTarget); result != nil {
+		t.Fatalf("rotation migration: %v", result)
+	}
+	updates := c.UpdateCount()
+
+	second, started := process()
+	if started() != 0 {
+		t.Errorf("the second process announced %d rotation migrations for one that had finished", started())
+	}
+	if p := second.Progress(); len(p) != 1 || p[0].Target != rotationTarget || p[0].Running() || p[0].Counts.Rewritten != 20 {
+		t.Errorf("second process progress %v, want the finished rotation migration", p)
+	}
+	if n := c.UpdateCount() - updates; n != 0 {
+		t.Errorf("the second process sent %d updates", n)
 	}
 }
 
