@@ -17,11 +17,12 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
 func TestPrecondition(t *testing.T) {
-	deployedKMS1 := secretsConfig(kms("1"), identity())
+	deployedKMS1 := ectest.Secrets(ectest.KMS("1"), ectest.Identity())
 	scenarios := []struct {
 		name string
 		// deployed and candidate configs; nil means no such secret. rawCandidate overrides candidate.
@@ -53,21 +54,21 @@ func TestPrecondition(t *testing.T) {
 		},
 		{
 			name:        "non-KMS change rolls out while KMS is down",
-			deployed:    withConfigMaps(secretsConfig(kms("1"), identity()), aescbc("1", aesKeyA), identity()),
-			candidate:   withConfigMaps(secretsConfig(kms("1"), identity()), aescbc("2", aesKeyB), aescbc("1", aesKeyA), identity()),
+			deployed:    ectest.WithConfigMaps(ectest.Secrets(ectest.KMS("1"), ectest.Identity()), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
+			candidate:   ectest.WithConfigMaps(ectest.Secrets(ectest.KMS("1"), ectest.Identity()), ectest.AESCBC("2", ectest.AESKeyB), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
 			health:      health([]string{"1"}), // no report at all
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
 			wantInMessage: []string{"no KMS provider change"},
 		},
 		{
 			name:        "aescbc encryption added is not the gate's business",
-			candidate:   secretsConfig(aescbc("1", aesKeyA), identity()),
+			candidate:   ectest.Secrets(ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
 			health:      health(nil),
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
 		},
 		{
 			name:        "KMS added with healthy plugins",
-			candidate:   secretsConfig(kms("1"), identity()),
+			candidate:   ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:      allHealthy("1"),
 			conditions:  preflightPassed(),
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
@@ -75,7 +76,7 @@ func TestPrecondition(t *testing.T) {
 		},
 		{
 			name:      "KMS added with one unhealthy node",
-			candidate: secretsConfig(kms("1"), identity()),
+			candidate: ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health: health([]string{"1"}, healthyReport("master-0", "1"), operatorv1.KMSPluginHealthReport{
 				NodeName: "master-1", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusError, Detail: "connection refused", LastCheckedTime: metav1.NewTime(t0.Add(-5 * time.Second))}),
 			conditions:      preflightPassed(),
@@ -85,7 +86,7 @@ func TestPrecondition(t *testing.T) {
 		},
 		{
 			name:      "KMS added with a stale report",
-			candidate: secretsConfig(kms("1"), identity()),
+			candidate: ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health: health([]string{"1"}, healthyReport("master-0", "1"), operatorv1.KMSPluginHealthReport{
 				NodeName: "master-1", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "kek-a", LastCheckedTime: metav1.NewTime(t0.Add(-10 * time.Minute))}),
 			conditions:      preflightPassed(),
@@ -95,7 +96,7 @@ func TestPrecondition(t *testing.T) {
 		},
 		{
 			name:            "KMS added with no report for a node",
-			candidate:       secretsConfig(kms("1"), identity()),
+			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:          health([]string{"1"}, healthyReport("master-0", "1")),
 			conditions:      preflightPassed(),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
@@ -104,14 +105,14 @@ func TestPrecondition(t *testing.T) {
 		},
 		{
 			name:        "KMS added with healthy plugins, without a preflight reader",
-			candidate:   secretsConfig(kms("1"), identity()),
+			candidate:   ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:      allHealthy("1"),
 			noPreflight: true,
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
 		},
 		{
 			name:            "KMS added with an unhealthy node, without a preflight reader",
-			candidate:       secretsConfig(kms("1"), identity()),
+			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:          health([]string{"1"}, healthyReport("master-0", "1")),
 			noPreflight:     true,
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
@@ -119,7 +120,7 @@ func TestPrecondition(t *testing.T) {
 		},
 		{
 			name:            "preflight missing",
-			candidate:       secretsConfig(kms("1"), identity()),
+			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:          allHealthy("1"),
 			conditions:      []operatorv1.OperatorCondition{condition(ConditionPreflightRequired, operatorv1.ConditionTrue, "", "hash-A")},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightNotPassed, wantDegraded: operatorv1.ConditionFalse,
@@ -128,7 +129,7 @@ func TestPrecondition(t *testing.T) {
 		},
 		{
 			name:      "preflight failed degrades at once",
-			candidate: secretsConfig(kms("1"), identity()),
+			candidate: ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:    allHealthy("1"),
 			conditions: []operatorv1.OperatorCondition{
 				condition(ConditionPreflightRequired, operatorv1.ConditionTrue, "", "hash-A"),
@@ -140,7 +141,7 @@ func TestPrecondition(t *testing.T) {
 		},
 		{
 			name:      "preflight passed for another hash",
-			candidate: secretsConfig(kms("1"), identity()),
+			candidate: ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:    allHealthy("1"),
 			conditions: []operatorv1.OperatorCondition{
 				condition(ConditionPreflightRequired, operatorv1.ConditionTrue, "", "hash-B"),
@@ -152,7 +153,7 @@ func TestPrecondition(t *testing.T) {
 		},
 		{
 			name:            "preflight and plugins both failing: the reason is the preflight, the message lists both",
-			candidate:       secretsConfig(kms("1"), identity()),
+			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:          health([]string{"1"}),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightNotPassed, wantDegraded: operatorv1.ConditionFalse,
 			wantInMessage: []string{"preflight has not passed", "HealthReportMissing"},
@@ -160,24 +161,24 @@ func TestPrecondition(t *testing.T) {
 		},
 		{
 			name:        "promoting a running read key to write key needs no new preflight",
-			deployed:    secretsConfig(kms("1"), kms("2"), identity()),
-			candidate:   secretsConfig(kms("2"), kms("1"), identity()),
+			deployed:    ectest.Secrets(ectest.KMS("1"), ectest.KMS("2"), ectest.Identity()),
+			candidate:   ectest.Secrets(ectest.KMS("2"), ectest.KMS("1"), ectest.Identity()),
 			health:      allHealthy("1", "2"),
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
 			wantInMessage: []string{"may roll out"},
 		},
 		{
 			name:            "a write key change is a KMS change",
-			deployed:        secretsConfig(identity(), kms("1")),
-			candidate:       secretsConfig(kms("1"), identity()),
+			deployed:        ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
+			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:          health([]string{"1"}, healthyReport("master-0", "1")),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
 			wantEvents: []string{EventBlocked},
 		},
 		{
 			name:            "read key dropped too early",
-			deployed:        secretsConfig(kms("2"), kms("1"), identity()),
-			candidate:       secretsConfig(kms("2"), identity()),
+			deployed:        ectest.Secrets(ectest.KMS("2"), ectest.KMS("1"), ectest.Identity()),
+			candidate:       ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
 			health:          allHealthy("2"),
 			keySecrets:      []*corev1.Secret{keySecret("1", "secrets"), keySecret("2")},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
@@ -186,8 +187,8 @@ func TestPrecondition(t *testing.T) {
 		},
 		{
 			name:        "a revert drops the failed revision's new read key without migration evidence",
-			deployed:    secretsConfig(kms("1"), kms("2"), identity()),
-			candidate:   secretsConfig(kms("1"), identity()),
+			deployed:    ectest.Secrets(ectest.KMS("1"), ectest.KMS("2"), ectest.Identity()),
+			candidate:   ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:      allHealthy("1"),
 			keySecrets:  []*corev1.Secret{keySecret("1", "secrets"), keySecret("2")},
 			revertOf:    "candidate",
@@ -195,8 +196,8 @@ func TestPrecondition(t *testing.T) {
 		},
 		{
 			name:            "the same drop is blocked when it is not the revert",
-			deployed:        secretsConfig(kms("1"), kms("2"), identity()),
-			candidate:       secretsConfig(kms("1"), identity()),
+			deployed:        ectest.Secrets(ectest.KMS("1"), ectest.KMS("2"), ectest.Identity()),
+			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:          allHealthy("1"),
 			keySecrets:      []*corev1.Secret{keySecret("1", "secrets"), keySecret("2")},
 			revertOf:        "sha256:another-config",
@@ -205,16 +206,16 @@ func TestPrecondition(t *testing.T) {
 		},
 		{
 			name:        "read key dropped after migration",
-			deployed:    secretsConfig(kms("2"), kms("1"), identity()),
-			candidate:   secretsConfig(kms("2"), identity()),
+			deployed:    ectest.Secrets(ectest.KMS("2"), ectest.KMS("1"), ectest.Identity()),
+			candidate:   ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
 			health:      allHealthy("2"),
 			keySecrets:  []*corev1.Secret{keySecret("1", "secrets"), keySecret("2", "secrets")},
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
 		},
 		{
 			name:            "KMS removed altogether while data may be under it",
-			deployed:        secretsConfig(kms("1"), identity()),
-			candidate:       secretsConfig(identity()),
+			deployed:        ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
+			candidate:       ectest.Secrets(ectest.Identity()),
 			health:          health(nil),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
 			wantEvents: []string{EventBlocked},
@@ -229,7 +230,7 @@ func TestPrecondition(t *testing.T) {
 		},
 		{
 			name:            "forced: the override names this candidate",
-			candidate:       secretsConfig(kms("1"), identity()),
+			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:          health([]string{"1"}),
 			conditions:      preflightPassed(),
 			force:           "candidate",
@@ -240,7 +241,7 @@ func TestPrecondition(t *testing.T) {
 		},
 		{
 			name:            "the override for another candidate is ignored",
-			candidate:       secretsConfig(kms("1"), identity()),
+			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:          health([]string{"1"}),
 			conditions:      preflightPassed(),
 			force:           CandidateHash([]byte("an older candidate")),
@@ -251,7 +252,7 @@ func TestPrecondition(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			candidate := marshal(t, s.candidate)
+			candidate := ectest.Marshal(t, s.candidate)
 			if s.rawCandidate != "" {
 				candidate = []byte(s.rawCandidate)
 			}
@@ -260,7 +261,7 @@ func TestPrecondition(t *testing.T) {
 				objs = append(objs, encryptionConfigSecret("encryption-config", candidate))
 			}
 			if s.deployed != nil {
-				objs = append(objs, encryptionConfigSecret("encryption-config-1", marshal(t, s.deployed)))
+				objs = append(objs, encryptionConfigSecret("encryption-config-1", ectest.Marshal(t, s.deployed)))
 			}
 			spec := &operatorv1.OperatorSpec{ManagementState: operatorv1.Managed}
 			if s.force != "" {
@@ -335,9 +336,9 @@ func TestPrecondition(t *testing.T) {
 // degrades at once, with kube-apiserver's own words in the message.
 func TestPreconditionInvalidConfig(t *testing.T) {
 	withKMS := func(mutate func(*apiserverv1.KMSConfiguration)) *apiserverv1.EncryptionConfiguration {
-		p := kms("1")
+		p := ectest.KMS("1")
 		mutate(p.KMS)
-		return secretsConfig(p, identity())
+		return ectest.Secrets(p, ectest.Identity())
 	}
 	cacheSize := int32(100)
 	scenarios := []struct {
@@ -347,14 +348,14 @@ func TestPreconditionInvalidConfig(t *testing.T) {
 	}{
 		{"endpoint not unix", withKMS(func(k *apiserverv1.KMSConfiguration) { k.Endpoint = "tcp://10.0.0.1:9000" }), "only unix is supported"},
 		{"name with a colon", withKMS(func(k *apiserverv1.KMSConfiguration) { k.Name = "1:secrets" }), "must not contain ':'"},
-		{"duplicate v2 names", secretsConfig(kms("1"), apiserverv1.ProviderConfiguration{KMS: &apiserverv1.KMSConfiguration{APIVersion: "v2", Name: "1_secrets", Endpoint: "unix:///var/run/kmsplugin/kms-2.sock"}}), "duplicate KMS provider name"},
+		{"duplicate v2 names", ectest.Secrets(ectest.KMS("1"), apiserverv1.ProviderConfiguration{KMS: &apiserverv1.KMSConfiguration{APIVersion: "v2", Name: "1_secrets", Endpoint: "unix:///var/run/kmsplugin/kms-2.sock"}}), "duplicate KMS provider name"},
 		{"cachesize on v2", withKMS(func(k *apiserverv1.KMSConfiguration) { k.CacheSize = &cacheSize }), "cachesize is not supported in v2"},
 		{"negative timeout", withKMS(func(k *apiserverv1.KMSConfiguration) { k.Timeout = &metav1.Duration{Duration: -time.Second} }), "timeout should be a positive value"},
 		{"no endpoint", withKMS(func(k *apiserverv1.KMSConfiguration) { k.Endpoint = "" }), "endpoint is a mandatory field"},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			candidate := marshal(t, s.candidate)
+			candidate := ectest.Marshal(t, s.candidate)
 			operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{Conditions: preflightPassed()}, nil)
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
 			gate := NewGate("kube-apiserver", Options{
@@ -409,7 +410,7 @@ func TestPreconditionBlockedDuration(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{Conditions: s.conditions}, nil)
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
-			candidate := marshal(t, secretsConfig(kms("1"), identity()))
+			candidate := ectest.Marshal(t, ectest.Secrets(ectest.KMS("1"), ectest.Identity()))
 			gate := NewGate("kube-apiserver", Options{
 				Configs:        ConfigSourceFunc(func(context.Context) (Configs, error) { return Configs{Candidate: candidate}, nil }),
 				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
@@ -440,8 +441,8 @@ func TestReadinessCheck(t *testing.T) {
 	operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{LatestAvailableRevision: 1, Conditions: preflightPassed()}, nil)
 	client := fake.NewClientset(
 		// The source already went back to no KMS; revision 2 was copied while it had KMS key 1.
-		encryptionConfigSecret("encryption-config", marshal(t, secretsConfig(identity()))),
-		encryptionConfigSecret("encryption-config-2", marshal(t, secretsConfig(kms("1"), identity()))),
+		encryptionConfigSecret("encryption-config", ectest.Marshal(t, ectest.Secrets(ectest.Identity()))),
+		encryptionConfigSecret("encryption-config-2", ectest.Marshal(t, ectest.Secrets(ectest.KMS("1"), ectest.Identity()))),
 	)
 	gate := NewGate("kube-apiserver", Options{
 		Configs:        RevisionedSecrets(client.CoreV1(), operandNamespace, operator),

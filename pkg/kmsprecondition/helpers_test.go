@@ -10,10 +10,8 @@ import (
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
@@ -23,52 +21,6 @@ var t0 = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 const operandNamespace = "openshift-kube-apiserver"
 
 var nodes = []string{"master-0", "master-1"}
-
-// kms is a KMS v2 provider as library-go writes it: name <id>_<resource>, endpoint kms-<id>.sock.
-func kms(id string) apiserverv1.ProviderConfiguration {
-	return apiserverv1.ProviderConfiguration{KMS: &apiserverv1.KMSConfiguration{
-		APIVersion: "v2", Name: id + "_secrets", Endpoint: fmt.Sprintf("unix:///var/run/kmsplugin/kms-%s.sock", id),
-		Timeout: &metav1.Duration{Duration: 10 * time.Second},
-	}}
-}
-
-func aescbc(name, secret string) apiserverv1.ProviderConfiguration {
-	return apiserverv1.ProviderConfiguration{AESCBC: &apiserverv1.AESConfiguration{Keys: []apiserverv1.Key{{Name: name, Secret: secret}}}}
-}
-
-func identity() apiserverv1.ProviderConfiguration {
-	return apiserverv1.ProviderConfiguration{Identity: &apiserverv1.IdentityConfiguration{}}
-}
-
-// 32 bytes, base64.
-const (
-	aesKeyA = "dGhpcnR5LXR3by1ieXRlLWtleS1mb3ItYWVzY2JjLUE="
-	aesKeyB = "dGhpcnR5LXR3by1ieXRlLWtleS1mb3ItYWVzY2JjLUI="
-)
-
-// secretsConfig encrypts secrets with providers in order, and configmaps with aescbc key aesKey when set.
-func secretsConfig(providers ...apiserverv1.ProviderConfiguration) *apiserverv1.EncryptionConfiguration {
-	return &apiserverv1.EncryptionConfiguration{Resources: []apiserverv1.ResourceConfiguration{{Resources: []string{"secrets"}, Providers: providers}}}
-}
-
-func withConfigMaps(c *apiserverv1.EncryptionConfiguration, providers ...apiserverv1.ProviderConfiguration) *apiserverv1.EncryptionConfiguration {
-	c.Resources = append(c.Resources, apiserverv1.ResourceConfiguration{Resources: []string{"configmaps"}, Providers: providers})
-	return c
-}
-
-func marshal(t *testing.T, c *apiserverv1.EncryptionConfiguration) []byte {
-	t.Helper()
-	if c == nil {
-		return nil
-	}
-	c = c.DeepCopy()
-	c.APIVersion, c.Kind = "apiserver.config.k8s.io/v1", "EncryptionConfiguration"
-	data, err := yaml.Marshal(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
 
 func encryptionConfigSecret(name string, data []byte) *corev1.Secret {
 	return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: operandNamespace, Name: name}, Data: map[string][]byte{"encryption-config": data}}

@@ -12,12 +12,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	"k8s.io/client-go/tools/cache"
+
+	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 )
 
 // Revision 4 ran KMS key 1; revision 5 adds key 2 as the write key.
 var (
-	goodConfig   = secretsConfig(kms("1"), identity())
-	failedConfig = secretsConfig(kms("2"), kms("1"), identity())
+	goodConfig   = ectest.Secrets(ectest.KMS("1"), ectest.Identity())
+	failedConfig = ectest.Secrets(ectest.KMS("2"), ectest.KMS("1"), ectest.Identity())
 )
 
 // TestAttributionAndRevert syncs once per scenario and checks the verdict's every output: the condition, the
@@ -68,7 +70,7 @@ func TestAttributionAndRevert(t *testing.T) {
 		{
 			name:       "revision without a KMS change failed while a KMS plugin is down: not ours",
 			status:     failedStatus(5, 4),
-			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: withConfigMaps(secretsConfig(kms("1"), identity()), aescbc("1", aesKeyA))},
+			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: ectest.WithConfigMaps(ectest.Secrets(ectest.KMS("1"), ectest.Identity()), ectest.AESCBC("1", ectest.AESKeyA))},
 			health:     newHealth([]string{"1"}, unreachable("master-0", "1"), healthy("master-1", "1")),
 			wantStatus: operatorv1.ConditionFalse, wantReason: ReasonFailureNotAttributedToKMS,
 			wantInMessage: []string{"revision 5 failed on nodes [master-0], not because of KMS", "does not change the KMS providers of revision 4"},
@@ -188,11 +190,6 @@ func withReason(s *operatorv1.StaticPodOperatorStatus, reason string) *operatorv
 	return s
 }
 
-func withConfigMaps(c *apiserverv1.EncryptionConfiguration, providers ...apiserverv1.ProviderConfiguration) *apiserverv1.EncryptionConfiguration {
-	c.Resources = append(c.Resources, apiserverv1.ResourceConfiguration{Resources: []string{"configmaps"}, Providers: providers})
-	return c
-}
-
 // TestNoFlapping walks one config through two failures: one revert per failed revision however often the
 // evidence is seen, no release before the backoff even with healthy plugins, and twice the backoff after the
 // second revert of the same config.
@@ -289,7 +286,7 @@ func TestReleaseOnAdminChange(t *testing.T) {
 // TestClearOnHealthyRollout: the condition stays True while the reverted config runs, and clears once the
 // admin's next config runs healthy on every node.
 func TestClearOnHealthyRollout(t *testing.T) {
-	fixedConfig := secretsConfig(kms("3"), kms("1"), identity())
+	fixedConfig := ectest.Secrets(ectest.KMS("3"), ectest.KMS("1"), ectest.Identity())
 	f := newFixture(t, failedStatus(5, 4), newHealth([]string{"1", "2"}, unreachable("master-0", "2")),
 		revisionSecret(t, 4, goodConfig), revisionSecret(t, 5, failedConfig), revisionSecret(t, 6, goodConfig), revisionSecret(t, 7, fixedConfig))
 	f.sync()

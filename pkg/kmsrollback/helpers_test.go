@@ -17,8 +17,8 @@ import (
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	"k8s.io/client-go/kubernetes/fake"
 	clocktesting "k8s.io/utils/clock/testing"
-	"sigs.k8s.io/yaml"
 
+	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -34,38 +34,10 @@ const (
 
 var nodes = []string{"master-0", "master-1"}
 
-// kms is a KMS v2 provider as library-go writes it: name <id>_<resource>, endpoint kms-<id>.sock.
-func kms(id string) apiserverv1.ProviderConfiguration {
-	return apiserverv1.ProviderConfiguration{KMS: &apiserverv1.KMSConfiguration{
-		APIVersion: "v2", Name: id + "_secrets", Endpoint: fmt.Sprintf("unix:///var/run/kmsplugin/kms-%s.sock", id),
-		Timeout: &metav1.Duration{Duration: 10 * time.Second},
-	}}
-}
-
-func aescbc(name, secret string) apiserverv1.ProviderConfiguration {
-	return apiserverv1.ProviderConfiguration{AESCBC: &apiserverv1.AESConfiguration{Keys: []apiserverv1.Key{{Name: name, Secret: secret}}}}
-}
-
-func identity() apiserverv1.ProviderConfiguration {
-	return apiserverv1.ProviderConfiguration{Identity: &apiserverv1.IdentityConfiguration{}}
-}
-
-const aesKeyA = "dGhpcnR5LXR3by1ieXRlLWtleS1mb3ItYWVzY2JjLUE="
-
-func secretsConfig(providers ...apiserverv1.ProviderConfiguration) *apiserverv1.EncryptionConfiguration {
-	return &apiserverv1.EncryptionConfiguration{Resources: []apiserverv1.ResourceConfiguration{{Resources: []string{"secrets"}, Providers: providers}}}
-}
-
 // configData is the data of an encryption-config secret holding config.
 func configData(t *testing.T, config *apiserverv1.EncryptionConfiguration) map[string][]byte {
 	t.Helper()
-	c := config.DeepCopy()
-	c.APIVersion, c.Kind = "apiserver.config.k8s.io/v1", "EncryptionConfiguration"
-	raw, err := yaml.Marshal(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return map[string][]byte{"encryption-config": raw}
+	return map[string][]byte{"encryption-config": ectest.Marshal(t, config)}
 }
 
 func revisionSecret(t *testing.T, revision int32, config *apiserverv1.EncryptionConfiguration) *corev1.Secret {

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 
+	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate/apiserverprobe"
@@ -157,7 +158,7 @@ func restart(t *testing.T, a *kmsenv.APIServer, plugin *fake.Plugin, wait kmsenv
 	t.Helper()
 	start := time.Now()
 	if err := a.Restart(kmsenv.APIServerOptions{
-		EncryptionConfig: kmsenv.SecretsConfig(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), kmsenv.IdentityProvider()),
+		EncryptionConfig: ectest.Secrets(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), ectest.Identity()),
 		Wait:             wait,
 	}); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 
+	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
@@ -185,7 +186,7 @@ func TestRestartWithUnusableKMSFailsReadsUntilItRecovers(t *testing.T) {
 
 			s.fail(t, kms, plugin)
 			restart := kmsenv.APIServerOptions{
-				EncryptionConfig: kmsenv.SecretsConfig(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), kmsenv.IdentityProvider()),
+				EncryptionConfig: ectest.Secrets(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), ectest.Identity()),
 				// The KMS check fails, so /healthz never passes: wait for /livez as a kubelet would.
 				Wait: kmsenv.WaitLive,
 			}

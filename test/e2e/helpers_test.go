@@ -16,6 +16,7 @@ import (
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
+	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
@@ -35,7 +36,7 @@ func TestMain(m *testing.M) {
 func startKMSControlPlane(t *testing.T, plugin *fake.Plugin) *kmsenv.ControlPlane {
 	t.Helper()
 	return kmsenv.StartForTest(t, kmsenv.Options{APIServerOptions: kmsenv.APIServerOptions{
-		EncryptionConfig: kmsenv.SecretsConfig(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), kmsenv.IdentityProvider()),
+		EncryptionConfig: ectest.Secrets(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), ectest.Identity()),
 	}})
 }
 

@@ -16,10 +16,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
-	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	"k8s.io/utils/clock"
-	"sigs.k8s.io/yaml"
 
+	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
@@ -120,17 +119,7 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	}
 
 	// 2. encryption-config adds KMS key 1: no revision.
-	config := &apiserverv1.EncryptionConfiguration{
-		TypeMeta: metav1.TypeMeta{APIVersion: "apiserver.config.k8s.io/v1", Kind: "EncryptionConfiguration"},
-		Resources: []apiserverv1.ResourceConfiguration{{Resources: []string{"secrets"}, Providers: []apiserverv1.ProviderConfiguration{
-			{KMS: &apiserverv1.KMSConfiguration{APIVersion: "v2", Name: keyID + "_secrets", Endpoint: "unix:///var/run/kmsplugin/kms-1.sock", Timeout: &metav1.Duration{Duration: 10 * time.Second}}},
-			{Identity: &apiserverv1.IdentityConfiguration{}},
-		}}},
-	}
-	data, err := yaml.Marshal(config)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := ectest.Marshal(t, ectest.Secrets(ectest.KMS(keyID), ectest.Identity()))
 	if _, err := kubeClient.CoreV1().Secrets(preconditionOperandNamespace).Create(ctx, &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: "encryption-config"}, Data: map[string][]byte{"encryption-config": data},
 	}, metav1.CreateOptions{}); err != nil {

@@ -22,6 +22,7 @@ import (
 	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/clock"
 
+	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
@@ -34,8 +35,6 @@ import (
 const (
 	// migrationSecrets is the acceptance test's data set.
 	migrationSecrets = 5000
-	// aesKey is 32 bytes, base64.
-	aesKey = "dGhpcnR5LXR3by1ieXRlLWtleS1mb3ItYWVzY2JjLUE="
 )
 
 var secretsGR = schema.GroupResource{Resource: "secrets"}
@@ -53,7 +52,7 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 	kms := fake.NewKMS()
 	plugin := fake.StartForTest(t, kms)
 	cp := kmsenv.StartForTest(t, kmsenv.Options{APIServerOptions: kmsenv.APIServerOptions{
-		EncryptionConfig: kmsenv.SecretsConfig(kmsenv.AESCBCProvider("key1", aesKey), kmsenv.KMSv2Provider(providerName, plugin.Endpoint())),
+		EncryptionConfig: ectest.Secrets(ectest.AESCBC("key1", ectest.AESKeyA), kmsenv.KMSv2Provider(providerName, plugin.Endpoint())),
 	}})
 	a := cp.APIServer(0)
 	etcd, err := cp.EtcdClient()
@@ -64,7 +63,7 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 	createSecrets(t, a.Client(), "mig", migrationSecrets)
 	t.Logf("created %d Secrets under aescbc in %s", migrationSecrets, time.Since(start).Round(time.Millisecond))
 	if err := a.Restart(kmsenv.APIServerOptions{
-		EncryptionConfig: kmsenv.SecretsConfig(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), kmsenv.AESCBCProvider("key1", aesKey)),
+		EncryptionConfig: ectest.Secrets(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), ectest.AESCBC("key1", ectest.AESKeyA)),
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -167,8 +166,8 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 		const provider2 = "fake-kms-2"
 		// The controller's watches would hold up the apiserver's shutdown: stop it, restart, start a new one.
 		stopController()
-		if err := a.Restart(kmsenv.APIServerOptions{EncryptionConfig: kmsenv.SecretsConfig(
-			kmsenv.KMSv2Provider(provider2, plugin2.Endpoint()), kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), kmsenv.AESCBCProvider("key1", aesKey)),
+		if err := a.Restart(kmsenv.APIServerOptions{EncryptionConfig: ectest.Secrets(
+			kmsenv.KMSv2Provider(provider2, plugin2.Endpoint()), kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), ectest.AESCBC("key1", ectest.AESKeyA)),
 		}); err != nil {
 			t.Fatal(err)
 		}

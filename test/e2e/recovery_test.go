@@ -21,6 +21,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/utils/clock"
 
+	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
@@ -49,7 +50,7 @@ func TestLostKeyRecovery(t *testing.T) {
 
 	// 1. Survivors are written under the live key, then the lost ones under the key that will be destroyed.
 	cp := kmsenv.StartForTest(t, kmsenv.Options{APIServerOptions: kmsenv.APIServerOptions{
-		EncryptionConfig: kmsenv.SecretsConfig(kmsenv.KMSv2Provider(liveProvider, livePlugin.Endpoint()), kmsenv.IdentityProvider()),
+		EncryptionConfig: ectest.Secrets(kmsenv.KMSv2Provider(liveProvider, livePlugin.Endpoint()), ectest.Identity()),
 		FeatureGates:     gate,
 	}})
 	a := cp.APIServer(0)
@@ -62,7 +63,7 @@ func TestLostKeyRecovery(t *testing.T) {
 			createSecret(t, a.Client(), name(i), want[name(i)])
 		}
 	}
-	bothKeys := kmsenv.SecretsConfig(kmsenv.KMSv2Provider(lostProvider, lostPlugin.Endpoint()), kmsenv.KMSv2Provider(liveProvider, livePlugin.Endpoint()), kmsenv.IdentityProvider())
+	bothKeys := ectest.Secrets(kmsenv.KMSv2Provider(lostProvider, lostPlugin.Endpoint()), kmsenv.KMSv2Provider(liveProvider, livePlugin.Endpoint()), ectest.Identity())
 	if err := a.Restart(kmsenv.APIServerOptions{EncryptionConfig: bothKeys, FeatureGates: gate}); err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,7 @@ import (
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/yaml"
 
+	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
@@ -77,8 +78,8 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	goodConfig := kmsenv.SecretsConfig(kmsenv.KMSv2Provider(providerName, good.Endpoint()), kmsenv.IdentityProvider())
-	failingConfig := kmsenv.SecretsConfig(kmsenv.KMSv2Provider(providerName, good.Endpoint()), kmsenv.KMSv2Provider(deadProvider, dead.Endpoint()), kmsenv.IdentityProvider())
+	goodConfig := ectest.Secrets(kmsenv.KMSv2Provider(providerName, good.Endpoint()), ectest.Identity())
+	failingConfig := ectest.Secrets(kmsenv.KMSv2Provider(providerName, good.Endpoint()), kmsenv.KMSv2Provider(deadProvider, dead.Endpoint()), ectest.Identity())
 	goodData := createRevisionConfig(t, kubeClient.CoreV1().Secrets(operandNamespace), 4, goodConfig)
 	createRevisionConfig(t, kubeClient.CoreV1().Secrets(operandNamespace), 5, failingConfig)
 
@@ -242,12 +243,7 @@ func waitForHealthReport(t *testing.T, provider kms.EncryptionStatusProvider, no
 // its encryption-config bytes.
 func createRevisionConfig(t *testing.T, secrets corev1client.SecretInterface, revision int, config *apiserverv1.EncryptionConfiguration) []byte {
 	t.Helper()
-	c := config.DeepCopy()
-	c.APIVersion, c.Kind = "apiserver.config.k8s.io/v1", "EncryptionConfiguration"
-	data, err := yaml.Marshal(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := ectest.Marshal(t, config)
 	name := "encryption-config-" + strconv.Itoa(revision)
 	if _, err := secrets.Create(context.Background(), &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name}, Data: map[string][]byte{"encryption-config": data}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
+	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
@@ -39,7 +40,7 @@ func TestVerifyMigrationFromIdentityToKMS(t *testing.T) {
 	kms := fake.NewKMS()
 	plugin := fake.StartForTest(t, kms)
 	cp := kmsenv.StartForTest(t, kmsenv.Options{APIServerOptions: kmsenv.APIServerOptions{
-		EncryptionConfig: kmsenv.SecretsConfig(kmsenv.IdentityProvider(), kmsenv.KMSv2Provider(providerName, plugin.Endpoint())),
+		EncryptionConfig: ectest.Secrets(ectest.Identity(), kmsenv.KMSv2Provider(providerName, plugin.Endpoint())),
 	}})
 	a := cp.APIServer(0)
 	etcd, err := cp.EtcdClient()
@@ -58,7 +59,7 @@ func TestVerifyMigrationFromIdentityToKMS(t *testing.T) {
 		createSecret(t, a.Client(), fmt.Sprintf("plain-%03d", i), "v")
 	}
 	if err := a.Restart(kmsenv.APIServerOptions{
-		EncryptionConfig: kmsenv.SecretsConfig(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), kmsenv.IdentityProvider()),
+		EncryptionConfig: ectest.Secrets(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), ectest.Identity()),
 	}); err != nil {
 		t.Fatal(err)
 	}

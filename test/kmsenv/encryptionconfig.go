@@ -25,30 +25,13 @@ func WriteEncryptionConfig(path string, config *apiserverv1.EncryptionConfigurat
 	return nil
 }
 
-// KMSv2Provider is the provider stanza for a KMS v2 plugin listening on endpoint (unix://...).
+// KMSv2Provider is the provider stanza for a KMS v2 plugin listening on endpoint (unix://...). Unlike
+// encryptionconfigtest.KMS it takes any name and endpoint, as the fake plugins here listen in temporary
+// directories, not at library-go's sockets; the other builders are encryptionconfigtest's.
 func KMSv2Provider(name, endpoint string) apiserverv1.ProviderConfiguration {
 	return apiserverv1.ProviderConfiguration{KMS: &apiserverv1.KMSConfiguration{
 		APIVersion: "v2",
 		Name:       name,
 		Endpoint:   endpoint,
 	}}
-}
-
-// IdentityProvider is the provider stanza that stores plaintext (and reads it back).
-func IdentityProvider() apiserverv1.ProviderConfiguration {
-	return apiserverv1.ProviderConfiguration{Identity: &apiserverv1.IdentityConfiguration{}}
-}
-
-// SecretsConfig is an EncryptionConfiguration that encrypts Secrets with the given providers, in order: the first
-// one writes, all of them read.
-func SecretsConfig(providers ...apiserverv1.ProviderConfiguration) *apiserverv1.EncryptionConfiguration {
-	return &apiserverv1.EncryptionConfiguration{Resources: []apiserverv1.ResourceConfiguration{{
-		Resources: []string{"secrets"},
-		Providers: providers,
-	}}}
-}
-
-// AESCBCProvider is the provider stanza of an aescbc key; secret is 32 bytes, base64.
-func AESCBCProvider(name, secret string) apiserverv1.ProviderConfiguration {
-	return apiserverv1.ProviderConfiguration{AESCBC: &apiserverv1.AESConfiguration{Keys: []apiserverv1.Key{{Name: name, Secret: secret}}}}
 }

@@ -51,6 +51,7 @@ import (
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
+	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
@@ -164,16 +165,14 @@ func (b *bench) run(ctx context.Context) error {
 	if _, err := rand.Read(aescbcKey); err != nil {
 		return err
 	}
-	aescbc := apiserverv1.ProviderConfiguration{AESCBC: &apiserverv1.AESConfiguration{Keys: []apiserverv1.Key{{
-		Name: providerAESCBC, Secret: base64.StdEncoding.EncodeToString(aescbcKey),
-	}}}}
+	aescbc := ectest.AESCBC(providerAESCBC, base64.StdEncoding.EncodeToString(aescbcKey))
 	kmsA := kmsenv.KMSv2Provider(providerKMSA, pluginA.Endpoint())
 	kmsB := kmsenv.KMSv2Provider(providerKMSB, pluginB.Endpoint())
 	// The first provider writes; every one reads, so any switch makes every object stale and none unreadable.
 	b.configs = map[string]*apiserverv1.EncryptionConfiguration{
-		providerAESCBC: kmsenv.SecretsConfig(aescbc, kmsA, kmsB),
-		providerKMSA:   kmsenv.SecretsConfig(kmsA, kmsB, aescbc),
-		providerKMSB:   kmsenv.SecretsConfig(kmsB, kmsA, aescbc),
+		providerAESCBC: ectest.Secrets(aescbc, kmsA, kmsB),
+		providerKMSA:   ectest.Secrets(kmsA, kmsB, aescbc),
+		providerKMSB:   ectest.Secrets(kmsB, kmsA, aescbc),
 	}
 	b.writer, b.lastKMS = providerAESCBC, providerKMSB
 
