@@ -1,40 +1,19 @@
 package kmsprecondition
 
 import (
-	"fmt"
 	"sort"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/sets"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
-	"sigs.k8s.io/yaml"
 
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
-// decodeForDiff decodes an EncryptionConfiguration with kube-apiserver's defaults but without validating it:
-// the gate must know whether a candidate changes KMS before it may judge it (an invalid config that leaves
-// KMS alone is not the gate's business), and a deployed config is what runs, valid or not. Nil data is "no
-// encryption config".
-func decodeForDiff(data []byte) (*apiserverv1.EncryptionConfiguration, error) {
-	config := &apiserverv1.EncryptionConfiguration{}
-	if len(data) == 0 {
-		return config, nil
-	}
-	if err := yaml.Unmarshal(data, config); err != nil {
-		return nil, fmt.Errorf("decoding EncryptionConfiguration: %w", err)
-	}
-	if gvk := config.GroupVersionKind(); gvk != apiserverv1.SchemeGroupVersion.WithKind("EncryptionConfiguration") {
-		return nil, fmt.Errorf("decoding EncryptionConfiguration: got %v", gvk)
-	}
-	// Defaults (timeout 3s, apiVersion v1) make "timeout: 3s" and no timeout compare equal, as they are.
-	apiserverv1.SetObjectDefaults_EncryptionConfiguration(config)
-	return config, nil
-}
-
-// kmsStanza is what of a KMS provider matters to a rollout: a change of any of these fields changes which
-// plugin an apiserver talks to, how, or under which prefix it finds its data.
+// kmsStanza is what of a KMS provider matters to a rollout (encryptionconfig.KMSProvider without its resource
+// and position).
 type kmsStanza struct {
 	Name       string
 	Endpoint   string
@@ -54,30 +33,11 @@ type resourceKMS struct {
 // order. Resources without any KMS provider are left out: their changes are not the gate's business.
 func kmsByResource(config *apiserverv1.EncryptionConfiguration) map[string]resourceKMS {
 	out := map[string]resourceKMS{}
-	for _, rc := range config.Resources {
-		var r resourceKMS
-		for i, p := range rc.Providers {
-			if p.KMS == nil {
-				continue
-			}
-			var timeout time.Duration
-			if p.KMS.Timeout != nil {
-				timeout = p.KMS.Timeout.Duration
-			}
-			r.Providers = append(r.Providers, kmsStanza{Name: p.KMS.Name, Endpoint: p.KMS.Endpoint, APIVersion: p.KMS.APIVersion, Timeout: timeout})
-			if i == 0 {
-				r.KMSWrites = true
-			}
-		}
-		if len(r.Providers) == 0 {
-			continue
-		}
-		for _, resource := range rc.Resources {
-			// kube-apiserver uses the first entry that matches a resource; validation rejects duplicates.
-			if _, seen := out[resource]; !seen {
-				out[resource] = r
-			}
-		}
+	for _, p := range encryptionconfig.KMSProviders(config) {
+		r := out[p.Resource]
+		r.KMSWrites = r.KMSWrites || p.Writes
+		r.Providers = append(r.Providers, kmsStanza{Name: p.Name, Endpoint: p.Endpoint, APIVersion: p.APIVersion, Timeout: p.Timeout})
+		out[p.Resource] = r
 	}
 	return out
 }
@@ -88,12 +48,7 @@ func kmsChanged(candidate, deployed *apiserverv1.EncryptionConfiguration) bool {
 }
 
 // keyID is the key behind a KMS provider, as kmsstate names it (kmsstate.KeysFromConfig).
-func keyID(s kmsStanza) string {
-	if id, ok := kmsstate.KeyIDFromEndpoint(s.Endpoint); ok {
-		return id
-	}
-	return s.Name
-}
+func keyID(s kmsStanza) string { return kmsstate.KeyIDOf(s.Name, s.Endpoint) }
 
 // droppedProviders lists, per resource, the KMS providers of deployed that candidate no longer lists for that
 // resource. Providers are matched by name, not key: a value names its provider in its etcd prefix, so a

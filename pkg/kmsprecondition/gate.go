@@ -159,14 +159,14 @@ type verdict struct {
 // evaluate runs the checks. An error means an input could not be read, not that the candidate is bad.
 func (g *Gate) evaluate(ctx context.Context, configs Configs) (verdict, error) {
 	v := verdict{Configs: configs, Hash: CandidateHash(configs.Candidate)}
-	deployed, err := decodeForDiff(configs.Deployed)
+	deployed, err := encryptionconfig.DecodeUnvalidated(configs.Deployed)
 	if err != nil {
 		// What runs could not be decoded here; judge the candidate as if nothing KMS were deployed, so that
 		// every KMS provider it has must be shown healthy, and a fix is not held up by a comparison.
 		klog.Warningf("%s: treating the deployed encryption config %s as having no KMS providers: %v", g.name, configs.DeployedName, err)
-		deployed, _ = decodeForDiff(nil)
+		deployed, _ = encryptionconfig.DecodeUnvalidated(nil)
 	}
-	candidate, err := decodeForDiff(configs.Candidate)
+	candidate, err := encryptionconfig.DecodeUnvalidated(configs.Candidate)
 	if err != nil {
 		// Whether it changes KMS cannot be known, and no kube-apiserver will start with it.
 		v.KMSChanged = true

@@ -1,69 +1,29 @@
 package kmsrollback
 
 import (
-	"fmt"
-
 	"github.com/openshift/library-go/pkg/operator/encryption/encryptiondata"
 	"k8s.io/apimachinery/pkg/util/sets"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
-	"sigs.k8s.io/yaml"
 
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
-// decode reads the EncryptionConfiguration of a revision's encryption-config data with kube-apiserver's
-// defaults but without validating it: a failed revision is judged for what it changed, valid or not. Nil data
-// is "no encryption config".
+// decode reads the EncryptionConfiguration of a revision's encryption-config data without validating it: a
+// failed revision is judged for what it changed, valid or not. Nil data is "no encryption config".
 func decode(data map[string][]byte) (*apiserverv1.EncryptionConfiguration, error) {
-	config := &apiserverv1.EncryptionConfiguration{}
-	raw := data[encryptiondata.EncryptionConfSecretKey]
-	if len(raw) == 0 {
-		return config, nil
-	}
-	if err := yaml.Unmarshal(raw, config); err != nil {
-		return nil, fmt.Errorf("decoding EncryptionConfiguration: %w", err)
-	}
-	apiserverv1.SetObjectDefaults_EncryptionConfiguration(config)
-	return config, nil
+	return encryptionconfig.DecodeUnvalidated(data[encryptiondata.EncryptionConfSecretKey])
 }
 
-// kmsStanza is one KMS provider of one resource as far as a rollout is concerned: which plugin, how, under
-// which name (the etcd prefix), and whether it writes.
-type kmsStanza struct {
-	Resource, Name, Endpoint, APIVersion string
-	Timeout                              string
-	Writes                               bool
-}
-
-// kmsStanzas are the KMS providers of a config, per key id (kmsstate's naming: the <id> of kms-<id>.sock, else
-// the provider name). kube-apiserver uses the first resource entry that matches, as here.
-func kmsStanzas(config *apiserverv1.EncryptionConfiguration) map[string]sets.Set[kmsStanza] {
-	out := map[string]sets.Set[kmsStanza]{}
-	seen := sets.New[string]()
-	for _, rc := range config.Resources {
-		for _, resource := range rc.Resources {
-			if seen.Has(resource) {
-				continue
-			}
-			seen.Insert(resource)
-			for i, p := range rc.Providers {
-				if p.KMS == nil {
-					continue
-				}
-				s := kmsStanza{Resource: resource, Name: p.KMS.Name, Endpoint: p.KMS.Endpoint, APIVersion: p.KMS.APIVersion, Writes: i == 0}
-				if p.KMS.Timeout != nil {
-					s.Timeout = p.KMS.Timeout.Duration.String()
-				}
-				id, ok := kmsstate.KeyIDFromEndpoint(p.KMS.Endpoint)
-				if !ok {
-					id = p.KMS.Name
-				}
-				if out[id] == nil {
-					out[id] = sets.New[kmsStanza]()
-				}
-				out[id].Insert(s)
-			}
+// kmsStanzas are the KMS providers of a config, per key id (kmsstate.KeyIDOf).
+func kmsStanzas(config *apiserverv1.EncryptionConfiguration) map[string]sets.Set[encryptionconfig.KMSProvider] {
+	out := map[string]sets.Set[encryptionconfig.KMSProvider]{}
+	for _, p := range encryptionconfig.KMSProviders(config) {
+		id := kmsstate.KeyIDOf(p.Name, p.Endpoint)
+		if out[id] == nil {
+			out[id] = sets.New[encryptionconfig.KMSProvider]()
 		}
+		out[id].Insert(p)
 	}
 	return out
 }
@@ -92,8 +52,8 @@ func kmsDiff(failed, previous *apiserverv1.EncryptionConfiguration) (changed boo
 }
 
 // readStanzas are stanzas without their write position.
-func readStanzas(stanzas sets.Set[kmsStanza]) sets.Set[kmsStanza] {
-	out := sets.New[kmsStanza]()
+func readStanzas(stanzas sets.Set[encryptionconfig.KMSProvider]) sets.Set[encryptionconfig.KMSProvider] {
+	out := sets.New[encryptionconfig.KMSProvider]()
 	for s := range stanzas {
 		s.Writes = false
 		out.Insert(s)
@@ -102,7 +62,7 @@ func readStanzas(stanzas sets.Set[kmsStanza]) sets.Set[kmsStanza] {
 }
 
 // promoted reports whether a stanza writes now that did not before.
-func promoted(now, before sets.Set[kmsStanza]) bool {
+func promoted(now, before sets.Set[encryptionconfig.KMSProvider]) bool {
 	for s := range now {
 		if s.Writes && !before.Has(s) {
 			return true

@@ -52,6 +52,15 @@ func KeyIDFromEndpoint(endpoint string) (string, bool) {
 	return m[1], true
 }
 
+// KeyIDOf is the key id of a KMS provider: the <id> of its endpoint when that is one of library-go's, else the
+// provider name (KeysFromConfig).
+func KeyIDOf(name, endpoint string) string {
+	if id, ok := KeyIDFromEndpoint(endpoint); ok {
+		return id
+	}
+	return name
+}
+
 // KeysFromConfig lists the KMS v2 keys of an EncryptionConfiguration. A provider whose endpoint is one of
 // library-go's is the key of that endpoint; any other provider is its own key, named by the provider name
 // (so a hand-written config works too, if its reporters report under the provider names).
@@ -66,10 +75,7 @@ func KeysFromConfig(config *apiserverv1.EncryptionConfiguration) Keys {
 			if p.KMS == nil || p.KMS.APIVersion != "v2" {
 				continue
 			}
-			id, ok := KeyIDFromEndpoint(p.KMS.Endpoint)
-			if !ok {
-				id = p.KMS.Name
-			}
+			id := KeyIDOf(p.KMS.Name, p.KMS.Endpoint)
 			ids.Insert(id)
 			keys.Providers[p.KMS.Name] = id
 		}
