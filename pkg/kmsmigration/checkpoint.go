@@ -7,12 +7,12 @@ import (
 	"sync"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
-	"k8s.io/client-go/util/retry"
+
+	"github.com/kmsguard/kmsguard/pkg/internal/configmapdata"
 )
 
 // Target is what a migration rewrites a resource to: library-go's write key
@@ -148,30 +148,7 @@ func (s ConfigMapCheckpoints) Delete(ctx context.Context, gr schema.GroupResourc
 // so that checkpoints of different resources, saved concurrently, never
 // overwrite each other.
 func (s ConfigMapCheckpoints) update(ctx context.Context, change func(map[string]string)) error {
-	configMaps := s.Client.ConfigMaps(s.Namespace)
-	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		cm, err := configMaps.Get(ctx, s.Name, metav1.GetOptions{})
-		if apierrors.IsNotFound(err) {
-			cm = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: s.Namespace, Name: s.Name}, Data: map[string]string{}}
-			change(cm.Data)
-			_, err = configMaps.Create(ctx, cm, metav1.CreateOptions{})
-			if apierrors.IsAlreadyExists(err) {
-				// Lost a race with another writer: retry as an update.
-				return apierrors.NewConflict(corev1.Resource("configmaps"), s.Name, err)
-			}
-			return err
-		}
-		if err != nil {
-			return err
-		}
-		if cm.Data == nil {
-			cm.Data = map[string]string{}
-		}
-		change(cm.Data)
-		_, err = configMaps.Update(ctx, cm, metav1.UpdateOptions{})
-		return err
-	})
-	if err != nil {
+	if err := configmapdata.Update(ctx, s.Client, s.Namespace, s.Name, change); err != nil {
 		return fmt.Errorf("writing migration checkpoints %s/%s: %w", s.Namespace, s.Name, err)
 	}
 	return nil

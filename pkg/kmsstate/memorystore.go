@@ -8,11 +8,11 @@ import (
 	"slices"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
-	"k8s.io/client-go/util/retry"
+
+	"github.com/kmsguard/kmsguard/pkg/internal/configmapdata"
 )
 
 // MemoryStore keeps what the Controller learned about remote key_ids across operator restarts and leader
@@ -63,27 +63,8 @@ func (s ConfigMapMemory) Save(ctx context.Context, memory Memory) error {
 	if err != nil {
 		return err
 	}
-	configMaps := s.Client.ConfigMaps(s.Namespace)
-	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		cm, err := configMaps.Get(ctx, s.Name, metav1.GetOptions{})
-		if apierrors.IsNotFound(err) {
-			cm = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: s.Namespace, Name: s.Name},
-				Data: map[string]string{MemoryDataKey: string(raw)}}
-			_, err = configMaps.Create(ctx, cm, metav1.CreateOptions{})
-			if apierrors.IsAlreadyExists(err) {
-				return apierrors.NewConflict(corev1.Resource("configmaps"), s.Name, err)
-			}
-			return err
-		}
-		if err != nil {
-			return err
-		}
-		if cm.Data == nil {
-			cm.Data = map[string]string{}
-		}
-		cm.Data[MemoryDataKey] = string(raw)
-		_, err = configMaps.Update(ctx, cm, metav1.UpdateOptions{})
-		return err
+	err = configmapdata.Update(ctx, s.Client, s.Namespace, s.Name, func(data map[string]string) {
+		data[MemoryDataKey] = string(raw)
 	})
 	if err != nil {
 		return fmt.Errorf("writing configmap %s/%s: %w", s.Namespace, s.Name, err)
