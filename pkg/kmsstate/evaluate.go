@@ -2,6 +2,7 @@ package kmsstate
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"time"
 
@@ -94,6 +95,9 @@ func Evaluate(config Config, prev Memory, obs Observation) (State, Memory) {
 	sortFailures(e.state.Failures)
 	if len(e.next.lastCompleted) > 0 {
 		e.state.LastCompleted = e.next.lastCompleted
+	}
+	if len(e.next.settledKEK) > 0 {
+		e.state.SettledKEKIDs = maps.Clone(e.next.settledKEK)
 	}
 	return e.state, e.next
 }

@@ -149,6 +149,9 @@ type State struct {
 	Completed []Rotation `json:"completed,omitempty"`
 	// LastCompleted is the latest completed rotation per key id, remembered across evaluations.
 	LastCompleted map[string]Rotation `json:"lastCompleted,omitempty"`
+	// SettledKEKIDs is, per key id, the remote key_id (KEK id) every node last agreed on: the one kube-apiserver
+	// records in the values it writes with that key.
+	SettledKEKIDs map[string]string `json:"settledKEKIDs,omitempty"`
 	// Orphans are reports of nodes or keys that no longer exist, old enough that no live reporter owns them.
 	Orphans []ReportRef `json:"orphans,omitempty"`
 	Ignored []Ignored   `json:"ignored,omitempty"`
