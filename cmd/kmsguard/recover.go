@@ -11,12 +11,12 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	clientv3 "go.etcd.io/etcd/client/v3"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
 )
 
@@ -41,8 +41,7 @@ type recoverOptions struct {
 	output     string
 	pageSize   int64
 	timeout    time.Duration
-	// etcd holds verify's etcd connection flags; only endpoints, caFile, certFile and keyFile are used.
-	etcd verifyOptions
+	etcd       etcdclient.Config
 }
 
 // recoverReport is what `kmsguard recover -o json` prints.
@@ -106,10 +105,7 @@ Exit codes:
 	f.StringVarP(&o.output, "output", "o", "", "output format: json")
 	f.Int64Var(&o.pageSize, "page-size", recovery.DefaultPageSize, "objects per LIST page")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Minute, "bound on the whole run")
-	f.StringSliceVar(&o.etcd.endpoints, "etcd-endpoints", nil, "etcd client URLs, to tell the key of each undecryptable object (optional)")
-	f.StringVar(&o.etcd.caFile, "etcd-cacert", "", "CA bundle that signed etcd's serving certificates")
-	f.StringVar(&o.etcd.certFile, "etcd-cert", "", "etcd client certificate")
-	f.StringVar(&o.etcd.keyFile, "etcd-key", "", "etcd client key")
+	addEtcdFlags(f, &o.etcd, nil, ", to tell the key of each undecryptable object")
 	return cmd
 }
 
@@ -131,14 +127,10 @@ func (o *recoverOptions) runWithClients(ctx context.Context, out io.Writer) (int
 		return recoverExitError, err
 	}
 	var raw recovery.RawValueReader
-	if len(o.etcd.endpoints) > 0 {
-		tlsConfig, err := o.etcd.tlsConfig()
+	if len(o.etcd.Endpoints) > 0 {
+		client, err := etcdclient.Connect(ctx, o.etcd)
 		if err != nil {
 			return recoverExitError, err
-		}
-		client, err := clientv3.New(clientv3.Config{Endpoints: o.etcd.endpoints, TLS: tlsConfig, DialTimeout: etcdDialTimeout})
-		if err != nil {
-			return recoverExitError, fmt.Errorf("connecting to etcd: %w", err)
 		}
 		defer client.Close()
 		raw = recovery.EtcdValues(client)

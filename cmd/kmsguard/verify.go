@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,7 +12,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	clientv3 "go.etcd.io/etcd/client/v3"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
@@ -25,6 +22,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
+	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 )
@@ -40,14 +38,8 @@ const (
 // exit ends the process; tests replace it.
 var exit = os.Exit
 
-// etcdDialTimeout bounds the connection to etcd; a scan itself is bounded only by --timeout.
-const etcdDialTimeout = 10 * time.Second
-
 type verifyOptions struct {
-	endpoints        []string
-	caFile           string
-	certFile         string
-	keyFile          string
+	etcd             etcdclient.Config
 	etcdPrefix       string
 	resources        []string
 	writeProvider    string
@@ -110,10 +102,7 @@ Exit code: 0 when verified, 1 when not, 2 on errors.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringSliceVar(&o.endpoints, "etcd-endpoints", []string{"https://localhost:2379"}, "etcd client URLs")
-	f.StringVar(&o.caFile, "etcd-cacert", "", "CA bundle that signed etcd's serving certificates")
-	f.StringVar(&o.certFile, "etcd-cert", "", "etcd client certificate")
-	f.StringVar(&o.keyFile, "etcd-key", "", "etcd client key")
+	addEtcdFlags(f, &o.etcd, []string{"https://localhost:2379"}, "")
 	f.StringVar(&o.etcdPrefix, "etcd-prefix", evidence.DefaultEtcdPrefix, "the apiserver's --etcd-prefix (OpenShift's kube-apiserver: /kubernetes.io)")
 	f.StringSliceVar(&o.resources, "resources", []string{"secrets"}, "built-in resources to verify, as resource or resource.group")
 	f.StringVar(&o.writeProvider, "write-provider", "", "the write key: identity, <kind>:<name> or kms-v2:<provider>:<key id>")
@@ -141,13 +130,9 @@ func (o *verifyOptions) run(ctx context.Context, out io.Writer) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
-	tlsConfig, err := o.tlsConfig()
+	client, err := etcdclient.Connect(ctx, o.etcd)
 	if err != nil {
 		return exitError, err
-	}
-	client, err := clientv3.New(clientv3.Config{Endpoints: o.endpoints, TLS: tlsConfig, DialTimeout: etcdDialTimeout})
-	if err != nil {
-		return exitError, fmt.Errorf("connecting to etcd: %w", err)
 	}
 	defer client.Close()
 
@@ -290,31 +275,6 @@ func writeKeyOf(p apiserverv1.ProviderConfiguration, kmsKeyID string) (evidence.
 		return w, errors.New("the first provider is of no known kind")
 	}
 	return w, w.Validate()
-}
-
-func (o *verifyOptions) tlsConfig() (*tls.Config, error) {
-	if o.caFile == "" && o.certFile == "" && o.keyFile == "" {
-		return nil, nil // plain HTTP, as a local test etcd
-	}
-	config := &tls.Config{MinVersion: tls.VersionTLS12}
-	if o.caFile != "" {
-		pem, err := os.ReadFile(o.caFile)
-		if err != nil {
-			return nil, err
-		}
-		config.RootCAs = x509.NewCertPool()
-		if !config.RootCAs.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("%s holds no PEM certificate", o.caFile)
-		}
-	}
-	if o.certFile != "" || o.keyFile != "" {
-		cert, err := tls.LoadX509KeyPair(o.certFile, o.keyFile)
-		if err != nil {
-			return nil, fmt.Errorf("loading the etcd client certificate: %w", err)
-		}
-		config.Certificates = []tls.Certificate{cert}
-	}
-	return config, nil
 }
 
 func printVerifyReport(out io.Writer, format string, report *evidence.Report) error {

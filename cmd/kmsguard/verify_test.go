@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 )
@@ -89,7 +90,8 @@ func TestVerifyRunFailsBeforeConnecting(t *testing.T) {
 	}{
 		{name: "unknown output", opts: verifyOptions{output: "yaml", resources: []string{"secrets"}, writeProvider: "identity"}, wantErr: "unknown output format"},
 		{name: "no resources", opts: verifyOptions{writeProvider: "identity"}, wantErr: "--resources is empty"},
-		{name: "missing CA file", opts: verifyOptions{resources: []string{"secrets"}, writeProvider: "identity", caFile: "/nonexistent/ca.crt"}, wantErr: "no such file"},
+		{name: "missing CA file", opts: verifyOptions{resources: []string{"secrets"}, writeProvider: "identity", etcd: etcdclient.Config{Endpoints: []string{"https://127.0.0.1:2379"}, CAFile: "/nonexistent/ca.crt"}}, wantErr: "no such file"},
+		{name: "plaintext endpoint with certificates", opts: verifyOptions{resources: []string{"secrets"}, writeProvider: "identity", etcd: etcdclient.Config{Endpoints: []string{"http://127.0.0.1:2379"}, CAFile: "ca.crt"}}, wantErr: "plaintext http"},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
