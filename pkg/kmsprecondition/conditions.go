@@ -3,6 +3,7 @@ package kmsprecondition
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
@@ -42,12 +43,12 @@ func (g *Gate) conditions(v verdict, previous []operatorv1.OperatorCondition, no
 		degraded:    operatorv1.OperatorCondition{Type: ConditionDegraded, Status: operatorv1.ConditionFalse, Reason: string(ReasonAsExpected)},
 	}
 	switch {
-	case !v.KMSChanged:
-		c.progressing.Message = fmt.Sprintf("no KMS provider change pending in %s", orNone(v.Configs.CandidateName))
+	case !v.Gated():
+		c.progressing.Message = fmt.Sprintf("no KMS provider change and no dropped read key pending in %s", orNone(v.Configs.CandidateName))
 	case len(v.Blocking) == 0:
-		c.progressing.Message = fmt.Sprintf("the KMS change in %s (%s) may roll out: keys %v healthy on nodes %v", v.Configs.CandidateName, v.Hash, v.KeyIDs, v.Nodes)
+		c.progressing.Message = allowedMessage(v)
 	case v.Forced:
-		msg := fmt.Sprintf("the KMS change in %s (%s) is FORCED by spec.unsupportedConfigOverrides.%s.%s although: %s; remove the override once the revision is rolled out",
+		msg := fmt.Sprintf("the change in %s (%s) is FORCED by spec.unsupportedConfigOverrides.%s.%s although: %s; remove the override once the revision is rolled out",
 			v.Configs.CandidateName, v.Hash, overrideGroup, overrideKey, joinBlocking(v.Blocking))
 		c.progressing.Reason, c.progressing.Message = string(ReasonForced), msg
 		c.degraded.Reason, c.degraded.Message = string(ReasonForced), msg
@@ -63,14 +64,51 @@ func (g *Gate) conditions(v verdict, previous []operatorv1.OperatorCondition, no
 			msg += fmt.Sprintf(" (spec.unsupportedConfigOverrides.%s.%s names another candidate and is ignored)", overrideGroup, overrideKey)
 		}
 		c.progressing = operatorv1.OperatorCondition{Type: ConditionProgressing, Status: operatorv1.ConditionTrue, Reason: reason, Message: msg}
-		if needsAdmin := anyNeedsAdmin(v.Blocking); needsAdmin || blocked >= g.options.DegradedAfter {
+		switch {
+		case !anyDegrades(v.Blocking):
+			c.degraded.Message = fmt.Sprintf("the change has been waiting for %s for what ends by itself; never Degraded for that", blocked)
+		case anyNeedsAdmin(v.Blocking) || blocked >= g.options.DegradedAfter:
 			c.degraded = operatorv1.OperatorCondition{Type: ConditionDegraded, Status: operatorv1.ConditionTrue, Reason: reason,
 				Message: fmt.Sprintf("blocked for %s: %s", blocked, msg)}
-		} else {
+		default:
 			c.degraded.Message = fmt.Sprintf("a KMS change has been waiting for %s; Degraded after %s", blocked, g.options.DegradedAfter)
 		}
 	}
 	return c
+}
+
+// allowedMessage says what may roll out, and by which evidence each dropped read key may go.
+func allowedMessage(v verdict) string {
+	msg := fmt.Sprintf("the change in %s (%s) may roll out", v.Configs.CandidateName, v.Hash)
+	if v.KMSChanged {
+		msg = fmt.Sprintf("the KMS change in %s (%s) may roll out: keys %v healthy on nodes %v", v.Configs.CandidateName, v.Hash, v.KeyIDs, v.Nodes)
+	}
+	switch {
+	case len(v.Dropped) == 0:
+	case v.Revert:
+		msg += fmt.Sprintf("; it is a revert to an earlier revision's config, so the read keys it drops (%s) never wrote anything", droppedNames(v.Dropped))
+	default:
+		msg += "; dropped read keys: " + joinDropped(v.Allowed)
+	}
+	return msg
+}
+
+func droppedNames(dropped []DroppedProvider) string {
+	names := make([]string, 0, len(dropped))
+	for _, d := range dropped {
+		names = append(names, d.Resource+" "+d.readKey().String())
+	}
+	return strings.Join(names, ", ")
+}
+
+// anyDegrades is false when every blocking error ends by itself (the rollback window).
+func anyDegrades(errs []BlockingError) bool {
+	for _, err := range errs {
+		if !neverDegrades(err.Reason()) {
+			return true
+		}
+	}
+	return false
 }
 
 func anyNeedsAdmin(errs []BlockingError) bool {

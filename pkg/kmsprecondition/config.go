@@ -1,15 +1,12 @@
 package kmsprecondition
 
 import (
-	"sort"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
-	"k8s.io/apimachinery/pkg/util/sets"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
-	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
 // kmsStanza is what of a KMS provider matters to a rollout (encryptionconfig.KMSProvider without its resource
@@ -45,33 +42,4 @@ func kmsByResource(config *apiserverv1.EncryptionConfiguration) map[string]resou
 // kmsChanged reports whether the candidate's KMS providers differ from the deployed ones, per resource.
 func kmsChanged(candidate, deployed *apiserverv1.EncryptionConfiguration) bool {
 	return !equality.Semantic.DeepEqual(kmsByResource(candidate), kmsByResource(deployed))
-}
-
-// keyID is the key behind a KMS provider, as kmsstate names it (kmsstate.KeysFromConfig).
-func keyID(s kmsStanza) string { return kmsstate.KeyIDOf(s.Name, s.Endpoint) }
-
-// droppedProviders lists, per resource, the KMS providers of deployed that candidate no longer lists for that
-// resource. Providers are matched by name, not key: a value names its provider in its etcd prefix, so a
-// renamed provider on the same plugin still loses every value written under the old name.
-func droppedProviders(candidate, deployed *apiserverv1.EncryptionConfiguration) []DroppedProvider {
-	want, had := kmsByResource(candidate), kmsByResource(deployed)
-	var dropped []DroppedProvider
-	for _, resource := range sets.List(sets.KeySet(had)) {
-		kept := sets.New[string]()
-		for _, s := range want[resource].Providers {
-			kept.Insert(s.Name)
-		}
-		for _, s := range had[resource].Providers {
-			if !kept.Has(s.Name) {
-				dropped = append(dropped, DroppedProvider{Resource: resource, Name: s.Name, KeyID: keyID(s)})
-			}
-		}
-	}
-	sort.SliceStable(dropped, func(i, j int) bool {
-		if dropped[i].Resource != dropped[j].Resource {
-			return dropped[i].Resource < dropped[j].Resource
-		}
-		return dropped[i].Name < dropped[j].Name
-	})
-	return dropped
 }

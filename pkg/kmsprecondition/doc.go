@@ -1,37 +1,63 @@
-// Package kmsprecondition gates library-go revisions on KMS: a revision whose encryption config changes KMS
-// providers is only created once every apiserver can load it. A kube-apiserver started with a KMS provider
-// whose plugin is down fails to start or, with a restart, loses every encrypted read; a config that drops a
-// provider still holding data makes that data unreadable for good.
+// Package kmsprecondition gates library-go revisions on KMS and on read keys: a revision whose encryption config
+// changes KMS providers is only created once every apiserver can load it, and a revision that drops a read key is
+// only created once no value is stored under it any more. A kube-apiserver started with a KMS provider whose
+// plugin is down fails to start or, with a restart, loses every encrypted read; a config that drops a read key
+// still holding data makes that data unreadable for good.
 //
 // The Gate plugs into library-go's revision controller as a PreconditionFunc (before a revision is assembled)
 // and a ReadinessCheckFunc (on the assembled copy); see the package example for kube-apiserver-operator's
 // wiring. It compares the candidate encryption config (encryption-config) with the deployed one
-// (encryption-config-<latestAvailableRevision>). "KMS changes" means the KMS provider stanzas per resource
-// differ (name, endpoint, apiVersion, timeout, in order, and whether a KMS provider writes). Any other change,
-// aescbc keys included, passes untouched: that is how an admin repairs a cluster while KMS is down.
+// (encryption-config-<latestAvailableRevision>).
 //
-// For a KMS change, in order of severity (the first that fails names the reason; the message lists all):
+// "KMS changes" means the KMS provider stanzas per resource differ (name, endpoint, apiVersion, timeout, in
+// order, and whether a KMS provider writes). "Drops a read key" means a resource, resolved the way
+// kube-apiserver resolves it (its own entry, then *.<group>, then *.*, else plaintext), could read values
+// under a key in the deployed config and cannot in the candidate: a KMS provider, an aescbc, aesgcm or secretbox
+// key, or identity. Any other change, a new aescbc write key included, passes untouched: that is how an admin
+// repairs a cluster while KMS is down.
+//
+// A dropped read key is judged by one rule, evidence.CanDropReadKey (the rule kmsguard verify applies too), on
+// raw etcd evidence: the census of kmsmigration's VerificationController (Options.Evidence) for the resource,
+// and when the latest migration of that resource to its write key finished. The key may go only when a census
+// started after that migration shows no value under it (and no unparsable value that may be), and
+// Options.RollbackWindow (DefaultRollbackWindow, 24h) has passed since the migration finished. The window is
+// measured from the migration's end, not from the revision that demoted the key: a migration starts only after
+// every apiserver writes with the new key, so its end is the latest moment the old key can have stopped being
+// written with, and the wait errs on the safe side. Where the operator has no etcd access, Options.Evidence is
+// nil and library-go's records are the fallback (KeySecretMigrations: migrated-resources of a newer key, and its
+// migrated-timestamp for the window); every message that relies on them says so. A read key of a wildcard entry
+// ("*.apps") has no census (the census scans resources) and can only go with the override.
+//
+// The checks, in order of severity (the first that fails names the reason; the message lists all):
 //
 //	check                                                            reason                    Degraded
 //	kube-apiserver's own decoding and validation of the candidate    InvalidEncryptionConfig   at once
-//	each dropped KMS provider: migration evidence that its data      ReadKeyStillInUse         after DegradedAfter
-//	  was rewritten under a newer key (MigrationEvidence); skipped
-//	  for a revert to an earlier revision's config (Reverts)
+//	  (KMS changes)
+//	each dropped read key: no value under it in the census, started  ReadKeyStillInUse         after DegradedAfter
+//	  after a finished migration (or, without etcd access, library-
+//	  go's migrated-resources); skipped for a revert to an earlier
+//	  revision's config (Reverts)
 //	new KMS keys: library-go's preflight failed                      PreflightFailed           at once
 //	new KMS keys: preflight passed for the current config hash       PreflightNotPassed        after DegradedAfter
 //	every KMS v2 key of the candidate healthy and fresh on every     KMSPluginsNotHealthy      after DegradedAfter
-//	  node, as kmsstate reports it
+//	  node, as kmsstate reports it (KMS changes)
+//	each dropped read key otherwise clean: the rollback window has   RollbackWindowNotPassed   never (ends by itself;
+//	  passed since its migration finished                                                        the message says when)
 //
 // Conditions:
 //
 //	scenario                                        allowed  KMSRolloutGateProgressing   KMSRolloutGateDegraded
-//	no encryption config, or no KMS change          yes      False AsExpected            False AsExpected
-//	KMS change, every check passes                  yes      False AsExpected            False AsExpected
-//	KMS change blocked (reason from the table)      no       True  <reason>              False AsExpected, or
+//	no encryption config, no KMS change and no      yes      False AsExpected            False AsExpected
+//	  dropped read key
+//	KMS change or dropped read keys, every check     yes      False AsExpected (message:  False AsExpected
+//	  passes                                                  each dropped key and the
+//	                                                          evidence that let it go)
+//	blocked (reason from the table)                 no       True  <reason>              False AsExpected, or
 //	                                                                                     True <reason> at once /
 //	                                                                                     after DegradedAfter
-//	KMS change blocked, override names this         yes      False Forced                False Forced
-//	  candidate's hash
+//	blocked by the rollback window alone            no       True  RollbackWindow-       False AsExpected
+//	                                                           NotPassed
+//	blocked, override names this candidate's hash   yes      False Forced                False Forced
 //
 // A blocked Precondition returns (false, nil): waiting is not an error. The revision controller syncs again on
 // every operator status change (kmsstate's conditions, the health reporters) and every minute, so the revision

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -15,12 +18,14 @@ type Reason string
 // The reasons a candidate is blocked, most severe first: when several hold, the first names the conditions
 // and the message lists them all. The order is the order in which the admin has to act: a config kube-apiserver
 // would refuse is fixed first; losing data is worse than waiting; a failed preflight is a verdict while a
-// missing one may still come; plugin health is the last thing to settle.
+// missing one may still come; plugin health is the last thing to settle but for the rollback window, which ends by
+// itself at a known time.
 const (
 	// ReasonInvalidEncryptionConfig: kube-apiserver would refuse the candidate. Waiting cannot help, so
 	// Degraded is set at once.
 	ReasonInvalidEncryptionConfig Reason = "InvalidEncryptionConfig"
-	// ReasonReadKeyStillInUse: the candidate drops a KMS provider that data may still be stored under.
+	// ReasonReadKeyStillInUse: the candidate drops a read key (KMS, aescbc, aesgcm, secretbox, identity) that
+	// data is still stored under, or without the evidence that none is.
 	ReasonReadKeyStillInUse Reason = "ReadKeyStillInUse"
 	// ReasonPreflightFailed: library-go's KMS preflight ran and failed. Degraded at once.
 	ReasonPreflightFailed Reason = "PreflightFailed"
@@ -28,6 +33,9 @@ const (
 	ReasonPreflightNotPassed Reason = "PreflightNotPassed"
 	// ReasonKMSPluginsNotHealthy: a plugin of the candidate is not healthy, or not freshly reported, on a node.
 	ReasonKMSPluginsNotHealthy Reason = "KMSPluginsNotHealthy"
+	// ReasonRollbackWindowNotPassed: the candidate drops read keys that hold no data any more, before the rollback
+	// window since they stopped being write keys has passed. It needs no action and never degrades.
+	ReasonRollbackWindowNotPassed Reason = "RollbackWindowNotPassed"
 )
 
 // Reasons of an open gate.
@@ -45,11 +53,17 @@ var severity = map[Reason]int{
 	ReasonPreflightFailed:         2,
 	ReasonPreflightNotPassed:      3,
 	ReasonKMSPluginsNotHealthy:    4,
+	ReasonRollbackWindowNotPassed: 5,
 }
 
 // needsAdmin are the reasons that no amount of waiting resolves: they degrade without the grace period.
 func needsAdmin(r Reason) bool {
 	return r == ReasonInvalidEncryptionConfig || r == ReasonPreflightFailed
+}
+
+// neverDegrades are the reasons that end by themselves at a known time: waiting for them is the plan, not a fault.
+func neverDegrades(r Reason) bool {
+	return r == ReasonRollbackWindowNotPassed
 }
 
 // BlockingError is one reason the candidate may not be rolled out. Its Reason picks the condition reason.
@@ -69,35 +83,68 @@ func (e *InvalidConfigError) Error() string {
 func (e *InvalidConfigError) Unwrap() error  { return e.Err }
 func (e *InvalidConfigError) Reason() Reason { return ReasonInvalidEncryptionConfig }
 
-// DroppedProvider is a KMS provider of the deployed config that the candidate no longer lists for a resource.
+// DroppedProvider is a read key of the deployed config that the candidate no longer lists for a resource: a KMS
+// provider, an aescbc, aesgcm or secretbox key, or identity.
 type DroppedProvider struct {
 	Resource string
-	// Name is the provider name; stored values carry it in their prefix (k8s:enc:kms:v2:<name>:), so a value
-	// written by it is unreadable once no provider of that name is left.
+	// Kind is the kind of the key (etcdvalue.KindAESCBC, ...).
+	Kind etcdvalue.Kind
+	// Name is the provider name (KMS) or key name (aescbc, aesgcm, secretbox), empty for identity; stored
+	// values carry it in their prefix (k8s:enc:kms:v2:<name>:, k8s:enc:aescbc:v1:<name>:), so a value written
+	// under it is unreadable once no provider of that kind and name is left.
 	Name string
-	// KeyID is the key behind the provider (the <id> of library-go's kms-<id>.sock, else the provider name).
+	// KeyID is library-go's key id behind it (the <id> of library-go's kms-<id>.sock, or the key name), empty
+	// when there is none (identity).
 	KeyID string
-	// Evidence says why data may remain: what migration evidence is missing.
+	// Evidence says what the evidence showed: why data may remain, or why it may go.
 	Evidence string
 }
 
-func (d DroppedProvider) String() string {
-	return fmt.Sprintf("%s provider %s (key %s): %s", d.Resource, d.Name, d.KeyID, d.Evidence)
+// readKey is the key as the evidence package counts values: the whole provider or key, every KEK id of it.
+func (d DroppedProvider) readKey() evidence.ReadKey {
+	return evidence.ReadKey{Kind: d.Kind, Name: d.Name}
 }
 
-// ReadKeyStillInUseError: the candidate drops KMS providers without evidence that their data was rewritten.
+func (d DroppedProvider) String() string {
+	key := d.readKey().String()
+	if d.KeyID != "" && d.KeyID != d.Name {
+		key += " (key " + d.KeyID + ")"
+	}
+	return fmt.Sprintf("%s read key %s: %s", d.Resource, key, d.Evidence)
+}
+
+// ReadKeyStillInUseError: the candidate drops read keys that values are still stored under, or without evidence
+// that none is.
 type ReadKeyStillInUseError struct {
 	Dropped []DroppedProvider
 }
 
 func (e *ReadKeyStillInUseError) Error() string {
-	parts := make([]string, 0, len(e.Dropped))
-	for _, d := range e.Dropped {
-		parts = append(parts, d.String())
-	}
-	return "the candidate drops KMS read providers that data may still be stored under: " + strings.Join(parts, "; ")
+	return "the candidate drops read keys that data may still be stored under: " + joinDropped(e.Dropped)
 }
 func (e *ReadKeyStillInUseError) Reason() Reason { return ReasonReadKeyStillInUse }
+
+// RollbackWindowError: the evidence shows no value under the dropped read keys, but the rollback window since
+// they stopped being write keys has not passed. It ends by itself at Until, so it never degrades.
+type RollbackWindowError struct {
+	Dropped []DroppedProvider
+	// Until is when the last of their windows ends.
+	Until time.Time
+}
+
+func (e *RollbackWindowError) Error() string {
+	return fmt.Sprintf("the candidate drops read keys before the rollback window has passed (until %s): %s",
+		e.Until.UTC().Format(time.RFC3339), joinDropped(e.Dropped))
+}
+func (e *RollbackWindowError) Reason() Reason { return ReasonRollbackWindowNotPassed }
+
+func joinDropped(dropped []DroppedProvider) string {
+	parts := make([]string, 0, len(dropped))
+	for _, d := range dropped {
+		parts = append(parts, d.String())
+	}
+	return strings.Join(parts, "; ")
+}
 
 // PreflightError: library-go's KMS preflight has not passed for the KMS configuration of the candidate.
 type PreflightError struct {

@@ -9,9 +9,7 @@ import (
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
-	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
@@ -36,7 +34,8 @@ type RevertReader interface {
 // change that is merely on its way does not page anyone.
 const DefaultDegradedAfter = 15 * time.Minute
 
-// Options configure a Gate. All fields but Preflight, DegradedAfter and Clock are required.
+// Options configure a Gate. All fields but Preflight, Evidence or Migration (one of them is needed to ever drop a
+// read key), Reverts, RollbackWindow, DegradedAfter and Clock are required.
 type Options struct {
 	// Configs says where the candidate and deployed configs are (RevisionedSecrets for library-go operators).
 	Configs ConfigSource
@@ -49,7 +48,16 @@ type Options struct {
 	// would wait for the override. Without it a new key must still be healthy on every node, and kmsguard's
 	// health reporter checks that with the preflight's own calls (Status, Encrypt, Decrypt) on each node.
 	Preflight PreflightReader
+	// Evidence is the raw etcd evidence dropped read keys are judged by (kmsmigration's VerificationController).
+	// Leave it nil only where the operator has no etcd access: Migration is then the fallback, and the
+	// conditions say so.
+	Evidence ReadKeyEvidence
+	// Migration is library-go's record of finished migrations (KeySecretMigrations), used only when Evidence is
+	// nil. With neither, no read key may be dropped.
 	Migration MigrationEvidence
+	// RollbackWindow is how long after the migration away from a read key it must stay in the config;
+	// DefaultRollbackWindow when zero.
+	RollbackWindow time.Duration
 	// Reverts, when set, names the candidates that are reverts to an earlier revision's exact config
 	// (kmsrollback's HoldStore). A revert may drop the failed revision's new KMS providers without migration
 	// evidence: library-go adds a key as a read key one revision before it writes with it, so a provider the
@@ -75,6 +83,9 @@ type Gate struct {
 func NewGate(instanceName string, opts Options) *Gate {
 	if opts.DegradedAfter == 0 {
 		opts.DegradedAfter = DefaultDegradedAfter
+	}
+	if opts.RollbackWindow == 0 {
+		opts.RollbackWindow = DefaultRollbackWindow
 	}
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
@@ -121,7 +132,7 @@ func (g *Gate) check(ctx context.Context, configs Configs) (allowed bool, err er
 		return false, fmt.Errorf("reading the operator state: %w", err)
 	}
 	now := g.options.Clock.Now()
-	verdict, err := g.evaluate(ctx, configs)
+	verdict, err := g.evaluate(ctx, configs, now)
 	if err != nil {
 		return false, err
 	}
@@ -144,8 +155,13 @@ func (g *Gate) check(ctx context.Context, configs Configs) (allowed bool, err er
 // verdict is the outcome of one evaluation.
 type verdict struct {
 	Configs Configs
-	// KMSChanged is false when the candidate leaves KMS providers as deployed; nothing else is then checked.
+	// KMSChanged is false when the candidate leaves KMS providers as deployed; only dropped read keys are then
+	// checked.
 	KMSChanged bool
+	// Dropped are the read keys the candidate drops; Allowed those of them the evidence lets go.
+	Dropped, Allowed []DroppedProvider
+	// Revert says the candidate is a revert (Options.Reverts), whose dropped read keys are not judged.
+	Revert bool
 	// Hash is CandidateHash(Configs.Candidate).
 	Hash string
 	// KeyIDs are the KMS v2 keys of the candidate, Nodes the nodes they must be healthy on.
@@ -156,13 +172,18 @@ type verdict struct {
 	IgnoredForce bool
 }
 
+// Gated says whether the candidate is the gate's business: it changes KMS providers or drops a read key.
+func (v verdict) Gated() bool { return v.KMSChanged || len(v.Dropped) > 0 }
+
 // evaluate runs the checks. An error means an input could not be read, not that the candidate is bad.
-func (g *Gate) evaluate(ctx context.Context, configs Configs) (verdict, error) {
+func (g *Gate) evaluate(ctx context.Context, configs Configs, now time.Time) (verdict, error) {
 	v := verdict{Configs: configs, Hash: CandidateHash(configs.Candidate)}
 	deployed, err := encryptionconfig.DecodeUnvalidated(configs.Deployed)
+	comparable := err == nil
 	if err != nil {
 		// What runs could not be decoded here; judge the candidate as if nothing KMS were deployed, so that
-		// every KMS provider it has must be shown healthy, and a fix is not held up by a comparison.
+		// every KMS provider it has must be shown healthy, and a fix is not held up by a comparison (which is
+		// also why no read key counts as dropped).
 		klog.Warningf("%s: treating the deployed encryption config %s as having no KMS providers: %v", g.name, configs.DeployedName, err)
 		deployed, _ = encryptionconfig.DecodeUnvalidated(nil)
 	}
@@ -173,10 +194,14 @@ func (g *Gate) evaluate(ctx context.Context, configs Configs) (verdict, error) {
 		v.Blocking = []BlockingError{&InvalidConfigError{Err: err}}
 		return v, nil
 	}
-	if v.KMSChanged = kmsChanged(candidate, deployed); !v.KMSChanged {
+	v.KMSChanged = kmsChanged(candidate, deployed)
+	if comparable {
+		v.Dropped = droppedReadKeys(candidate, deployed)
+	}
+	if !v.Gated() {
 		return v, nil
 	}
-	if len(configs.Candidate) > 0 {
+	if v.KMSChanged && len(configs.Candidate) > 0 {
 		// kube-apiserver's own decoding (strict) and validation, exactly what will load the file.
 		if _, err := encryptionconfig.Decode(configs.Candidate); err != nil {
 			v.Blocking = []BlockingError{&InvalidConfigError{Err: err}}
@@ -185,17 +210,22 @@ func (g *Gate) evaluate(ctx context.Context, configs Configs) (verdict, error) {
 	}
 
 	revert := false
-	if g.options.Reverts != nil {
+	if g.options.Reverts != nil && len(v.Dropped) > 0 {
 		if revert, err = g.options.Reverts.IsRevert(ctx, v.Hash); err != nil {
 			return v, fmt.Errorf("reading the KMS reverts: %w", err)
 		}
 	}
-	if !revert {
-		if blocking, err := g.checkDropped(ctx, candidate, deployed); err != nil {
+	v.Revert = revert
+	if !revert && len(v.Dropped) > 0 {
+		blocking, allowed, err := g.checkDropped(ctx, v.Dropped, now)
+		if err != nil {
 			return v, err
-		} else if blocking != nil {
-			v.Blocking = append(v.Blocking, blocking)
 		}
+		v.Blocking, v.Allowed = append(v.Blocking, blocking...), allowed
+	}
+	if !v.KMSChanged {
+		sortBlocking(v.Blocking)
+		return v, nil
 	}
 
 	candidateKeys, deployedKeys := kmsstate.KeysFromConfig(candidate), kmsstate.KeysFromConfig(deployed)
@@ -226,23 +256,4 @@ func (g *Gate) evaluate(ctx context.Context, configs Configs) (verdict, error) {
 	}
 	sortBlocking(v.Blocking)
 	return v, nil
-}
-
-// checkDropped refuses the drop of a KMS provider unless the migration evidence shows its data rewritten.
-func (g *Gate) checkDropped(ctx context.Context, candidate, deployed *apiserverv1.EncryptionConfiguration) (BlockingError, error) {
-	var inUse []DroppedProvider
-	for _, d := range droppedProviders(candidate, deployed) {
-		rewritten, missing, err := g.options.Migration.Rewritten(ctx, schema.ParseGroupResource(d.Resource), d.KeyID)
-		if err != nil {
-			return nil, fmt.Errorf("reading the migration evidence for %s key %s: %w", d.Resource, d.KeyID, err)
-		}
-		if !rewritten {
-			d.Evidence = missing
-			inUse = append(inUse, d)
-		}
-	}
-	if len(inUse) == 0 {
-		return nil, nil
-	}
-	return &ReadKeyStillInUseError{Dropped: inUse}, nil
 }

@@ -18,6 +18,8 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
+	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -38,6 +40,9 @@ func TestPrecondition(t *testing.T) {
 		noPreflight bool
 		// revertOf, when set, is the Reverts answer: "candidate" means the candidate's hash is a revert.
 		revertOf string
+		// census, when set, is Options.Evidence: raw etcd evidence. Without it the annotations of keySecrets are
+		// the fallback, as where no etcd access is configured.
+		census *fakeCensus
 
 		wantAllowed     bool
 		wantProgressing operatorv1.ConditionStatus
@@ -182,8 +187,9 @@ func TestPrecondition(t *testing.T) {
 			health:          allHealthy("2"),
 			keySecrets:      []*corev1.Secret{keySecret("1", "secrets"), keySecret("2")},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"secrets provider 1_secrets (key 1): no key newer than 1 lists secrets in encryption.apiserver.operator.openshift.io/migrated-resources"},
-			wantEvents:    []string{EventBlocked},
+			wantInMessage: []string{"secrets read key kms-v2:1_secrets (key 1): no key newer than 1 lists secrets in encryption.apiserver.operator.openshift.io/migrated-resources",
+				"evidence: library-go's migrated-resources annotations, as no etcd access is configured"},
+			wantEvents: []string{EventBlocked},
 		},
 		{
 			name:        "a revert drops the failed revision's new read key without migration evidence",
@@ -205,12 +211,177 @@ func TestPrecondition(t *testing.T) {
 			wantEvents: []string{EventBlocked},
 		},
 		{
-			name:        "read key dropped after migration",
+			name:        "no etcd access: read key dropped after migration and the window, by the annotations",
 			deployed:    ectest.Secrets(ectest.KMS("2"), ectest.KMS("1"), ectest.Identity()),
 			candidate:   ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
 			health:      allHealthy("2"),
-			keySecrets:  []*corev1.Secret{keySecret("1", "secrets"), keySecret("2", "secrets")},
+			keySecrets:  []*corev1.Secret{keySecretAt("1", t0.Add(-72*time.Hour), "secrets"), keySecretAt("2", t0.Add(-25*time.Hour), "secrets")},
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"dropped read keys: secrets read key kms-v2:1_secrets (key 1): migrated 2026-12-01T11:00:00Z and the rollback window of 24h0m0s has passed (evidence: library-go's migrated-resources annotations, as no etcd access is configured)"},
+		},
+		{
+			name:            "no etcd access: migrated inside the window",
+			deployed:        ectest.Secrets(ectest.KMS("2"), ectest.KMS("1"), ectest.Identity()),
+			candidate:       ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
+			health:          allHealthy("2"),
+			keySecrets:      []*corev1.Secret{keySecret("1", "secrets"), keySecretAt("2", t0.Add(-time.Hour), "secrets")},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonRollbackWindowNotPassed, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"until 2026-12-03T11:00:00Z", "evidence: library-go's migrated-resources annotations"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:            "no etcd access: a migration recorded without a timestamp cannot open the window",
+			deployed:        ectest.Secrets(ectest.KMS("2"), ectest.KMS("1"), ectest.Identity()),
+			candidate:       ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
+			health:          allHealthy("2"),
+			keySecrets:      []*corev1.Secret{keySecret("1", "secrets"), keySecret("2", "secrets")},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"without a migrated-timestamp"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:            "no etcd access: an aescbc read key of a non-KMS change, not migrated",
+			deployed:        ectest.Secrets(ectest.AESCBC("2", ectest.AESKeyB), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
+			candidate:       ectest.Secrets(ectest.AESCBC("2", ectest.AESKeyB), ectest.Identity()),
+			health:          health(nil),
+			keySecrets:      []*corev1.Secret{keySecret("1", "secrets"), keySecret("2")},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"secrets read key aescbc:1: no key newer than 1 lists secrets", "annotations, as no etcd access is configured"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:            "etcd census: aescbc read key dropped while values are still under it",
+			deployed:        ectest.Secrets(ectest.KMS("2"), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
+			candidate:       ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
+			health:          health(nil), // not a KMS change: plugin health is not asked
+			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), map[evidence.Key]int64{{Kind: etcdvalue.KindAESCBC, Name: "1"}: 3})}, finished: t0.Add(-48 * time.Hour)},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"secrets read key aescbc:1: 3 objects are still stored under it (secrets) (evidence: raw etcd census of secrets started 2026-12-02T11:00:00Z"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:            "etcd census: no scan yet",
+			deployed:        ectest.Secrets(ectest.KMS("2"), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
+			candidate:       ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
+			health:          health(nil),
+			census:          &fakeCensus{finished: t0.Add(-48 * time.Hour)},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"no verification report", "raw etcd census, no report of secrets yet"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:            "etcd census: no finished migration",
+			deployed:        ectest.Secrets(ectest.KMS("2"), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
+			candidate:       ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
+			health:          health(nil),
+			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), nil)}},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"no migration to the write key has finished", "no finished migration known"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:            "etcd census: the scan predates the migration",
+			deployed:        ectest.Secrets(ectest.KMS("2"), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
+			candidate:       ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
+			health:          health(nil),
+			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-48*time.Hour), nil)}, finished: t0.Add(-30 * time.Hour)},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"started before the migration finished"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:            "etcd census: migrated and verified, inside the rollback window",
+			deployed:        ectest.Secrets(ectest.KMS("2"), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
+			candidate:       ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
+			health:          health(nil),
+			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), nil)}, finished: t0.Add(-2 * time.Hour)},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonRollbackWindowNotPassed, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"before the rollback window has passed (until 2026-12-03T10:00:00Z)", "no value stored under it, but the rollback window of 24h0m0s lasts until 2026-12-03T10:00:00Z"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:      "etcd census: inside the window for long is never Degraded",
+			deployed:  ectest.Secrets(ectest.KMS("2"), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
+			candidate: ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
+			health:    health(nil),
+			conditions: []operatorv1.OperatorCondition{{Type: ConditionProgressing, Status: operatorv1.ConditionTrue, Reason: string(ReasonRollbackWindowNotPassed),
+				LastTransitionTime: metav1.NewTime(t0.Add(-20 * time.Hour))}},
+			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), nil)}, finished: t0.Add(-2 * time.Hour)},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonRollbackWindowNotPassed, wantDegraded: operatorv1.ConditionFalse,
+		},
+		{
+			name:        "etcd census: migrated, verified and the window passed",
+			deployed:    ectest.Secrets(ectest.KMS("2"), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
+			candidate:   ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
+			health:      health(nil),
+			census:      &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), nil)}, finished: t0.Add(-25 * time.Hour)},
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"may roll out; dropped read keys: secrets read key aescbc:1: no value stored under it and the rollback window of 24h0m0s has passed (evidence: raw etcd census of secrets started 2026-12-02T11:00:00Z, migration to kms-v2:2_secrets:kek-a finished 2026-12-01T11:00:00Z)"},
+		},
+		{
+			name:            "etcd census: a KMS provider dropped while values are under its older KEK id",
+			deployed:        ectest.Secrets(ectest.KMS("2"), ectest.KMS("1"), ectest.Identity()),
+			candidate:       ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
+			health:          allHealthy("2"),
+			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), map[evidence.Key]int64{{Kind: etcdvalue.KindKMSv2, Name: "1_secrets", KeyID: "kek-old", DEKSourceType: etcdvalue.DEKSourceHKDFSeed}: 2})}, finished: t0.Add(-48 * time.Hour)},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"secrets read key kms-v2:1_secrets (key 1): 2 objects are still stored under it"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:            "etcd census: identity dropped while plaintext values remain",
+			deployed:        ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
+			candidate:       ectest.Secrets(ectest.KMS("2")),
+			health:          allHealthy("2"),
+			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), map[evidence.Key]int64{{Kind: etcdvalue.KindIdentity}: 1})}, finished: t0.Add(-48 * time.Hour)},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"secrets read key identity: 1 objects are still stored under it"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name: "etcd census: a resource taken out of a wildcard loses the wildcard's read key",
+			deployed: &apiserverv1.EncryptionConfiguration{Resources: []apiserverv1.ResourceConfiguration{
+				{Resources: []string{"*.*"}, Providers: []apiserverv1.ProviderConfiguration{ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()}}}},
+			candidate: &apiserverv1.EncryptionConfiguration{Resources: []apiserverv1.ResourceConfiguration{
+				{Resources: []string{"secrets"}, Providers: []apiserverv1.ProviderConfiguration{ectest.AESCBC("2", ectest.AESKeyB), ectest.Identity()}},
+				{Resources: []string{"*.*"}, Providers: []apiserverv1.ProviderConfiguration{ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()}}}},
+			health:          health(nil),
+			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), map[evidence.Key]int64{{Kind: etcdvalue.KindAESCBC, Name: "1"}: 4})}, finished: t0.Add(-48 * time.Hour)},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"secrets read key aescbc:1: 4 objects are still stored under it"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:            "etcd census: a read key dropped from a wildcard has no census",
+			deployed:        &apiserverv1.EncryptionConfiguration{Resources: []apiserverv1.ResourceConfiguration{{Resources: []string{"*.apps"}, Providers: []apiserverv1.ProviderConfiguration{ectest.AESCBC("2", ectest.AESKeyB), ectest.AESCBC("1", ectest.AESKeyA)}}}},
+			candidate:       &apiserverv1.EncryptionConfiguration{Resources: []apiserverv1.ResourceConfiguration{{Resources: []string{"*.apps"}, Providers: []apiserverv1.ProviderConfiguration{ectest.AESCBC("2", ectest.AESKeyB)}}}},
+			health:          health(nil),
+			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), nil)}, finished: t0.Add(-48 * time.Hour)},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"*.apps read key aescbc:1: no verification report", "list the resources *.apps covers explicitly"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:            "etcd census: a blocked drop can be forced",
+			deployed:        ectest.Secrets(ectest.KMS("2"), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
+			candidate:       ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
+			health:          health(nil),
+			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), map[evidence.Key]int64{{Kind: etcdvalue.KindAESCBC, Name: "1"}: 3})}, finished: t0.Add(-48 * time.Hour)},
+			force:           "candidate",
+			wantAllowed:     true,
+			wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonForced, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"FORCED", "3 objects are still stored under it"},
+			wantEvents:    []string{EventForced},
+		},
+		{
+			name:        "etcd census: a revert needs no evidence",
+			deployed:    ectest.Secrets(ectest.KMS("2"), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
+			candidate:   ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
+			health:      health(nil),
+			census:      &fakeCensus{},
+			revertOf:    "candidate",
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"it is a revert to an earlier revision's config, so the read keys it drops (secrets aescbc:1) never wrote anything"},
 		},
 		{
 			name:            "KMS removed altogether while data may be under it",
@@ -286,6 +457,9 @@ func TestPrecondition(t *testing.T) {
 			}
 			if s.noPreflight {
 				opts.Preflight = nil
+			}
+			if s.census != nil {
+				opts.Evidence = s.census
 			}
 			if s.revertOf != "" {
 				revert := s.revertOf

@@ -1,6 +1,7 @@
 package kmsprecondition
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -10,9 +11,12 @@ import (
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -26,8 +30,14 @@ func encryptionConfigSecret(name string, data []byte) *corev1.Secret {
 	return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: operandNamespace, Name: name}, Data: map[string][]byte{"encryption-config": data}}
 }
 
-// keySecret is library-go's encryption-key-kube-apiserver-<id> secret, migrated for the given resources.
+// keySecret is library-go's encryption-key-kube-apiserver-<id> secret, migrated for the given resources without
+// a migrated-timestamp.
 func keySecret(id string, migrated ...string) *corev1.Secret {
+	return keySecretAt(id, time.Time{}, migrated...)
+}
+
+// keySecretAt is keySecret with the migrated-timestamp library-go's migration controller sets.
+func keySecretAt(id string, migratedAt time.Time, migrated ...string) *corev1.Secret {
 	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{
 		Namespace: "openshift-config-managed", Name: "encryption-key-kube-apiserver-" + id,
 		Labels:      map[string]string{secrets.EncryptionKeySecretsLabel: "kube-apiserver"},
@@ -40,7 +50,35 @@ func keySecret(id string, migrated ...string) *corev1.Secret {
 		}
 		s.Annotations[secrets.EncryptionSecretMigratedResources] = `{"resources":[` + strings.Join(grs, ",") + `]}`
 	}
+	if !migratedAt.IsZero() {
+		s.Annotations[secrets.EncryptionSecretMigratedTimestamp] = migratedAt.Format(time.RFC3339)
+	}
 	return s
+}
+
+// fakeCensus is the raw etcd evidence of a VerificationController: reports by resource and the migration time.
+type fakeCensus struct {
+	reports  map[string]*evidence.Report
+	finished time.Time
+}
+
+func (f *fakeCensus) ReadKeyEvidence(_ context.Context, gr schema.GroupResource) (*evidence.Report, time.Time, error) {
+	return f.reports[gr.String()], f.finished, nil
+}
+
+// censusWriteKey is the write key of the census reports: KMS key 2's provider at KEK id kek-a.
+var censusWriteKey = evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "2_secrets", KeyID: "kek-a"}
+
+// census is a report of one resource started at started: 5 values under the write key and the given others.
+func census(resource string, started time.Time, others map[evidence.Key]int64) *evidence.Report {
+	rr := evidence.ResourceReport{Resource: resource, Prefix: "/registry/" + resource + "/", Total: 5, UnderWriteKey: 5,
+		Keys: []evidence.KeyCount{{Key: evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "2_secrets", KeyID: "kek-a", DEKSourceType: etcdvalue.DEKSourceHKDFSeed}, Count: 5, WriteKey: true}}}
+	for k, n := range others {
+		rr.Keys = append(rr.Keys, evidence.KeyCount{Key: k, Count: n})
+		rr.Total += n
+		rr.NotUnderWriteKey += n
+	}
+	return &evidence.Report{WriteKey: censusWriteKey, Started: started, Resources: []evidence.ResourceReport{rr}}
 }
 
 func secretLister(t *testing.T, objs ...*corev1.Secret) corev1listers.SecretLister {

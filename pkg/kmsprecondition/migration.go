@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
@@ -13,12 +14,22 @@ import (
 	corev1listers "k8s.io/client-go/listers/core/v1"
 )
 
-// MigrationEvidence answers whether every object of a resource that may have been written under a KMS key has
-// since been rewritten under a newer key, so that the key may leave the config. It returns the answer and, when
-// false, what evidence is missing. kmsmigration will implement it from raw etcd evidence; until then
-// KeySecretMigrations reads library-go's annotations.
+// MigrationEvidence is the fallback evidence of the gate where no etcd access is configured (Options.Evidence
+// nil): what the migration controller recorded, not what etcd holds. It answers whether every object of a
+// resource that may have been written under a library-go key has since been rewritten under a newer key, and
+// when that migration finished.
 type MigrationEvidence interface {
-	Rewritten(ctx context.Context, resource schema.GroupResource, keyID string) (bool, string, error)
+	Rewritten(ctx context.Context, resource schema.GroupResource, keyID string) (MigrationRecord, error)
+}
+
+// MigrationRecord is what MigrationEvidence found for one key of one resource.
+type MigrationRecord struct {
+	// Rewritten is true when a newer key records the resource as migrated.
+	Rewritten bool
+	// Finished is when that migration finished, as recorded; zero when no time was recorded.
+	Finished time.Time
+	// Missing says what evidence is missing when Rewritten is false.
+	Missing string
 }
 
 // keySecretsNamespace is where library-go keeps the encryption-key-<component>-<id> secrets.
@@ -29,7 +40,12 @@ const keySecretsNamespace = "openshift-config-managed"
 // sets that annotation only after its migrator rewrote every object of the resource with that key, and key ids
 // only grow, so nothing written before can still be under an older key. This mirrors library-go's own pruning
 // rule (state.KeysWithPotentiallyPersistedDataAndNextReadKey). A key that is not one of library-go's numeric ids
-// has no such evidence and stays in use.
+// (identity, a hand-written provider) has no such evidence and stays in use.
+//
+// Finished is the migrated-timestamp of the newest key that lists the resource. library-go stamps a key each
+// time it records a resource as migrated for the first time, so the newest stamp is never earlier than the
+// migration that moved the resource off the dropped key: measuring the rollback window from it errs on the
+// side of waiting longer.
 func KeySecretMigrations(lister corev1listers.SecretLister, component string) MigrationEvidence {
 	return &keySecretMigrations{lister: lister, component: component}
 }
@@ -39,15 +55,17 @@ type keySecretMigrations struct {
 	component string
 }
 
-func (m *keySecretMigrations) Rewritten(_ context.Context, resource schema.GroupResource, keyID string) (bool, string, error) {
+func (m *keySecretMigrations) Rewritten(_ context.Context, resource schema.GroupResource, keyID string) (MigrationRecord, error) {
 	dropped, err := strconv.ParseUint(keyID, 10, 64)
 	if err != nil {
-		return false, fmt.Sprintf("key %q is not a library-go key id, so no migration evidence can exist for it", keyID), nil
+		return MigrationRecord{Missing: fmt.Sprintf("key %q is not a library-go key id, so no migration evidence can exist for it", keyID)}, nil
 	}
 	keySecrets, err := m.lister.Secrets(keySecretsNamespace).List(labels.SelectorFromSet(labels.Set{secrets.EncryptionKeySecretsLabel: m.component}))
 	if err != nil {
-		return false, "", fmt.Errorf("listing the encryption key secrets of %s: %w", m.component, err)
+		return MigrationRecord{}, fmt.Errorf("listing the encryption key secrets of %s: %w", m.component, err)
 	}
+	var record MigrationRecord
+	var newest uint64
 	for _, s := range keySecrets {
 		id, ok := state.NameToKeyID(s.Name)
 		if !ok || id <= dropped {
@@ -62,9 +80,16 @@ func (m *keySecretMigrations) Rewritten(_ context.Context, resource schema.Group
 			// A broken annotation is no evidence of anything; it must not fail the gate for other keys.
 			continue
 		}
-		if migrated.HasResource(resource) {
-			return true, "", nil
+		if !migrated.HasResource(resource) || (record.Rewritten && id < newest) {
+			continue
+		}
+		record.Rewritten, newest, record.Finished = true, id, time.Time{}
+		if ts, err := time.Parse(time.RFC3339, s.Annotations[secrets.EncryptionSecretMigratedTimestamp]); err == nil {
+			record.Finished = ts
 		}
 	}
-	return false, fmt.Sprintf("no key newer than %s lists %s in %s", keyID, resource, secrets.EncryptionSecretMigratedResources), nil
+	if !record.Rewritten {
+		record.Missing = fmt.Sprintf("no key newer than %s lists %s in %s", keyID, resource, secrets.EncryptionSecretMigratedResources)
+	}
+	return record, nil
 }
