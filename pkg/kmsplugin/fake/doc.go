@@ -13,7 +13,8 @@
 //     sharing a cloud key would.
 //   - Plugin is the per-node gRPC server. Tests make a single node's plugin
 //     die (Stop), report itself unhealthy (SetUnhealthy), fail every call
-//     (FailWith) or answer slowly (SetLatency), and count the calls the
+//     (FailWith), answer one method with a gRPC status of its choosing
+//     (FailMethodWith) or answer slowly (SetLatency), and count the calls the
 //     apiserver made to it (Calls).
 //
 // Encryption is real AES-256-GCM, so a ciphertext written through one plugin

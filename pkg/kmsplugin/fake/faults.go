@@ -2,6 +2,7 @@ package fake
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"time"
 
@@ -11,13 +12,15 @@ import (
 )
 
 // faults is the set of failures injected into one plugin. Tests change
-// faults from their own goroutines while the plugin serves, so every field is
+// faults from their own goroutines while the plugin serves, so every fault is
 // an atomic.
 type faults struct {
 	// unhealthy makes Status report healthzUnreachable.
 	unhealthy atomic.Bool
-	// failCode, when not codes.OK, fails every RPC with that code.
-	failCode atomic.Uint32
+	// failures holds, per Method, the status that method answers with, or
+	// nil to serve it. The map is filled once by newFailures and never
+	// written again, so it is read without a lock; only the pointers change.
+	failures map[Method]*atomic.Pointer[status.Status]
 	// latency, in nanoseconds, is added before every RPC is handled.
 	latency atomic.Int64
 }
@@ -30,10 +33,46 @@ func (p *Plugin) SetUnhealthy(unhealthy bool) {
 	p.faults.unhealthy.Store(unhealthy)
 }
 
-// FailWith makes every RPC, Status included, fail with code. codes.OK clears
-// the fault.
+// newFailures returns the failures of a plugin that serves every method.
+func newFailures() map[Method]*atomic.Pointer[status.Status] {
+	failures := map[Method]*atomic.Pointer[status.Status]{}
+	for _, m := range methodsByFullName {
+		failures[m] = new(atomic.Pointer[status.Status])
+	}
+	return failures
+}
+
+// FailWith makes every RPC, Status included, fail with code and a message
+// that names the injected failure. codes.OK clears the fault of every method,
+// including those set by FailMethodWith.
 func (p *Plugin) FailWith(code codes.Code) {
-	p.faults.failCode.Store(uint32(code))
+	for m := range p.faults.failures {
+		p.FailMethodWith(m, code, "")
+	}
+}
+
+// FailMethodWith makes every call of method answer with code and message, as
+// a plugin does that returns a gRPC status of its own: upstream's test plugin
+// answers Status with FailedPrecondition "key disabled", for example. The
+// status travels to the client in the response trailers exactly as a real
+// plugin's would. An empty message is replaced by one that names the injected
+// failure; codes.OK clears the fault of method. The other methods keep their
+// faults.
+//
+// It panics on a Method the plugin does not serve: that is a bug in the test.
+func (p *Plugin) FailMethodWith(method Method, code codes.Code, message string) {
+	failure, ok := p.faults.failures[method]
+	if !ok {
+		panic(fmt.Sprintf("fake kms plugin: FailMethodWith(%q): no such method", method))
+	}
+	if code == codes.OK {
+		failure.Store(nil)
+		return
+	}
+	if message == "" {
+		message = fmt.Sprintf("fake kms plugin: injected failure (%s)", code)
+	}
+	failure.Store(status.New(code, message))
 }
 
 // SetLatency adds d before every RPC is handled, so tests can push a call
@@ -52,7 +91,7 @@ func (p *Plugin) intercept(ctx context.Context, req any, info *grpc.UnaryServerI
 	if err := p.faults.delay(ctx); err != nil {
 		return nil, err
 	}
-	if err := p.faults.injectedError(); err != nil {
+	if err := p.faults.injectedError(info.FullMethod); err != nil {
 		return nil, err
 	}
 	return handler(ctx, req)
@@ -75,11 +114,12 @@ func (f *faults) delay(ctx context.Context) error {
 	}
 }
 
-// injectedError returns the error FailWith asked for, or nil.
-func (f *faults) injectedError() error {
-	code := codes.Code(f.failCode.Load())
-	if code == codes.OK {
+// injectedError returns the error FailWith or FailMethodWith asked the gRPC
+// method fullMethod to answer with, or nil.
+func (f *faults) injectedError(fullMethod string) error {
+	m, ok := methodsByFullName[fullMethod]
+	if !ok {
 		return nil
 	}
-	return status.Errorf(code, "fake kms plugin: injected failure (%s)", code)
+	return f.failures[m].Load().Err()
 }

@@ -82,6 +82,122 @@ func TestPluginFailWith(t *testing.T) {
 	}
 }
 
+func TestPluginFailMethodWith(t *testing.T) {
+	type fault struct {
+		method  fake.Method
+		code    codes.Code
+		message string
+	}
+	// answer is how one method must answer: codes.OK means it serves.
+	type answer struct {
+		code    codes.Code
+		message string
+	}
+	scenarios := []struct {
+		name   string
+		faults []fault
+		// clearAll calls FailWith(codes.OK) after the faults.
+		clearAll bool
+		want     map[fake.Method]answer
+	}{
+		{
+			name:   "status answers key disabled, the round trip still works",
+			faults: []fault{{fake.MethodStatus, codes.FailedPrecondition, "key disabled"}},
+			want: map[fake.Method]answer{
+				fake.MethodStatus:  {codes.FailedPrecondition, "key disabled"},
+				fake.MethodEncrypt: {codes.OK, ""},
+				fake.MethodDecrypt: {codes.OK, ""},
+			},
+		},
+		{
+			name:   "encrypt answers permission denied, status and decrypt still work",
+			faults: []fault{{fake.MethodEncrypt, codes.PermissionDenied, "kms: caller may not encrypt"}},
+			want: map[fake.Method]answer{
+				fake.MethodStatus:  {codes.OK, ""},
+				fake.MethodEncrypt: {codes.PermissionDenied, "kms: caller may not encrypt"},
+				fake.MethodDecrypt: {codes.OK, ""},
+			},
+		},
+		{
+			name:   "decrypt answers internal with the default message",
+			faults: []fault{{fake.MethodDecrypt, codes.Internal, ""}},
+			want: map[fake.Method]answer{
+				fake.MethodStatus:  {codes.OK, ""},
+				fake.MethodEncrypt: {codes.OK, ""},
+				fake.MethodDecrypt: {codes.Internal, "fake kms plugin: injected failure (Internal)"},
+			},
+		},
+		{
+			name: "the last fault of a method wins, codes.OK clears one method",
+			faults: []fault{
+				{fake.MethodStatus, codes.Unauthenticated, "token expired"},
+				{fake.MethodEncrypt, codes.Unauthenticated, "token expired"},
+				{fake.MethodStatus, codes.Unknown, "plugin bug"},
+				{fake.MethodEncrypt, codes.OK, ""},
+			},
+			want: map[fake.Method]answer{
+				fake.MethodStatus:  {codes.Unknown, "plugin bug"},
+				fake.MethodEncrypt: {codes.OK, ""},
+				fake.MethodDecrypt: {codes.OK, ""},
+			},
+		},
+		{
+			name: "FailWith(codes.OK) clears every method",
+			faults: []fault{
+				{fake.MethodStatus, codes.FailedPrecondition, "key disabled"},
+				{fake.MethodDecrypt, codes.DataLoss, "ciphertext lost"},
+			},
+			clearAll: true,
+			want: map[fake.Method]answer{
+				fake.MethodStatus:  {codes.OK, ""},
+				fake.MethodEncrypt: {codes.OK, ""},
+				fake.MethodDecrypt: {codes.OK, ""},
+			},
+		},
+	}
+	for _, scenario := range scenarios {
+		t.Run(scenario.name, func(t *testing.T) {
+			p, client := startPlugin(t, fake.NewKMS())
+			// Sealed before any fault, so that Decrypt can be asked to open
+			// something valid.
+			sealed := mustEncrypt(t, client, []byte("data"))
+			for _, f := range scenario.faults {
+				p.FailMethodWith(f.method, f.code, f.message)
+			}
+			if scenario.clearAll {
+				p.FailWith(codes.OK)
+			}
+
+			for _, m := range allMethods {
+				var err error
+				switch m {
+				case fake.MethodDecrypt:
+					var plaintext []byte
+					if plaintext, err = decrypt(t, client, sealed); err == nil && string(plaintext) != "data" {
+						t.Errorf("Decrypt = %q, want %q", plaintext, "data")
+					}
+				default:
+					err = invoke(rpcContext(t), client, m)
+				}
+				got := status.Convert(err)
+				if want := scenario.want[m]; got.Code() != want.code || (want.code != codes.OK && got.Message() != want.message) {
+					t.Errorf("%s = %v, want code %v message %q", m, err, want.code, want.message)
+				}
+			}
+		})
+	}
+}
+
+func TestPluginFailMethodWithPanicsOnAnUnknownMethod(t *testing.T) {
+	p := newPlugin(t, fake.NewKMS())
+	defer func() {
+		if recover() == nil {
+			t.Error("FailMethodWith of an unknown method did not panic")
+		}
+	}()
+	p.FailMethodWith("Rotate", codes.Internal, "")
+}
+
 func TestPluginSetLatency(t *testing.T) {
 	// clientDeadline is far shorter than the injected latency, standing in
 	// for the apiserver's KMS timeout. Only the resulting code is asserted,
@@ -197,6 +313,9 @@ func TestPluginFaultsChangeWhileServing(t *testing.T) {
 			} else {
 				p.FailWith(codes.OK)
 			}
+			// The callers never call Status, so this fault changes
+			// nothing they see; it races with their calls' lookups.
+			p.FailMethodWith(fake.MethodStatus, codes.FailedPrecondition, "key disabled")
 			if i%100 == 0 {
 				kms.Rotate()
 			}

@@ -42,6 +42,7 @@ func NewPlugin(kms *KMS, socketPath string) *Plugin {
 	return &Plugin{
 		kms:        kms,
 		socketPath: socketPath,
+		faults:     faults{failures: newFailures()},
 		calls:      newCallCounts(),
 	}
 }
