@@ -65,8 +65,11 @@ func newHealthReporterCommand() *cobra.Command {
 		Long: `health-reporter replaces library-go's kms-health-reporter sidecar. Every interval it probes each KMS
 plugin socket with Status and, when Status is healthy, an Encrypt/Decrypt round trip of a small random
 payload, which catches a key that was disabled or whose decrypt permission was revoked while the plugin
-still answers Status with "ok". It server-side applies the results to status.encryptionStatus.healthReports
-of the chosen operator resource under the same field manager as library-go's reporter.`,
+still answers Status with "ok". A plugin that answers Status with a gRPC error of its own (FailedPrecondition
+for a disabled key, PermissionDenied, Unauthenticated, Internal, ...) is reported Unhealthy with its code and
+message; Error is kept for a plugin that cannot be reached (no socket, Unavailable, DeadlineExceeded, not a
+KMS v2 plugin). It server-side applies the results to status.encryptionStatus.healthReports of the chosen
+operator resource under the same field manager as library-go's reporter.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.validate(); err != nil {

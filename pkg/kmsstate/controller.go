@@ -96,8 +96,10 @@ type Options struct {
 //	no KMS key in use                                        False                KMSNotConfigured
 //	every plugin of K healthy and fresh on every node of N   False                AsExpected
 //	an apiserver's decrypt errors grow                       True                 DecryptFailing
-//	a plugin's Status failed (report status Error)           True                 PluginUnreachable
-//	healthz != ok, or the active round trip failed           True                 PluginUnhealthy
+//	no answer to a plugin's Status (report status Error)     True                 PluginUnreachable
+//	the plugin answered Status with its own gRPC error or    True                 PluginUnhealthy
+//	healthz != ok, or the active round trip failed
+//	(report status Unhealthy)
 //	an apiserver's /healthz/kms-providers or KMS calls fail  True                 APIServerKMSCheckFailing
 //	nodes disagree on the remote key_id beyond the grace     True                 KeyIDMismatch
 //	a report older than 4 report intervals                   True                 HealthReportStale

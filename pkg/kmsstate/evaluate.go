@@ -177,8 +177,10 @@ func (e *evaluation) evaluatePlugins(reports map[ReportRef]operatorv1.KMSPluginH
 				p.Health, reason = PluginStale, ReasonHealthReportStale
 				p.Detail = fmt.Sprintf("last report %s ago, limit %s", p.Age.Round(time.Second), e.config.StaleAfter())
 			case r.Status == operatorv1.KMSPluginHealthStatusError:
+				// No answer came back from the plugin (see ReasonPluginUnreachable).
 				p.Health, reason = PluginUnreachable, ReasonPluginUnreachable
 			case r.Status == operatorv1.KMSPluginHealthStatusUnhealthy:
+				// The plugin answered, unhealthy or with an error of its own.
 				p.Health, reason = PluginUnhealthy, ReasonPluginUnhealthy
 			default:
 				p.Health, p.KEKID = PluginHealthy, r.KEKId

@@ -18,10 +18,17 @@ const (
 	// ReasonDecryptFailing: a kube-apiserver fails to read KMS-encrypted data right now (its transformation or
 	// KMS Decrypt error counters grow). Reads of encrypted resources are already failing.
 	ReasonDecryptFailing Reason = "DecryptFailing"
-	// ReasonPluginUnreachable: a plugin did not answer Status (socket gone, timeout, gRPC error).
+	// ReasonPluginUnreachable: no answer to a plugin's Status came back (report status Error): the socket is
+	// gone or refuses connections, the call timed out, or what listens there is not a KMS v2 plugin. Check the
+	// plugin process, its socket and the sidecar.
 	ReasonPluginUnreachable Reason = "PluginUnreachable"
-	// ReasonPluginUnhealthy: a plugin answered, but not healthy: healthz != "ok", or the active probe's
-	// Encrypt/Decrypt round trip failed (a revoked key whose Status still says "ok").
+	// ReasonPluginUnhealthy: a plugin answered, but not healthy (report status Unhealthy): healthz != "ok",
+	// Status answered with a gRPC error of the plugin's own (FailedPrecondition "key disabled",
+	// PermissionDenied, Unauthenticated, Internal, ...; the message holds the code), or the active probe's
+	// Encrypt/Decrypt round trip failed (a revoked key whose Status still says "ok"). Check the key and the
+	// plugin's access to its KMS. pkg/kmsstate/pluginprobe tells the plugin's own errors from transport
+	// failures; library-go's reporter writes every failed Status as Error, so behind it they read as
+	// PluginUnreachable.
 	ReasonPluginUnhealthy Reason = "PluginUnhealthy"
 	// ReasonAPIServerKMSCheckFailing: a kube-apiserver's own /healthz/kms-providers fails or its KMS calls
 	// fail. New DEKs cannot be made; writes stop three minutes after the last good Status.

@@ -17,21 +17,36 @@
 // Reports keep library-go's meaning, so the two reporters are interchangeable
 // and a reader of healthReports need not know which one wrote an entry:
 //
-//   - Error: the Status call failed; Detail holds the error.
+//   - Error: the Status call did not reach the plugin, or no answer came
+//     back: no socket, connection refused, timeout, something other than a
+//     KMS v2 plugin on the socket, a response grpc-go could not read. Detail
+//     holds the error.
 //   - Unhealthy: Status answered with a healthz other than "ok" (Detail holds
-//     it), or with a key id kube-apiserver would reject, or the Encrypt/Decrypt
-//     round trip failed (Detail names the failed step and the error).
+//     it), or with a key id kube-apiserver would reject, or with a gRPC
+//     status of the plugin's own, such as FailedPrecondition "key disabled"
+//     (Detail says so and holds the plugin's code and message), or the
+//     Encrypt/Decrypt round trip failed (Detail names the failed step and the
+//     error).
 //   - Healthy: Status said "ok" and the round trip returned the payload.
+//
+// library-go's reporter writes Error for every failed Status call. Here a
+// plugin that answered is Unhealthy instead, because it is reachable: the
+// socket, the sidecar and the connection work, and what needs fixing is the
+// key or the plugin's access to its KMS. pluginAnswered tells the plugin's
+// own answers from the statuses grpc-go makes for transport failures, with
+// the table of codes and reasons. The round trip runs only after a
+// successful Status, so every failure of it is Unhealthy.
 //
 // KEKId is the key id Status returned, in every report where Status returned
 // one that kube-apiserver accepts. Unlike library-go, that includes an
 // unhealthy healthz: the operator CRDs require kekId in every report, and the
 // API server rejects the node's whole apply when one report lacks it. An
-// Error report, and an Unhealthy one about an invalid key id, carry the last
-// key id the plugin's Status returned to this Prober, or UnknownKEKID before
-// any did: library-go's reporter writes no report at all for a plugin that
-// never answered, so a dead socket would go unreported. Making kekId optional
-// in openshift/api would make the placeholder unnecessary.
+// Error report, and an Unhealthy one about an invalid key id or about a
+// Status the plugin answered with an error, carry the last key id the
+// plugin's Status returned to this Prober, or UnknownKEKID before any did:
+// library-go's reporter writes no report at all for a plugin that never
+// answered, so a dead socket would go unreported. Making kekId optional in
+// openshift/api would make the placeholder unnecessary.
 //
 // # Load on the KMS
 //

@@ -96,6 +96,100 @@ func TestProbeFakePlugin(t *testing.T) {
 			wantCalls:  [3]int64{1, 0, 0},
 		},
 		{
+			name: "status answers key disabled",
+			setup: func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) {
+				plugin.FailMethodWith(fake.MethodStatus, codes.FailedPrecondition, "key disabled")
+			},
+			wantStatus: operatorv1.KMSPluginHealthStatusUnhealthy,
+			wantKEKID:  pluginprobe.UnknownKEKID,
+			wantDetail: "^status answered with an error: rpc error: code = FailedPrecondition desc = key disabled$",
+			wantCalls:  [3]int64{1, 0, 0},
+		},
+		{
+			name: "status answers permission denied",
+			setup: func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) {
+				plugin.FailMethodWith(fake.MethodStatus, codes.PermissionDenied, "plugin may not use the key")
+			},
+			wantStatus: operatorv1.KMSPluginHealthStatusUnhealthy,
+			wantKEKID:  pluginprobe.UnknownKEKID,
+			wantDetail: "^status answered with an error: rpc error: code = PermissionDenied desc = plugin may not use the key$",
+			wantCalls:  [3]int64{1, 0, 0},
+		},
+		{
+			name: "status answers unauthenticated",
+			setup: func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) {
+				plugin.FailMethodWith(fake.MethodStatus, codes.Unauthenticated, "token expired")
+			},
+			wantStatus: operatorv1.KMSPluginHealthStatusUnhealthy,
+			wantKEKID:  pluginprobe.UnknownKEKID,
+			wantDetail: "^status answered with an error: rpc error: code = Unauthenticated desc = token expired$",
+			wantCalls:  [3]int64{1, 0, 0},
+		},
+		{
+			name: "status answers internal",
+			setup: func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) {
+				plugin.FailMethodWith(fake.MethodStatus, codes.Internal, "")
+			},
+			wantStatus: operatorv1.KMSPluginHealthStatusUnhealthy,
+			wantKEKID:  pluginprobe.UnknownKEKID,
+			wantDetail: "^status answered with an error: rpc error: code = Internal desc = fake kms plugin: injected failure",
+			wantCalls:  [3]int64{1, 0, 0},
+		},
+		{
+			name: "status answers unknown",
+			setup: func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) {
+				plugin.FailMethodWith(fake.MethodStatus, codes.Unknown, "failed to reach the kms")
+			},
+			wantStatus: operatorv1.KMSPluginHealthStatusUnhealthy,
+			wantKEKID:  pluginprobe.UnknownKEKID,
+			wantDetail: "^status answered with an error: rpc error: code = Unknown desc = failed to reach the kms$",
+			wantCalls:  [3]int64{1, 0, 0},
+		},
+		{
+			// grpc-go makes these for transport failures too, so a plugin
+			// answering them cannot be told from one: they stay Error.
+			name: "status answers deadline exceeded",
+			setup: func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) {
+				plugin.FailMethodWith(fake.MethodStatus, codes.DeadlineExceeded, "kms timed out")
+			},
+			wantStatus: operatorv1.KMSPluginHealthStatusError,
+			wantKEKID:  pluginprobe.UnknownKEKID,
+			wantDetail: "^rpc error: code = DeadlineExceeded desc = kms timed out$",
+			wantCalls:  [3]int64{1, 0, 0},
+		},
+		{
+			name: "status answers unimplemented",
+			setup: func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) {
+				plugin.FailMethodWith(fake.MethodStatus, codes.Unimplemented, "")
+			},
+			wantStatus: operatorv1.KMSPluginHealthStatusError,
+			wantKEKID:  pluginprobe.UnknownKEKID,
+			wantDetail: "^rpc error: code = Unimplemented",
+			wantCalls:  [3]int64{1, 0, 0},
+		},
+		{
+			name: "encrypt answers permission denied",
+			setup: func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) {
+				plugin.FailMethodWith(fake.MethodEncrypt, codes.PermissionDenied, "encrypt permission revoked")
+			},
+			wantStatus: operatorv1.KMSPluginHealthStatusUnhealthy,
+			wantKEKID:  "key-1",
+			wantDetail: "^encrypt round trip failed: rpc error: code = PermissionDenied desc = encrypt permission revoked$",
+			wantCalls:  [3]int64{1, 1, 0},
+		},
+		{
+			// A round trip runs after a successful Status only, so even a
+			// code grpc-go makes for transport failures is Unhealthy there.
+			name: "decrypt answers unavailable",
+			setup: func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) {
+				plugin.FailMethodWith(fake.MethodDecrypt, codes.Unavailable, "kms down")
+			},
+			wantStatus: operatorv1.KMSPluginHealthStatusUnhealthy,
+			wantKEKID:  "key-1",
+			wantDetail: "^decrypt round trip failed: rpc error: code = Unavailable desc = kms down$",
+			wantCalls:  [3]int64{1, 1, 1},
+		},
+		{
 			name:       "plugin slower than the call timeout",
 			wantKEKID:  pluginprobe.UnknownKEKID,
 			setup:      func(_ *testing.T, _ *fake.KMS, plugin *fake.Plugin) { plugin.SetLatency(3 * callTimeout) },
@@ -231,22 +325,34 @@ func deref(s *string) string {
 	return *s
 }
 
-// TestProbeErrorKeepsTheLastKEKID: the operator CRDs reject a report without kekId, so an Error report must
-// carry the key id the plugin served before it failed, or the outage would never be written.
+// TestProbeErrorKeepsTheLastKEKID: the operator CRDs reject a report without kekId, so a report about a failed
+// Status must carry the key id the plugin served before it failed, or the outage would never be written.
 func TestProbeErrorKeepsTheLastKEKID(t *testing.T) {
-	kms := fake.NewKMS()
-	plugin := fake.StartForTest(t, kms)
-	target, err := pluginprobe.NewGRPCPlugin(t.Context(), "1", plugin.Endpoint(), callTimeout)
-	if err != nil {
-		t.Fatal(err)
+	scenarios := []struct {
+		name       string
+		code       codes.Code
+		wantStatus operatorv1.KMSPluginHealthStatus
+	}{
+		{name: "transport failure", code: codes.Unavailable, wantStatus: operatorv1.KMSPluginHealthStatusError},
+		{name: "the plugin's own answer", code: codes.FailedPrecondition, wantStatus: operatorv1.KMSPluginHealthStatusUnhealthy},
 	}
-	prober := pluginprobe.NewProber("master-0", []pluginprobe.Plugin{target}, callTimeout, clock.RealClock{})
-	if report := prober.Probe(t.Context(), target); *report.Status != operatorv1.KMSPluginHealthStatusHealthy {
-		t.Fatalf("first probe: %s %s", *report.Status, deref(report.Detail))
-	}
-	plugin.FailWith(codes.Unavailable)
-	report := prober.Probe(t.Context(), target)
-	if *report.Status != operatorv1.KMSPluginHealthStatusError || report.KEKId == nil || *report.KEKId != kms.CurrentKeyID() {
-		t.Errorf("after the plugin failed: status %s kekId %v, want Error with the last key id %s", *report.Status, report.KEKId, kms.CurrentKeyID())
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			kms := fake.NewKMS()
+			plugin := fake.StartForTest(t, kms)
+			target, err := pluginprobe.NewGRPCPlugin(t.Context(), "1", plugin.Endpoint(), callTimeout)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prober := pluginprobe.NewProber("master-0", []pluginprobe.Plugin{target}, callTimeout, clock.RealClock{})
+			if report := prober.Probe(t.Context(), target); *report.Status != operatorv1.KMSPluginHealthStatusHealthy {
+				t.Fatalf("first probe: %s %s", *report.Status, deref(report.Detail))
+			}
+			plugin.FailMethodWith(fake.MethodStatus, s.code, "")
+			report := prober.Probe(t.Context(), target)
+			if *report.Status != s.wantStatus || report.KEKId == nil || *report.KEKId != kms.CurrentKeyID() {
+				t.Errorf("after the plugin failed: status %s kekId %v, want %s with the last key id %s", *report.Status, report.KEKId, s.wantStatus, kms.CurrentKeyID())
+			}
+		})
 	}
 }

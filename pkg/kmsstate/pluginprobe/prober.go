@@ -84,8 +84,13 @@ func (p *Prober) Probe(ctx context.Context, plugin Plugin) *applyoperatorv1.KMSP
 		// Healthy report in place until it went stale. The last key id Status
 		// returned is the best statement of which KEK the plugin serves; with
 		// none known the report cannot be written, as library-go's cannot.
-		report.WithStatus(operatorv1.KMSPluginHealthStatusError).WithDetail(detail(err.Error()))
-		return report.WithKEKId(p.knownKEKID(plugin.KeyID))
+		report.WithKEKId(p.knownKEKID(plugin.KeyID))
+		if pluginAnswered(err) {
+			// The plugin is up and refused: the admin must look at its key
+			// or its KMS credentials, not at the socket or the sidecar.
+			return report.WithStatus(operatorv1.KMSPluginHealthStatusUnhealthy).WithDetail(detail(statusAnswerDetail(err)))
+		}
+		return report.WithStatus(operatorv1.KMSPluginHealthStatusError).WithDetail(detail(err.Error()))
 	}
 	keyIDErr := validateKeyID(status.KeyID)
 	if keyIDErr == nil {
@@ -126,6 +131,17 @@ func (p *Prober) status(ctx context.Context, service kmsservice.Service) (*kmsse
 		return nil, ErrNoStatus
 	}
 	return resp, nil
+}
+
+// statusAnswerPrefix starts the detail of a Status the plugin answered with
+// a gRPC status of its own, so that it reads apart from a transport failure,
+// whose detail is the bare error.
+const statusAnswerPrefix = "status answered with an error: "
+
+// statusAnswerDetail is the detail of a Status the plugin answered with err:
+// the step, then the error, which holds the plugin's code and message.
+func statusAnswerDetail(err error) string {
+	return statusAnswerPrefix + err.Error()
 }
 
 // healthzDetail is the detail of an unhealthy Status: the healthz itself, as

@@ -71,8 +71,62 @@ func TestProbe(t *testing.T) {
 		},
 		{
 			name:      "status error longer than detail allows is cut",
+			service:   &stubService{statusErr: status.Error(codes.Unavailable, strings.Repeat("x", 5000))},
+			want:      wantReport(failed, UnknownKEKID, ("rpc error: code = Unavailable desc = " + strings.Repeat("x", 5000))[:1021]+"..."),
+			wantCalls: statusOnly,
+		},
+		{
+			name:      "status answer longer than detail allows is cut",
 			service:   &stubService{statusErr: status.Error(codes.Internal, strings.Repeat("x", 5000))},
-			want:      wantReport(failed, UnknownKEKID, ("rpc error: code = Internal desc = " + strings.Repeat("x", 5000))[:1021]+"..."),
+			want:      wantReport(unhealthy, UnknownKEKID, ("status answered with an error: rpc error: code = Internal desc = " + strings.Repeat("x", 5000))[:1021]+"..."),
+			wantCalls: statusOnly,
+		},
+		{
+			name:      "status call times out in grpc",
+			service:   &stubService{statusErr: status.Error(codes.DeadlineExceeded, "context deadline exceeded")},
+			want:      wantReport(failed, UnknownKEKID, "rpc error: code = DeadlineExceeded desc = context deadline exceeded"),
+			wantCalls: statusOnly,
+		},
+		{
+			name:      "status call canceled",
+			service:   &stubService{statusErr: status.Error(codes.Canceled, "context canceled")},
+			want:      wantReport(failed, UnknownKEKID, "rpc error: code = Canceled desc = context canceled"),
+			wantCalls: statusOnly,
+		},
+		{
+			name:      "something other than a KMS v2 plugin on the socket",
+			service:   &stubService{statusErr: status.Error(codes.Unimplemented, "unknown service v2.KeyManagementService")},
+			want:      wantReport(failed, UnknownKEKID, "rpc error: code = Unimplemented desc = unknown service v2.KeyManagementService"),
+			wantCalls: statusOnly,
+		},
+		{
+			name:      "status response grpc cannot decode",
+			service:   &stubService{statusErr: status.Error(codes.Internal, "grpc: failed to unmarshal the received message: string field contains invalid UTF-8")},
+			want:      wantReport(failed, UnknownKEKID, "rpc error: code = Internal desc = grpc: failed to unmarshal the received message: string field contains invalid UTF-8"),
+			wantCalls: statusOnly,
+		},
+		{
+			name:      "status answered key disabled",
+			service:   &stubService{statusErr: status.Error(codes.FailedPrecondition, "key disabled")},
+			want:      wantReport(unhealthy, UnknownKEKID, "status answered with an error: rpc error: code = FailedPrecondition desc = key disabled"),
+			wantCalls: statusOnly,
+		},
+		{
+			name:      "status answered permission denied",
+			service:   &stubService{statusErr: status.Error(codes.PermissionDenied, "caller may not use the key")},
+			want:      wantReport(unhealthy, UnknownKEKID, "status answered with an error: rpc error: code = PermissionDenied desc = caller may not use the key"),
+			wantCalls: statusOnly,
+		},
+		{
+			name:      "status answered unauthenticated",
+			service:   &stubService{statusErr: status.Error(codes.Unauthenticated, "token expired")},
+			want:      wantReport(unhealthy, UnknownKEKID, "status answered with an error: rpc error: code = Unauthenticated desc = token expired"),
+			wantCalls: statusOnly,
+		},
+		{
+			name:      "status handler returned a plain error",
+			service:   &stubService{statusErr: status.Error(codes.Unknown, "failed to reach vault")},
+			want:      wantReport(unhealthy, UnknownKEKID, "status answered with an error: rpc error: code = Unknown desc = failed to reach vault"),
 			wantCalls: statusOnly,
 		},
 		{
