@@ -12,6 +12,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/encryption/kms"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	"google.golang.org/grpc/codes"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/utils/clock"
@@ -138,6 +139,45 @@ func TestKMSStateReportsPluginOutage(t *testing.T) {
 	if got := strings.Join(f.eventReasons(), ","); got != kmsstate.EventPluginUnhealthy+","+kmsstate.EventPluginRecovered {
 		t.Errorf("events %s, want one KMSPluginUnhealthy and one KMSPluginRecovered", got)
 	}
+}
+
+// TestKMSStateTellsPluginAnswerFromOutage: a plugin whose Status answers with a gRPC error of its own
+// (FailedPrecondition "key disabled", as upstream's test plugin does) is reachable, so KMSPluginsDegraded says
+// PluginUnhealthy naming the node and the code, not PluginUnreachable; a stopped plugin still says
+// PluginUnreachable; each clears when fixed.
+func TestKMSStateTellsPluginAnswerFromOutage(t *testing.T) {
+	f := startKMSStateFixture(t)
+	waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	plugin := f.plugins["master-1"]
+
+	plugin.FailMethodWith(fake.MethodStatus, codes.FailedPrecondition, "key disabled")
+	cond, latency := waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnhealthy))
+	t.Logf("detection latency, Status answers FailedPrecondition -> PluginUnhealthy: %s: %s", latency.Round(10*time.Millisecond), cond.Message)
+	for _, want := range []string{"node master-1 key 1", "code = FailedPrecondition", "key disabled"} {
+		if !strings.Contains(cond.Message, want) {
+			t.Errorf("message %q does not say %q", cond.Message, want)
+		}
+	}
+	if strings.Contains(cond.Message, "master-0") || strings.Contains(cond.Message, string(kmsstate.ReasonPluginUnreachable)) {
+		t.Errorf("message %q should name master-1 only, as unhealthy only", cond.Message)
+	}
+
+	plugin.FailMethodWith(fake.MethodStatus, codes.OK, "")
+	_, latency = waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	t.Logf("recovery latency, Status answers again -> KMSPluginsDegraded=False: %s", latency.Round(10*time.Millisecond))
+
+	plugin.Stop()
+	cond, latency = waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnreachable))
+	t.Logf("detection latency, plugin stopped -> PluginUnreachable: %s: %s", latency.Round(10*time.Millisecond), cond.Message)
+	if !strings.Contains(cond.Message, "node master-1 key 1") || strings.Contains(cond.Message, "master-0") {
+		t.Errorf("message %q should name master-1 and only master-1", cond.Message)
+	}
+
+	if err := plugin.Start(); err != nil {
+		t.Fatal(err)
+	}
+	_, latency = waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	t.Logf("recovery latency, plugin started -> KMSPluginsDegraded=False: %s", latency.Round(10*time.Millisecond))
 }
 
 // TestKMSStateFollowsKeyRotation: a new remote key_id sets KMSKeyRotationProgressing True (old -> new) until
