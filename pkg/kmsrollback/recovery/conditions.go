@@ -1,6 +1,7 @@
 package recovery
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -22,6 +23,18 @@ const (
 	ReasonUndecryptableObjects Reason = "UndecryptableObjects"
 	// ReasonConsentMismatch: the consent names a key id no undecryptable object is stored under.
 	ReasonConsentMismatch Reason = "ConsentKeyIDMismatch"
+	// ReasonConsentAmbiguous: the consent names a bare KEK id that undecryptable objects of several KMS
+	// providers are stored under; it must name one as <provider>:<KEK id>.
+	ReasonConsentAmbiguous Reason = "ConsentAmbiguous"
+	// ReasonConsentUnprovable: the consent names "unknown" or "identity": no etcd evidence shows a key the
+	// objects were written under, so nothing tells them from objects an outage or corruption made unreadable.
+	ReasonConsentUnprovable Reason = "ConsentUnprovable"
+	// ReasonConsentNamesCurrentKey: the consent names a KEK id a plugin serves or kmsstate has settled on: the
+	// key is not lost.
+	ReasonConsentNamesCurrentKey Reason = "ConsentNamesCurrentKey"
+	// ReasonKMSUnhealthy: the plugins of the current keys are not healthy on every node, or their health is
+	// unknown: a KMS outage makes objects unreadable that are not lost, so a consent waits.
+	ReasonKMSUnhealthy Reason = "KMSUnhealthy"
 	// ReasonDeletionFailed: with consent, some deletes failed (RBAC, feature gate, ...).
 	ReasonDeletionFailed Reason = "DeletionFailed"
 )
@@ -60,17 +73,27 @@ func (c *Controller) condition(findings *Findings, consent string, consentErr er
 			findings.Count(), findings.Summary(), deletion.Count(OutcomeFailed), failures(deletion), c.configMapRef()))
 	default:
 		reason := ReasonUndecryptableObjects
-		if consentErr, ok := consentErr.(*ConsentError); ok {
-			reason = consentErr.Reason()
+		var refusal *ConsentError
+		if errors.As(consentErr, &refusal) {
+			reason = refusal.Reason()
 		}
 		cond.Status, cond.Reason = operatorv1.ConditionTrue, string(reason)
 		parts = append(parts, fmt.Sprintf("%d objects cannot be decrypted: %s; the full list is in %s. Their data is lost unless the key is restored in the KMS",
 			findings.Count(), findings.Summary(), c.configMapRef()))
-		if reason == ReasonConsentMismatch {
+		switch reason {
+		case ReasonUndecryptableObjects:
+		case ReasonConsentMismatch:
 			parts = append(parts, fmt.Sprintf("%s names key %q, which no undecryptable object is stored under", OverrideField, consent))
+		default:
+			parts = append(parts, OverrideField+": "+refusal.Error())
 		}
-		parts = append(parts, fmt.Sprintf("to delete the objects of a lost key (KEP-3926 unsafe delete; operators recreate what they own), set %s to its key id, one of %s",
-			OverrideField, strings.Join(findings.KeyIDs(), ", ")))
+		if provable := ProvableKeyIDs(findings.KeyIDs()); len(provable) > 0 {
+			parts = append(parts, fmt.Sprintf("to delete the objects of a lost key (KEP-3926 unsafe delete; operators recreate what they own), set %s to its key, one of %s",
+				OverrideField, strings.Join(provable, ", ")))
+		}
+		if len(ProvableKeyIDs(findings.KeyIDs())) < len(findings.KeyIDs()) {
+			parts = append(parts, "objects under unknown or identity cannot be deleted by a consent: etcd does not show a lost key behind them")
+		}
 	}
 	if deletion != nil {
 		parts = append(parts, c.deletionMessage(deletion, back))

@@ -33,9 +33,12 @@ type Options struct {
 	Dynamic dynamic.Interface
 	// Resources are the encrypted resources, as Resolve returns them.
 	Resources []Resource
-	// Raw, when set, tells the key each undecryptable object was written under (EtcdValues). Without it every
-	// undecryptable object is under UnknownKeyID, and the consent must name that.
+	// Raw tells the key each undecryptable object was written under (EtcdValues). Without it every
+	// undecryptable object is under UnknownKeyID and is reported, never deleted: no consent can name it.
 	Raw RawValueReader
+	// KMS is what the plugins say now (KMSStateView of the operator's kmsstate controller). Without it a consent
+	// is refused (KMSUnhealthy): nothing tells a lost key from an outage.
+	KMS KMSView
 	// ConfigMaps and Namespace say where the ConfigMap ConfigMapName goes (the operator's namespace).
 	ConfigMaps corev1client.ConfigMapsGetter
 	Namespace  string
@@ -58,9 +61,11 @@ type Controller struct {
 	mu          sync.Mutex
 	lastScan    time.Time
 	lastConsent string
-	// deletion is the last deletion run of this process; recreated are its deleted objects seen again since.
-	deletion  *DeletionReport
-	recreated sets.Set[ObjectRef]
+	// deletion is the last deletion run of this process, deletionConsent the consent it ran with; recreated are
+	// its deleted objects seen again since.
+	deletion        *DeletionReport
+	deletionConsent string
+	recreated       sets.Set[ObjectRef]
 }
 
 // NewController builds the controller; run it with Run(ctx, 1) as any library-go controller. instanceName is
@@ -126,36 +131,60 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	}
 	c.lastScan, c.lastConsent = now, consent
 
-	consentErr := CheckConsent(findings, consent)
+	consented, consentErr := CheckConsent(ctx, findings, consent, c.options.KMS)
 	deletedNow := false
-	if consentErr == nil && findings.Count() > 0 {
+	if consentErr == nil && len(consented.Objects) > 0 {
 		c.deleter.Recorder = syncCtx.Recorder()
-		report := c.deleter.Delete(ctx, findings.Under(consent), consent, false)
-		c.deletion, c.recreated, deletedNow = report, sets.New[ObjectRef](), true
+		report := c.deleter.Delete(ctx, consented.Objects, consented.ConsentID, false)
+		c.deletion, c.deletionConsent, c.recreated, deletedNow = report, consent, sets.New[ObjectRef](), true
+		// The record first: a scan that fails next must not lose what was deleted.
+		if err := c.writeReport(ctx, syncCtx, findings.Without(deletedRefs(report))); err != nil {
+			return err
+		}
 		// What is left, and proof that the LIST works again.
 		if findings, err = c.scan(ctx); err != nil {
-			return err
+			// Scan again on the factory's retry, not an Interval later.
+			c.lastScan = time.Time{}
+			return fmt.Errorf("scanning after deleting %d objects (recorded in %s): %w", report.Count(OutcomeDeleted), c.configMapRef(), err)
 		}
-		consentErr = CheckConsent(findings, consent)
+		_, consentErr = CheckConsent(ctx, findings, consent, c.options.KMS)
 	}
-	var mismatch *ConsentError
-	if errors.As(consentErr, &mismatch) && c.deletion != nil && c.deletion.KeyID == consent {
+	var refusal *ConsentError
+	if errors.As(consentErr, &refusal) && refusal.Why == ReasonConsentMismatch && c.deletion != nil && c.deletionConsent == consent {
 		// The consent was used up by this process's deletion; what is left is under keys nobody consented to.
-		mismatch.Consent = ""
+		refusal.Why, refusal.Consent = ReasonUndecryptableObjects, ""
 	}
-
-	if findings.Count() > 0 || c.deletion != nil {
-		cm, err := reportConfigMap(c.options.Namespace, findings, c.deletion)
-		if err != nil {
-			return err
-		}
-		if _, _, err := resourceapply.ApplyConfigMap(ctx, c.options.ConfigMaps, syncCtx.Recorder(), cm); err != nil {
-			return fmt.Errorf("writing configmap %s/%s: %w", c.options.Namespace, ConfigMapName, err)
-		}
+	if err := c.writeReport(ctx, syncCtx, findings); err != nil {
+		return err
 	}
 	result := c.condition(findings, consent, consentErr, c.deletion, deletedNow, c.recreated.Len())
 	cond = &result
 	return nil
+}
+
+// writeReport writes the ConfigMap with findings and the last deletion, when there is anything to report.
+func (c *Controller) writeReport(ctx context.Context, syncCtx factory.SyncContext, findings *Findings) error {
+	if findings.Count() == 0 && c.deletion == nil {
+		return nil
+	}
+	cm, err := reportConfigMap(c.options.Namespace, findings, c.deletion)
+	if err != nil {
+		return err
+	}
+	if _, _, err := resourceapply.ApplyConfigMap(ctx, c.options.ConfigMaps, syncCtx.Recorder(), cm); err != nil {
+		return fmt.Errorf("writing configmap %s/%s: %w", c.options.Namespace, ConfigMapName, err)
+	}
+	return nil
+}
+
+func deletedRefs(report *DeletionReport) sets.Set[ObjectRef] {
+	refs := sets.New[ObjectRef]()
+	for _, r := range report.Results {
+		if r.Outcome == OutcomeDeleted {
+			refs.Insert(r.ObjectRef)
+		}
+	}
+	return refs
 }
 
 // scan scans the resources, tracking the objects of the last deletion to learn which came back.

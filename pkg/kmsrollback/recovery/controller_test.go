@@ -43,7 +43,15 @@ type controllerEnv struct {
 	ctrl     *recovery.Controller
 }
 
+// healthyKMS is kmsstate's view of a healthy cluster whose plugins serve liveKey.
+func healthyKMS() recovery.KMSView { return stateView(kmsState(healthyOn(liveKey))) }
+
 func newControllerEnv(t *testing.T, cluster *recoverytest.Cluster, consent string) *controllerEnv {
+	t.Helper()
+	return newControllerEnvWith(t, cluster, consent, cluster.Raw(), healthyKMS())
+}
+
+func newControllerEnvWith(t *testing.T, cluster *recoverytest.Cluster, consent string, raw recovery.RawValueReader, kms recovery.KMSView) *controllerEnv {
 	t.Helper()
 	e := &controllerEnv{
 		cluster:  cluster,
@@ -56,7 +64,8 @@ func newControllerEnv(t *testing.T, cluster *recoverytest.Cluster, consent strin
 		OperatorClient: e.operator,
 		Dynamic:        cluster.Dynamic,
 		Resources:      []recovery.Resource{recoverytest.Secrets, recoverytest.ConfigMaps},
-		Raw:            cluster.Raw(),
+		Raw:            raw,
+		KMS:            kms,
 		ConfigMaps:     e.kube.CoreV1(),
 		Namespace:      operatorNamespace,
 		Recorder:       e.recorder,
@@ -127,6 +136,10 @@ func TestControllerConsent(t *testing.T) {
 		name    string
 		setup   func(c *recoverytest.Cluster)
 		consent string
+		// noRaw runs the controller without etcd access; kms replaces the healthy KMS view.
+		noRaw bool
+		kms   recovery.KMSView
+		noKMS bool
 
 		wantStatus    operatorv1.ConditionStatus
 		wantReason    recovery.Reason
@@ -146,8 +159,8 @@ func TestControllerConsent(t *testing.T) {
 		{
 			name:       "missing consent: report, delete nothing",
 			wantStatus: operatorv1.ConditionTrue, wantReason: recovery.ReasonUndecryptableObjects,
-			wantInMessage: []string{"150 objects cannot be decrypted", "secrets: 150 of 160 (key key-lost: 150)", "configmap openshift-kube-apiserver-operator/kmsguard-undecryptable-objects",
-				"set spec.unsupportedConfigOverrides.kmsguard.confirmDataLoss to its key id, one of key-lost"},
+			wantInMessage: []string{"150 objects cannot be decrypted", "secrets: 150 of 160 (key kms:key-lost: 150)", "configmap openshift-kube-apiserver-operator/kmsguard-undecryptable-objects",
+				"set spec.unsupportedConfigOverrides.kmsguard.confirmDataLoss to its key, one of kms:key-lost"},
 			wantListed: n,
 			wantEvents: map[string]int{recovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
 		},
@@ -163,7 +176,7 @@ func TestControllerConsent(t *testing.T) {
 			name:       "consent: delete exactly the 150",
 			consent:    lostKey,
 			wantStatus: operatorv1.ConditionFalse, wantReason: recovery.ReasonAsExpected,
-			wantInMessage: []string{"no undecryptable objects", "deleted 150 undecryptable objects stored under key key-lost", "0 of 150 deleted objects have been recreated",
+			wantInMessage: []string{"no undecryptable objects", "deleted 150 undecryptable objects stored under key kms:key-lost", "0 of 150 deleted objects have been recreated",
 				"not yet recreated by their operators: secrets openshift-config/lost-0000", "not recreated, and no operator is expected to", "secrets app/lost-0000"},
 			wantDeleted: n,
 			wantListed:  0,
@@ -175,7 +188,81 @@ func TestControllerConsent(t *testing.T) {
 			consent: lostKey,
 			// The consent was used: what remains is reported as undecryptable, not as a mismatch.
 			wantStatus: operatorv1.ConditionTrue, wantReason: recovery.ReasonUndecryptableObjects,
-			wantInMessage: []string{"1 objects cannot be decrypted: configmaps: 1 of 1 (key key-other: 1)", "deleted 150 undecryptable objects"},
+			wantInMessage: []string{"1 objects cannot be decrypted: configmaps: 1 of 1 (key kms:key-other: 1)", "deleted 150 undecryptable objects"},
+			wantDeleted:   n,
+			wantListed:    1,
+			wantEvents:    map[string]int{recovery.EventObjectDeleted: n, recovery.EventDeletionFinished: 1, recovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+		},
+		{
+			name:       "consent unknown without etcd access: nothing shows a lost key",
+			noRaw:      true,
+			consent:    recovery.UnknownKeyID,
+			wantStatus: operatorv1.ConditionTrue, wantReason: recovery.ReasonConsentUnprovable,
+			wantInMessage: []string{"secrets: 150 of 160 (key unknown: 150)", `the consent names "unknown", which is no key etcd shows`,
+				"objects under unknown or identity cannot be deleted by a consent"},
+			wantListed: n,
+			wantEvents: map[string]int{recovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+		},
+		{
+			name: "consent identity: corrupt plaintext",
+			setup: func(c *recoverytest.Cluster) {
+				c.AddRaw(recoverytest.ConfigMaps, "app", "corrupt", corruptPlaintext, false)
+			},
+			consent:    "identity",
+			wantStatus: operatorv1.ConditionTrue, wantReason: recovery.ReasonConsentUnprovable,
+			wantInMessage: []string{"configmaps: 1 of 1 (key identity: 1)", "is corrupt, not encrypted under a lost key", "one of kms:key-lost"},
+			wantListed:    n + 1,
+			wantEvents:    map[string]int{recovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+		},
+		{
+			name:       "consent names the KEK id the plugins serve",
+			consent:    lostKey,
+			kms:        stateView(kmsState(healthyOn(lostKey))),
+			wantStatus: operatorv1.ConditionTrue, wantReason: recovery.ReasonConsentNamesCurrentKey,
+			wantInMessage: []string{`the consent names "key-lost", a KEK id that is in use (kmsstate's settled KEK id of key 1, node master-0 key 1, node master-1 key 1)`},
+			wantListed:    n,
+			wantEvents:    map[string]int{recovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+		},
+		{
+			name:    "consent while the current key's plugin is unhealthy",
+			consent: lostKey,
+			kms: stateView(kmsState([]operatorv1.KMSPluginHealthReport{
+				healthReport("master-0", operatorv1.KMSPluginHealthStatusError, recovery.UnknownKeyID),
+				healthReport("master-1", operatorv1.KMSPluginHealthStatusHealthy, liveKey),
+			})),
+			wantStatus: operatorv1.ConditionTrue, wantReason: recovery.ReasonKMSUnhealthy,
+			wantInMessage: []string{"not known healthy (KMS plugins not healthy: PluginUnreachable: node master-0 key 1"},
+			wantListed:    n,
+			wantEvents:    map[string]int{recovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+		},
+		{
+			name:       "consent without a KMS view",
+			consent:    lostKey,
+			noKMS:      true,
+			wantStatus: operatorv1.ConditionTrue, wantReason: recovery.ReasonKMSUnhealthy,
+			wantInMessage: []string{"no view of the KMS plugins is configured"},
+			wantListed:    n,
+			wantEvents:    map[string]int{recovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+		},
+		{
+			name: "a bare KEK id two providers have",
+			setup: func(c *recoverytest.Cluster) {
+				c.AddKMS(recoverytest.ConfigMaps, "app", "twin", "other-kms", lostKey, false)
+			},
+			consent:    lostKey,
+			wantStatus: operatorv1.ConditionTrue, wantReason: recovery.ReasonConsentAmbiguous,
+			wantInMessage: []string{"several KMS providers (kms:key-lost, other-kms:key-lost); name one as <provider>:<KEK id>"},
+			wantListed:    n + 1,
+			wantEvents:    map[string]int{recovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+		},
+		{
+			name: "a qualified KEK id two providers have: only that provider's objects",
+			setup: func(c *recoverytest.Cluster) {
+				c.AddKMS(recoverytest.ConfigMaps, "app", "twin", "other-kms", lostKey, false)
+			},
+			consent:    "kms:" + lostKey,
+			wantStatus: operatorv1.ConditionTrue, wantReason: recovery.ReasonUndecryptableObjects,
+			wantInMessage: []string{"1 objects cannot be decrypted: configmaps: 1 of 1 (key other-kms:key-lost: 1)", "deleted 150 undecryptable objects stored under key kms:key-lost"},
 			wantDeleted:   n,
 			wantListed:    1,
 			wantEvents:    map[string]int{recovery.EventObjectDeleted: n, recovery.EventDeletionFinished: 1, recovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
@@ -201,7 +288,17 @@ func TestControllerConsent(t *testing.T) {
 			if s.setup != nil {
 				s.setup(cluster)
 			}
-			env := newControllerEnv(t, cluster, s.consent)
+			raw, kms := cluster.Raw(), s.kms
+			if s.noRaw {
+				raw = nil
+			}
+			switch {
+			case s.noKMS:
+				kms = nil
+			case kms == nil:
+				kms = healthyKMS()
+			}
+			env := newControllerEnvWith(t, cluster, s.consent, raw, kms)
 			env.sync(t)
 
 			cond := env.condition(t)
@@ -220,7 +317,7 @@ func TestControllerConsent(t *testing.T) {
 				t.Errorf("%d objects deleted, want %d", got, s.wantDeleted)
 			}
 			for _, key := range cluster.UnsafeDeleted() {
-				if !strings.Contains(key, "/lost-") {
+				if !strings.Contains(key, "/secrets/") || !strings.Contains(key, "/lost-") {
 					t.Errorf("deleted %s, which is not under the lost key", key)
 				}
 			}
@@ -239,6 +336,47 @@ func TestControllerConsent(t *testing.T) {
 				t.Errorf("events (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestControllerKeepsTheRecordWhenTheScanAfterFails: the scan after a deletion fails (an apiserver restarts);
+// the ConfigMap already holds the deletion report and the objects left, the sync returns the error, and the
+// next sync scans again rather than an Interval later.
+func TestControllerKeepsTheRecordWhenTheScanAfterFails(t *testing.T) {
+	cluster := recoverytest.NewCluster()
+	addSecrets(cluster, "app", "lost", 3, lostKey, false)
+	cluster.Add(recoverytest.ConfigMaps, "app", "other", "key-other", false)
+	down := apierrors.NewServiceUnavailable("apiserver restarting")
+	failing := false
+	cluster.Fake.PrependReactor("list", "*", func(clienttesting.Action) (bool, runtimeObject, error) {
+		return failing, nil, down
+	})
+	cluster.BeforeDelete(func(recovery.Resource, string, string) { failing = true })
+	env := newControllerEnv(t, cluster, lostKey)
+
+	err := env.ctrl.Sync(context.Background(), factory.NewSyncContext("test", env.recorder))
+	if err == nil || !strings.Contains(err.Error(), "scanning after deleting 3 objects (recorded in configmap openshift-kube-apiserver-operator/kmsguard-undecryptable-objects)") {
+		t.Fatalf("sync: %v, want the failed scan after the deletion", err)
+	}
+	if got := len(cluster.UnsafeDeleted()); got != 3 {
+		t.Fatalf("deleted %d, want 3", got)
+	}
+	cm := env.configMap(t)
+	if cm == nil || cm.deletion == nil || cm.deletion.Count(recovery.OutcomeDeleted) != 3 {
+		t.Fatalf("the ConfigMap does not hold the deletion of 3 objects: %+v", cm)
+	}
+	if len(cm.objects) != 1 || cm.objects[0].Name != "other" {
+		t.Errorf("the ConfigMap lists %+v, want only configmaps app/other left", cm.objects)
+	}
+
+	failing = false
+	env.sync(t)
+	cond := env.condition(t)
+	if cond == nil || cond.Reason != string(recovery.ReasonUndecryptableObjects) || !strings.Contains(cond.Message, "deleted 3 undecryptable objects") {
+		t.Errorf("after the retry: %+v, want UndecryptableObjects with the deletion report", cond)
+	}
+	if got := len(cluster.UnsafeDeleted()); got != 3 {
+		t.Errorf("the retry deleted more: %d in all", got)
 	}
 }
 

@@ -40,10 +40,15 @@ type Result struct {
 
 // DeletionReport is the final report of one deletion run.
 type DeletionReport struct {
+	// KeyID is the consent id (Object.ConsentID) the run deleted under.
 	KeyID   string    `json:"keyID"`
 	DryRun  bool      `json:"dryRun"`
 	Time    time.Time `json:"time"`
 	Results []Result  `json:"results"`
+	// Stopped says why the run ended before trying every object (its context ended: Ctrl-C, a timeout), and
+	// NotTried how many it left; the Results are exactly what was done.
+	Stopped  string `json:"stopped,omitempty"`
+	NotTried int    `json:"notTried,omitempty"`
 }
 
 // Count returns the number of results with outcome o.
@@ -75,8 +80,12 @@ func (r *DeletionReport) String() string {
 	if r.DryRun {
 		verb, n = "would delete", r.Count(OutcomeWouldDelete)
 	}
-	return fmt.Sprintf("%s %d undecryptable objects stored under key %s (skipped: %d readable again, %d gone, %d under another key; failed: %d)",
+	s := fmt.Sprintf("%s %d undecryptable objects stored under key %s (skipped: %d readable again, %d gone, %d under another key; failed: %d)",
 		verb, n, r.KeyID, r.Count(OutcomeReadable), r.Count(OutcomeGone), r.Count(OutcomeOtherKey), r.Count(OutcomeFailed))
+	if r.Stopped != "" {
+		s += fmt.Sprintf("; stopped (%s) with %d objects not tried", r.Stopped, r.NotTried)
+	}
+	return s
 }
 
 // Events of a deletion run: one per object, and the final report.
@@ -98,17 +107,27 @@ type Deleter struct {
 	Resources []Resource
 	// Recorder, when set, gets an event per object and one for the final report.
 	Recorder events.Recorder
+	// OnResult, when set, is called with each result as soon as it is known, before the next object is tried:
+	// `kmsguard recover` prints and records each deletion as it happens.
+	OnResult func(Result)
 	Now      func() time.Time
 }
 
-// Delete deletes those objects that are stored under keyID, and only those: the caller has the admin's
-// consent for keyID (CheckConsent). Each is re-checked right before its delete: an object that reads again is
+// objectTimeout bounds the requests for one object. They run without the caller's cancellation, so that a
+// run stopped (Ctrl-C) while a DELETE is in flight knows whether that DELETE happened.
+const objectTimeout = time.Minute
+
+// Delete deletes those objects whose ConsentID is keyID, and only those: the caller has the admin's consent for
+// keyID (CheckConsent). Objects under "unknown" or "identity" are never deleted, and without a RawValueReader
+// nothing is: the stored key is re-read from etcd right before each delete. Each is re-checked right before its delete: an object that reads again is
 // skipped (kube-apiserver would refuse the option for it anyway, and that refusal is handled the same way), an
 // object that is gone is skipped, and with a RawValueReader an object whose value is no longer under keyID is
 // skipped. A dry run re-checks and deletes nothing: kube-apiserver refuses dryRun together with
 // ignoreStoreReadErrorWithClusterBreakingPotential, so no server-side dry run is possible.
 //
-// Delete stops early only when ctx ends; a failed delete is recorded and the next object is tried.
+// Delete stops early only when ctx ends, and then after the object in progress, whose requests run to their
+// end (bounded by objectTimeout) so that the report says exactly what was deleted. A failed delete is
+// recorded and the next object is tried.
 func (d *Deleter) Delete(ctx context.Context, objects []Object, keyID string, dryRun bool) *DeletionReport {
 	now := time.Now
 	if d.Now != nil {
@@ -119,17 +138,26 @@ func (d *Deleter) Delete(ctx context.Context, objects []Object, keyID string, dr
 	for _, r := range d.Resources {
 		versions[r.GroupResource()] = r.GroupVersionResource
 	}
+	var mine []Object
 	for _, o := range objects {
-		if o.KeyID != keyID {
-			continue
+		if _, never := unprovable[o.ConsentID()]; o.ConsentID() == keyID && !never {
+			mine = append(mine, o)
 		}
-		if ctx.Err() != nil {
+	}
+	for i, o := range mine {
+		if err := ctx.Err(); err != nil {
+			report.Stopped, report.NotTried = err.Error(), len(mine)-i
 			break
 		}
 		result := Result{Object: o}
-		result.Outcome, result.Error = d.deleteOne(ctx, versions, o, keyID, dryRun)
+		objectCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), objectTimeout)
+		result.Outcome, result.Error = d.deleteOne(objectCtx, versions, o, keyID, dryRun)
+		cancel()
 		d.record(result)
 		report.Results = append(report.Results, result)
+		if d.OnResult != nil {
+			d.OnResult(result)
+		}
 	}
 	if d.Recorder != nil && !dryRun {
 		if report.Count(OutcomeFailed) > 0 {
@@ -156,16 +184,17 @@ func (d *Deleter) deleteOne(ctx context.Context, versions map[schema.GroupResour
 	case apierrors.IsNotFound(err):
 		return OutcomeGone, ""
 	}
-	if d.Raw != nil {
-		stored, err := classify(ctx, d.Raw, o.EtcdKey)
-		switch {
-		case err != nil:
-			return OutcomeFailed, err.Error()
-		case stored.missing:
-			return OutcomeGone, ""
-		case stored.keyID != keyID:
-			return OutcomeOtherKey, fmt.Sprintf("now stored under key %s", stored.keyID)
-		}
+	if d.Raw == nil {
+		return OutcomeFailed, "no etcd access to re-read the key the object is stored under"
+	}
+	stored, err := classify(ctx, d.Raw, o.EtcdKey)
+	switch {
+	case err != nil:
+		return OutcomeFailed, err.Error()
+	case stored.missing:
+		return OutcomeGone, ""
+	case stored.consentID() != keyID:
+		return OutcomeOtherKey, fmt.Sprintf("now stored under key %s", stored.consentID())
 	}
 	if dryRun {
 		return OutcomeWouldDelete, ""

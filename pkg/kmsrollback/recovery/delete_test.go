@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"k8s.io/apimachinery/pkg/runtime"
 	clienttesting "k8s.io/client-go/testing"
@@ -22,67 +21,6 @@ type runtimeObject = runtime.Object
 
 var t0 = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 
-func TestCheckConsent(t *testing.T) {
-	cluster := recoverytest.NewCluster()
-	addSecrets(cluster, "app", "lost", 3, lostKey, false)
-	cluster.Add(recoverytest.Secrets, "app", "other", "key-other", false)
-	findings, err := (&recovery.Scanner{Client: cluster.Dynamic, Raw: cluster.Raw()}).Scan(context.Background(), []recovery.Resource{recoverytest.Secrets}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	empty := &recovery.Findings{}
-	scenarios := []struct {
-		name       string
-		findings   *recovery.Findings
-		consent    string
-		wantReason recovery.Reason // "" for no error
-	}{
-		{name: "nothing undecryptable, no consent", findings: empty},
-		{name: "nothing undecryptable, stale consent", findings: empty, consent: lostKey},
-		{name: "missing consent", findings: findings, wantReason: recovery.ReasonUndecryptableObjects},
-		{name: "wrong key id", findings: findings, consent: "key-typo", wantReason: recovery.ReasonConsentMismatch},
-		{name: "consent for the lost key", findings: findings, consent: lostKey},
-	}
-	for _, s := range scenarios {
-		t.Run(s.name, func(t *testing.T) {
-			err := recovery.CheckConsent(s.findings, s.consent)
-			if s.wantReason == "" {
-				if err != nil {
-					t.Fatalf("got %v, want nil", err)
-				}
-				return
-			}
-			consentErr, ok := err.(*recovery.ConsentError)
-			if !ok {
-				t.Fatalf("got %T %v, want a *ConsentError", err, err)
-			}
-			if consentErr.Reason() != s.wantReason || !cmp.Equal(consentErr.Found, []string{"key-lost", "key-other"}) || consentErr.Count != 4 {
-				t.Errorf("got %+v reason %s, want reason %s, found [key-lost key-other], count 4", consentErr, consentErr.Reason(), s.wantReason)
-			}
-		})
-	}
-}
-
-func TestConsentFromSpec(t *testing.T) {
-	scenarios := []struct {
-		raw     string
-		want    string
-		wantErr bool
-	}{
-		{raw: "", want: ""},
-		{raw: `{"kmsguard":{"confirmDataLoss":" key-lost "}}`, want: "key-lost"},
-		{raw: `{"kmsguard":{"forceRevision":"sha256:x"}}`, want: ""},
-		{raw: `[1]`, wantErr: true},
-	}
-	for _, s := range scenarios {
-		spec := &operatorv1.OperatorSpec{UnsupportedConfigOverrides: runtime.RawExtension{Raw: []byte(s.raw)}}
-		got, err := recovery.ConsentFromSpec(spec)
-		if got != s.want || (err != nil) != s.wantErr {
-			t.Errorf("%s: got %q, %v; want %q, error %v", s.raw, got, err, s.want, s.wantErr)
-		}
-	}
-}
-
 // TestDeleter: exactly the objects of the consented key are deleted, each with the unsafe option, and only
 // after a re-check; nothing is written in a dry run.
 func TestDeleter(t *testing.T) {
@@ -91,7 +29,12 @@ func TestDeleter(t *testing.T) {
 		name   string
 		dryRun bool
 		// setup runs after the scan, before the delete.
-		setup        func(c *recoverytest.Cluster)
+		setup func(c *recoverytest.Cluster)
+		// noRaw runs the deleter without etcd access; interruptAt cancels the run's context while the DELETE
+		// of that object is in flight, as Ctrl-C does.
+		noRaw        bool
+		interruptAt  string
+		wantNotTried int
 		wantOutcomes map[string]recovery.Outcome
 		wantDeleted  []string
 		wantEvents   []string
@@ -137,6 +80,20 @@ func TestDeleter(t *testing.T) {
 			wantEvents:   []string{recovery.EventObjectSkipped, recovery.EventObjectDeleted, recovery.EventDeletionFinished},
 		},
 		{
+			name:         "without etcd access nothing is deleted: the stored key cannot be re-read",
+			noRaw:        true,
+			wantOutcomes: map[string]recovery.Outcome{"lost-0000": recovery.OutcomeFailed, "lost-0001": recovery.OutcomeFailed},
+			wantEvents:   []string{recovery.EventObjectDeletionFailed, recovery.EventObjectDeletionFailed, recovery.EventDeletionFinished},
+		},
+		{
+			name:         "interrupted during the first delete: that delete completes, the next is not tried",
+			interruptAt:  "lost-0000",
+			wantOutcomes: map[string]recovery.Outcome{"lost-0000": recovery.OutcomeDeleted},
+			wantDeleted:  []string{ref("lost-0000")},
+			wantNotTried: 1,
+			wantEvents:   []string{recovery.EventObjectDeleted, recovery.EventDeletionFinished},
+		},
+		{
 			name: "without the RBAC verb every delete fails and is reported",
 			setup: func(c *recoverytest.Cluster) {
 				c.ForbidUnsafeDelete()
@@ -159,12 +116,26 @@ func TestDeleter(t *testing.T) {
 			if s.setup != nil {
 				s.setup(cluster)
 			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if s.interruptAt != "" {
+				cluster.BeforeDelete(func(_ recovery.Resource, _, name string) {
+					if name == s.interruptAt {
+						cancel()
+					}
+				})
+			}
 			cluster.Fake.ClearActions()
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
-			deleter := &recovery.Deleter{Client: cluster.Dynamic, Raw: cluster.Raw(), Resources: resources, Recorder: recorder, Now: func() time.Time { return t0 }}
+			var streamed []recovery.Result
+			deleter := &recovery.Deleter{Client: cluster.Dynamic, Raw: cluster.Raw(), Resources: resources, Recorder: recorder, Now: func() time.Time { return t0 },
+				OnResult: func(r recovery.Result) { streamed = append(streamed, r) }}
+			if s.noRaw {
+				deleter.Raw = nil
+			}
 
 			// Every undecryptable object is passed: the deleter itself keeps to the consented key.
-			report := deleter.Delete(context.Background(), findings.Objects(), lostKey, s.dryRun)
+			report := deleter.Delete(ctx, findings.Objects(), "kms:"+lostKey, s.dryRun)
 
 			outcomes := map[string]recovery.Outcome{}
 			for _, r := range report.Results {
@@ -199,8 +170,14 @@ func TestDeleter(t *testing.T) {
 			if diff := cmp.Diff(s.wantEvents, reasons); diff != "" {
 				t.Errorf("events (-want +got):\n%s", diff)
 			}
-			if report.DryRun != s.dryRun || report.KeyID != lostKey || !report.Time.Equal(t0) {
+			if report.DryRun != s.dryRun || report.KeyID != "kms:"+lostKey || !report.Time.Equal(t0) {
 				t.Errorf("report header %+v", report)
+			}
+			if diff := cmp.Diff(report.Results, streamed); diff != "" {
+				t.Errorf("results given to OnResult differ from the report (-report +streamed):\n%s", diff)
+			}
+			if report.NotTried != s.wantNotTried || (s.wantNotTried > 0) != (report.Stopped != "") {
+				t.Errorf("report stopped %q with %d not tried, want %d not tried", report.Stopped, report.NotTried, s.wantNotTried)
 			}
 			if s.dryRun && !strings.HasPrefix(report.String(), "would delete 2 ") {
 				t.Errorf("dry run report %q", report)

@@ -3,6 +3,7 @@ package recovery_test
 import (
 	"context"
 	"fmt"
+	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
@@ -17,13 +18,14 @@ import (
 
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery/recoverytest"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
 // Example shows how kube-apiserver-operator wires the recovery controller. The fakes stand in for what the
 // operator's starter has: its operator client, a discovery and a dynamic client (the operator's service account
 // bound to bindata.RecoveryClusterRole), an etcd client built from the etcd-client secret (see `kmsguard
-// verify`), the kube client for its own namespace and an event recorder. Here two Secrets were written under
-// KMS key "7", which the KMS has lost.
+// verify`), the kube client for its own namespace, an event recorder and its kmsstate controller. Here two
+// Secrets were written under KMS key "7"; the KMS rotated to key "8" and then lost "7".
 func Example() {
 	ctx := context.Background()
 	cluster := recoverytest.NewCluster()
@@ -35,6 +37,16 @@ func Example() {
 	operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{ManagementState: operatorv1.Managed}, &operatorv1.OperatorStatus{}, nil)
 	kubeClient := kubefake.NewClientset()
 	recorder := events.NewInMemoryRecorder("kube-apiserver-operator", clock.RealClock{})
+	// The operator passes recovery.KMSStateView(kmsStateController); here, kmsstate's evaluation of the one
+	// report its node's plugin writes: healthy, serving key "8".
+	kmsState, _ := kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, kmsstate.Observation{
+		Now: time.Now(), Nodes: []string{"master-0"}, KeyIDs: []string{"1"},
+		Reports: []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy,
+			KEKId: "8", LastCheckedTime: metav1.Now()}},
+	})
+	kmsView := recovery.KMSViewFunc(func(context.Context) (recovery.KMSSnapshot, error) {
+		return recovery.SnapshotFromKMSState(kmsState), nil
+	})
 
 	// The wiring: the resources the operator encrypts, as the server serves them.
 	resources, skipped, err := recovery.Resolve(discovery, recovery.DefaultResources)
@@ -47,6 +59,7 @@ func Example() {
 		Dynamic:        cluster.Dynamic,
 		Resources:      resources,
 		Raw:            cluster.Raw(), // recovery.EtcdValues(etcdClient)
+		KMS:            kmsView,
 		ConfigMaps:     kubeClient.CoreV1(),
 		Namespace:      "openshift-kube-apiserver-operator",
 		Recorder:       recorder,
@@ -62,10 +75,11 @@ func Example() {
 	}
 	sync()
 
-	// The admin reads the condition, cannot restore key 7, and consents.
+	// The admin reads the condition (it names kms:7, provider "kms", KEK id 7), cannot restore key 7, and
+	// consents.
 	_, _, rv, _ := operatorClient.GetOperatorState()
 	spec := &operatorv1.OperatorSpec{ManagementState: operatorv1.Managed,
-		UnsupportedConfigOverrides: runtime.RawExtension{Raw: []byte(`{"kmsguard":{"confirmDataLoss":"7"}}`)}}
+		UnsupportedConfigOverrides: runtime.RawExtension{Raw: []byte(`{"kmsguard":{"confirmDataLoss":"kms:7"}}`)}}
 	if _, _, err := operatorClient.UpdateOperatorSpec(ctx, rv, spec); err != nil {
 		panic(err)
 	}

@@ -75,9 +75,22 @@ type Object struct {
 	KeyIDDetail string `json:"keyIDDetail,omitempty"`
 	// Provider is the provider name in the value's prefix (k8s:enc:kms:v2:<provider>:), when known.
 	Provider string `json:"provider,omitempty"`
+	// Kind is the stored value's format (etcdvalue.Kind: kms-v2, aescbc, identity, ...), empty when the value
+	// could not be read.
+	Kind etcdvalue.Kind `json:"kind,omitempty"`
 	// OperatorManaged is the expectation that an operator recreates the object once it is deleted; see
 	// ExpectRecreated.
 	OperatorManaged bool `json:"operatorManaged"`
+}
+
+// ConsentID is what a consent names to delete this object: "<provider>:<KEK id>" for a KMS v2 value, so that
+// two KMS providers whose KMSs happen to use the same key id never share a consent; KeyID for every other value
+// ("aescbc:1", and the unprovable "identity" and UnknownKeyID).
+func (o Object) ConsentID() string {
+	if o.Kind == etcdvalue.KindKMSv2 && o.Provider != "" {
+		return o.Provider + ":" + o.KeyID
+	}
+	return o.KeyID
 }
 
 // ExpectRecreated is the rule that tells which deleted objects an operator will recreate. The object's
@@ -124,28 +137,45 @@ func (f *Findings) Count() int {
 	return n
 }
 
-// KeyIDs returns the key ids unreadable objects are stored under, sorted.
+// KeyIDs returns the consent ids (Object.ConsentID) unreadable objects are stored under, sorted: what a consent
+// may name.
 func (f *Findings) KeyIDs() []string {
 	ids := sets.New[string]()
 	for _, o := range f.Objects() {
-		ids.Insert(o.KeyID)
+		ids.Insert(o.ConsentID())
 	}
 	return sets.List(ids)
 }
 
-// Under returns the unreadable objects stored under keyID.
-func (f *Findings) Under(keyID string) []Object {
+// Under returns the unreadable objects whose ConsentID is consentID.
+func (f *Findings) Under(consentID string) []Object {
 	var objects []Object
 	for _, o := range f.Objects() {
-		if o.KeyID == keyID {
+		if o.ConsentID() == consentID {
 			objects = append(objects, o)
 		}
 	}
 	return objects
 }
 
-// Summary is one line per resource with unreadable objects, with counts per key id:
-// "secrets: 150 of 170 (key 1: 150)".
+// Without returns the findings less the given objects: what a scan would find after they were deleted, for the
+// record written before that scan.
+func (f *Findings) Without(gone sets.Set[ObjectRef]) *Findings {
+	out := &Findings{Tracked: f.Tracked}
+	for _, r := range f.Resources {
+		kept := ResourceFindings{Resource: r.Resource, Readable: r.Readable, Unreadable: []Object{}}
+		for _, o := range r.Unreadable {
+			if !gone.Has(o.ObjectRef) {
+				kept.Unreadable = append(kept.Unreadable, o)
+			}
+		}
+		out.Resources = append(out.Resources, kept)
+	}
+	return out
+}
+
+// Summary is one line per resource with unreadable objects, with counts per consent id:
+// "secrets: 150 of 170 (key kms:1: 150)".
 func (f *Findings) Summary() string {
 	var parts []string
 	for _, r := range f.Resources {
@@ -154,7 +184,7 @@ func (f *Findings) Summary() string {
 		}
 		perKey := map[string]int{}
 		for _, o := range r.Unreadable {
-			perKey[o.KeyID]++
+			perKey[o.ConsentID()]++
 		}
 		keys := make([]string, 0, len(perKey))
 		for k := range perKey {
@@ -180,6 +210,10 @@ type Scanner struct {
 	Raw RawValueReader
 	// PageSize is the LIST limit; DefaultPageSize when zero.
 	PageSize int64
+	// Progress, when set, is called as the scan goes, after each listed object and each unreadable one found,
+	// with the counts of the resource being scanned so far; it must be quick (`kmsguard recover` throttles
+	// its lines itself).
+	Progress func(resource schema.GroupResource, readable, unreadable int)
 }
 
 // Scan lists every object of each resource through pagedlist, which steps over unreadable objects and
@@ -201,8 +235,13 @@ func (s *Scanner) scanResource(ctx context.Context, resource Resource, track, tr
 	gr := resource.GroupResource()
 	found := ResourceFindings{Resource: gr, Unreadable: []Object{}}
 	var keys []string
+	progress := func() {
+		if s.Progress != nil {
+			s.Progress(gr, found.Readable, len(keys))
+		}
+	}
 	p := pager.New(pagedlist.PageFunc(s.Client.Resource(resource.GroupVersionResource).List, resource.Namespaced, pagedlist.Observer{
-		Unreadable: func(k []string) { keys = append(keys, k...) },
+		Unreadable: func(k []string) { keys = append(keys, k...); progress() },
 	}))
 	p.PageSize = s.PageSize
 	if p.PageSize == 0 {
@@ -213,6 +252,7 @@ func (s *Scanner) scanResource(ctx context.Context, resource Resource, track, tr
 	p.FullListIfExpired = false
 	err := p.EachListItem(ctx, metav1.ListOptions{}, func(obj runtime.Object) error {
 		found.Readable++
+		progress()
 		if track.Len() > 0 {
 			if m, ok := obj.(metav1.Object); ok {
 				ref := ObjectRef{Resource: gr, Namespace: m.GetNamespace(), Name: m.GetName()}
@@ -247,15 +287,20 @@ func (s *Scanner) object(ctx context.Context, resource Resource, etcdKey string)
 	if err != nil {
 		return Object{}, err
 	}
-	o.KeyID, o.Provider, o.KeyIDDetail = stored.keyID, stored.provider, stored.detail
+	o.KeyID, o.Provider, o.KeyIDDetail, o.Kind = stored.keyID, stored.provider, stored.detail, stored.kind
 	return o, nil
 }
 
 // storedValue is what the value at an etcd key was written under.
 type storedValue struct {
 	keyID, provider, detail string
+	kind                    etcdvalue.Kind
 	// missing: etcd no longer holds the key.
 	missing bool
+}
+
+func (v storedValue) consentID() string {
+	return Object{KeyID: v.keyID, Provider: v.provider, Kind: v.kind}.ConsentID()
 }
 
 // classify classifies the value stored at etcdKey. Only a failure to talk to etcd is an error; a value that
@@ -278,11 +323,11 @@ func classify(ctx context.Context, raw RawValueReader, etcdKey string) (storedVa
 	}
 	switch v.Kind {
 	case etcdvalue.KindKMSv2:
-		return storedValue{keyID: v.KeyID, provider: v.Name}, nil
+		return storedValue{keyID: v.KeyID, provider: v.Name, kind: v.Kind}, nil
 	case etcdvalue.KindIdentity:
-		return storedValue{keyID: string(v.Kind), detail: "stored unencrypted but does not decode"}, nil
+		return storedValue{keyID: string(v.Kind), detail: "stored unencrypted but does not decode", kind: v.Kind}, nil
 	default:
-		return storedValue{keyID: string(v.Kind) + ":" + v.Name, provider: v.Name}, nil
+		return storedValue{keyID: string(v.Kind) + ":" + v.Name, provider: v.Name, kind: v.Kind}, nil
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
 	clienttesting "k8s.io/client-go/testing"
 
@@ -64,7 +65,11 @@ func TestScanFindsEveryUnreadableObject(t *testing.T) {
 			scanner := &recovery.Scanner{Client: cluster.Dynamic, PageSize: 50}
 			wantKeyID := recovery.UnknownKeyID
 			if withEtcd {
-				scanner.Raw, wantKeyID = cluster.Raw(), lostKey
+				scanner.Raw, wantKeyID = cluster.Raw(), recoverytest.Provider+":"+lostKey
+			}
+			progress := map[string][2]int{}
+			scanner.Progress = func(gr schema.GroupResource, readable, unreadable int) {
+				progress[gr.String()] = [2]int{readable, unreadable}
 			}
 			findings, err := scanner.Scan(context.Background(), resources, nil)
 			if err != nil {
@@ -79,6 +84,9 @@ func TestScanFindsEveryUnreadableObject(t *testing.T) {
 			}
 			if diff := cmp.Diff(map[string]int{"secrets": 43, "configmaps": 0, "oauthaccesstokens.oauth.openshift.io": 1}, readable); diff != "" {
 				t.Errorf("readable counts (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(map[string][2]int{"secrets": {43, 237}, "oauthaccesstokens.oauth.openshift.io": {1, 1}}, progress); diff != "" {
+				t.Errorf("last progress per resource (-want +got):\n%s", diff)
 			}
 			if got := findings.KeyIDs(); !cmp.Equal(got, []string{wantKeyID}) {
 				t.Errorf("key ids %v, want [%s]", got, wantKeyID)

@@ -93,6 +93,22 @@ type pagingResource struct {
 	gvr schema.GroupVersionResource
 }
 
+// Namespace serves DELETEs as a real client does when its context ends while the request is in flight: the
+// apiserver deletes the object, the client returns the context's error.
+func (r pagingResource) Namespace(ns string) dynamic.ResourceInterface {
+	return contextDeletes{ResourceInterface: r.NamespaceableResourceInterface.Namespace(ns)}
+}
+
+type contextDeletes struct{ dynamic.ResourceInterface }
+
+func (c contextDeletes) Delete(ctx context.Context, name string, opts metav1.DeleteOptions, subresources ...string) error {
+	err := c.ResourceInterface.Delete(ctx, name, opts, subresources...)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	return err
+}
+
 func (r pagingResource) List(ctx context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
 	if _, err := r.NamespaceableResourceInterface.List(ctx, opts); err != nil {
 		return nil, err
@@ -113,8 +129,14 @@ func EtcdKey(r recovery.Resource, namespace, name string) string {
 	return prefix + namespace + "/" + name
 }
 
-// Add stores an object written under KMS v2 key keyID; readable says whether the apiserver can decrypt it.
+// Add stores an object written under KMS v2 key keyID of the provider Provider; readable says whether the
+// apiserver can decrypt it.
 func (c *Cluster) Add(r recovery.Resource, namespace, name, keyID string, readable bool) {
+	c.AddKMS(r, namespace, name, Provider, keyID, readable)
+}
+
+// AddKMS stores an object written under KMS v2 key keyID of the named provider.
+func (c *Cluster) AddKMS(r recovery.Resource, namespace, name, provider, keyID string, readable bool) {
 	payload, err := proto.Marshal(&kmstypes.EncryptedObject{
 		EncryptedData: []byte("ciphertext"), KeyID: keyID, EncryptedDEKSource: []byte("dek"),
 		EncryptedDEKSourceType: kmstypes.EncryptedDEKSourceType_HKDF_SHA256_XNONCE_AES_GCM_SEED,
@@ -122,7 +144,7 @@ func (c *Cluster) Add(r recovery.Resource, namespace, name, keyID string, readab
 	if err != nil {
 		panic(err)
 	}
-	c.AddRaw(r, namespace, name, append([]byte("k8s:enc:kms:v2:"+Provider+":"), payload...), readable)
+	c.AddRaw(r, namespace, name, append([]byte("k8s:enc:kms:v2:"+provider+":"), payload...), readable)
 }
 
 // AddRaw stores an object with the given stored value.

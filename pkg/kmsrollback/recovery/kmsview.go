@@ -1,0 +1,107 @@
+package recovery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+)
+
+// KMSView tells the consent rule what the KMS plugins say right now. Objects a KMS outage makes unreadable
+// look exactly like objects of a lost key, so the rule deletes nothing under a KEK id the plugins still serve
+// or kmsstate knows as current, and nothing while the plugins of the current keys are not healthy.
+//
+// The Controller's view is kmsstate's latest evaluation (KMSStateView); `kmsguard recover` builds a
+// KMSSnapshot from the operator resource's health reports, evaluated with kmsstate's own code.
+type KMSView interface {
+	KMSSnapshot(ctx context.Context) (KMSSnapshot, error)
+}
+
+// KMSSnapshot is the KMS facts the consent rule reads.
+type KMSSnapshot struct {
+	// Served maps each KEK id a plugin reports serving to where ("node master-0 key 1"). A KEK id served under
+	// any provider protects the objects of every provider: the comparison errs on the side of keeping data.
+	Served map[string][]string
+	// Current maps library-go key ids to the KEK id every node agreed on last (kmsstate's settled KEK ids).
+	Current map[string]string
+	// Unhealthy says why the plugins of the current keys are not all healthy on every node; nil when they are.
+	Unhealthy error
+}
+
+// AddServed records that a plugin serves kekID; empty ids and the placeholder of a plugin that never
+// answered ("unknown") are not KEK ids.
+func (s *KMSSnapshot) AddServed(kekID, where string) {
+	if kekID == "" || kekID == UnknownKeyID {
+		return
+	}
+	if s.Served == nil {
+		s.Served = map[string][]string{}
+	}
+	s.Served[kekID] = append(s.Served[kekID], where)
+}
+
+// currentUse says where kekID is in use, "" when nowhere.
+func (s KMSSnapshot) currentUse(kekID string) []string {
+	uses := append([]string(nil), s.Served[kekID]...)
+	for keyID, kek := range s.Current {
+		if kek == kekID {
+			uses = append(uses, "kmsstate's settled KEK id of key "+keyID)
+		}
+	}
+	sort.Strings(uses)
+	return uses
+}
+
+// SnapshotFromKMSState is the snapshot of one kmsstate evaluation: the KEK ids its healthy plugins report, its
+// settled KEK ids, and its verdict on every plugin of every key it watches on every node.
+func SnapshotFromKMSState(state kmsstate.State) KMSSnapshot {
+	s := KMSSnapshot{Current: map[string]string{}}
+	for _, p := range state.Plugins {
+		s.AddServed(p.KEKID, fmt.Sprintf("node %s key %s", p.Node, p.KeyID))
+	}
+	for keyID := range state.SettledKEKIDs {
+		if kek, ok := state.SettledKEKID(keyID); ok {
+			s.Current[keyID] = kek
+		}
+	}
+	s.Unhealthy = state.Healthy(state.Nodes, state.KeyIDs)
+	return s
+}
+
+// AddReports adds the KEK id of every health report, healthy or not and whether or not its key is in the
+// current config: a plugin that answers Status with a key id names its KMS's current key, and a report that
+// kmsstate would ignore still says that key is not lost.
+func (s *KMSSnapshot) AddReports(reports []operatorv1.KMSPluginHealthReport) {
+	for _, r := range reports {
+		s.AddServed(r.KEKId, fmt.Sprintf("node %s key %s (%s report)", r.NodeName, r.KeyId, r.Status))
+	}
+}
+
+// StateSource is what KMSStateView reads: (*kmsstate.Controller) satisfies it.
+type StateSource interface {
+	State() (kmsstate.State, bool)
+}
+
+// KMSStateView is the view of a running kmsstate controller. Before its first evaluation it answers with an
+// error: nothing is known healthy that kmsstate has not seen.
+func KMSStateView(source StateSource) KMSView { return stateView{source} }
+
+type stateView struct{ source StateSource }
+
+func (v stateView) KMSSnapshot(context.Context) (KMSSnapshot, error) {
+	state, ok := v.source.State()
+	if !ok {
+		return KMSSnapshot{}, errors.New("kmsstate has not evaluated the KMS plugins yet")
+	}
+	return SnapshotFromKMSState(state), nil
+}
+
+// KMSViewFunc is a KMSView of a function, for `kmsguard recover`, which reads the operator resource only once a
+// consent has to be checked.
+type KMSViewFunc func(ctx context.Context) (KMSSnapshot, error)
+
+func (f KMSViewFunc) KMSSnapshot(ctx context.Context) (KMSSnapshot, error) { return f(ctx) }
