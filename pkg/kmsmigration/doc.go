@@ -54,10 +54,21 @@
 //
 // VerificationController scans etcd with the evidence package's Verifier and
 // sets KMSEncryptionVerified True only when every value of every encrypted
-// resource is under its write key. evidence.CanDropReadKey is the pruning
-// rule built on its reports: an old read key may go only when a report
-// started after the migration finished shows no object under it and the
-// rollback window has passed.
+// resource is under its write key. TargetsFromConfig tells it what to scan:
+// every resource the deployed encryption config encrypts (read through the
+// rollout gate's ConfigSource, wildcards resolved as kube-apiserver does),
+// against its write key, a KMS v2 write key at the KEK id kmsstate settled
+// on. Each scan has a deadline (ScanTimeout); a scan that cannot read etcd
+// or the write keys, or runs out of time, sets the condition Unknown with the
+// error.
+//
+// evidence.CanDropReadKey is the pruning rule built on its reports: an old
+// read key may go only when a report started after the migration finished
+// shows no object under it and the rollback window has passed. The
+// controller is the rollout gate's evidence (kmsprecondition.Options.Evidence,
+// through ReadKeyEvidence), with the migration's end from MigrationFinished:
+// library-go's migrated-timestamp (MigratedTimestamps), this Migrator's own
+// record (Migrator.LastFinished), or the latest of both (LatestFinished).
 //
 // # Conditions
 //

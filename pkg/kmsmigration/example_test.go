@@ -5,19 +5,26 @@ import (
 	"fmt"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
+	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
 	"github.com/openshift/library-go/pkg/operator/encryption/controllers/migrators"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
+	"k8s.io/client-go/informers"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/utils/clock"
 
+	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
 // The Migrator is library-go's migrator: kube-apiserver-operator passes it
@@ -62,6 +69,40 @@ func Example() {
 		// WriteKeys: kmsmigration.WriteKeysFromDeployer(deployer, kubeClient.CoreV1(), keySelector, encryptedGRs),
 		// Rotations: kmsmigration.RotationsFromState(kmsState),
 	})
+
+	// The census: KMSEncryptionVerified from raw etcd, and the rollout gate's
+	// evidence for dropping a read key (kmsprecondition.Options.Evidence).
+	// The configs are read as the gate reads them; kmsState settles the KEK
+	// id of each KMS v2 write key; OpenShift's kube-apiserver stores under
+	// /kubernetes.io.
+	etcd, err := clientv3.New(clientv3.Config{Endpoints: []string{"https://etcd.openshift-etcd.svc:2379"}})
+	if err != nil {
+		panic(err)
+	}
+	defer etcd.Close()
+	kmsState := kmsstate.NewController("kube-apiserver", kmsstate.Options{
+		OperatorClient: v1helpers.NewFakeStaticPodOperatorClient(&operatorv1.StaticPodOperatorSpec{}, &operatorv1.StaticPodOperatorStatus{}, nil, nil),
+		StatusProvider: encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset().OperatorV1().KubeAPIServers()),
+		Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nil, nil }),
+		Keys:           kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) { return kmsstate.Keys{}, nil }),
+		Recorder:       recorder,
+	})
+	configs := kmsprecondition.RevisionedSecrets(kubeClient.CoreV1(), "openshift-kube-apiserver", operatorClient)
+	census := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
+		Verifier:       evidence.NewVerifier(etcd, evidence.Options{}),
+		Targets:        kmsmigration.TargetsFromConfig(configs, kmsState, kmsmigration.TargetOptions{EtcdPrefix: "/kubernetes.io"}),
+		OperatorClient: operatorClient,
+		Recorder:       recorder,
+		Migrator:       migrator,
+		// library-go records its migrations in its key secrets; this
+		// Migrator's own rotation migrations come later.
+		MigrationFinished: kmsmigration.LatestFinished(
+			kmsmigration.MigratedTimestamps(informers.NewSharedInformerFactory(kubeClient, 0).Core().V1().Secrets().Lister(), "kube-apiserver"),
+			migrator.LastFinished),
+		ScanTimeout: kmsmigration.DefaultScanTimeout,
+	})
+	// go census.Run(ctx, 1); pass census to kmsprecondition.NewGate as Evidence.
+	var _ kmsprecondition.ReadKeyEvidence = census
 
 	// What library-go's migration controller does on each sync.
 	gr := schema.GroupResource{Resource: "secrets"}

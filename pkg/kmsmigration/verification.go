@@ -27,6 +27,9 @@ const (
 	ReasonNotVerified        = "NotAllUnderWriteKey"
 	ReasonVerificationFailed = "VerificationFailed"
 	ReasonNothingToVerify    = "NoEncryptedResources"
+	// ReasonScanDeadlineExceeded: the scan did not finish within VerificationOptions.ScanTimeout (etcd hangs or is
+	// too slow): nothing is known.
+	ReasonScanDeadlineExceeded = "ScanDeadlineExceeded"
 )
 
 // DefaultVerifyInterval is how often etcd is scanned when nothing happens.
@@ -34,6 +37,11 @@ const (
 // thousands of keys per second), so it runs rarely, and in addition each
 // time a migration finishes.
 const DefaultVerifyInterval = 30 * time.Minute
+
+// DefaultScanTimeout bounds one scan, the write keys and every resource. etcd is read at tens of thousands of
+// keys per second, so a scan of a million objects takes about a minute; ten minutes means etcd hangs or the
+// connection is gone, and the condition must say so instead of keeping the last answer forever.
+const DefaultScanTimeout = 10 * time.Minute
 
 // VerifyTarget is one group of resources with the write key they must be
 // stored under.
@@ -43,21 +51,30 @@ type VerifyTarget struct {
 }
 
 // VerifyTargetsFunc returns what to verify now: the encrypted resources and
-// their write keys. For KMS v2 the write key's KeyID is the remote key_id
-// its plugin reports (kmsstate's settled key_id), which is what the
-// apiserver records in each value.
+// their write keys. For KMS v2 the write key's KeyID is the KEK id its
+// plugin reports (kmsstate's settled KEK id), which is what the apiserver
+// records in each value. TargetsFromConfig builds it from the deployed
+// encryption config.
 type VerifyTargetsFunc func(ctx context.Context) ([]VerifyTarget, error)
 
-// VerificationOptions configure NewVerificationController; all but Interval
-// are required.
+// VerificationOptions configure NewVerificationController. Verifier,
+// Targets, OperatorClient and Recorder are required.
 type VerificationOptions struct {
-	Verifier       *evidence.Verifier
+	Verifier *evidence.Verifier
+	// Targets is TargetsFromConfig in an operator.
 	Targets        VerifyTargetsFunc
 	OperatorClient v1helpers.OperatorClient
 	Recorder       events.Recorder
-	// Migrator, when set, triggers a scan each time a migration finishes.
+	// Migrator, when set, triggers a scan each time a migration finishes,
+	// and is where MigrationFinished is read when that is nil.
 	Migrator *Migrator
-	Interval time.Duration
+	// MigrationFinished says when the latest migration of a resource
+	// finished, for the rollout gate's rollback window
+	// (ReadKeyEvidence); MigratedTimestamps reads library-go's record.
+	MigrationFinished MigrationFinishedFunc
+	Interval          time.Duration
+	// ScanTimeout bounds each scan; DefaultScanTimeout when zero.
+	ScanTimeout time.Duration
 }
 
 // VerificationController scans etcd with the evidence Verifier and
@@ -66,10 +83,15 @@ type VerificationOptions struct {
 //	situation                                      KMSEncryptionVerified
 //	every value under its resource's write key     True  AllUnderWriteKey
 //	values under other keys, plaintext or corrupt  False NotAllUnderWriteKey (counts and first keys)
-//	etcd or the write keys cannot be read          Unknown VerificationFailed
+//	etcd or the write keys cannot be read          Unknown VerificationFailed (the error)
+//	the scan did not finish within ScanTimeout     Unknown ScanDeadlineExceeded
 //	nothing encrypted                              False NoEncryptedResources
 //
-// The last report is kept for the pruning rule (evidence.CanDropReadKey).
+// The reports of the last successful scan are kept for the pruning rule
+// (evidence.CanDropReadKey): the rollout gate reads them through
+// ReadKeyEvidence. A failed scan keeps the previous reports: they still
+// describe etcd at the time they were made, and the rule only accepts a
+// report made after the migration finished.
 type VerificationController struct {
 	factory.Controller
 
@@ -84,6 +106,12 @@ type VerificationController struct {
 func NewVerificationController(instanceName string, options VerificationOptions) *VerificationController {
 	if options.Interval <= 0 {
 		options.Interval = DefaultVerifyInterval
+	}
+	if options.ScanTimeout <= 0 {
+		options.ScanTimeout = DefaultScanTimeout
+	}
+	if options.MigrationFinished == nil && options.Migrator != nil {
+		options.MigrationFinished = options.Migrator.LastFinished
 	}
 	c := &VerificationController{name: factory.ControllerInstanceName(instanceName, "KMSEncryptionVerification"), options: options}
 	f := factory.New().
@@ -128,11 +156,20 @@ func (c *VerificationController) sync(ctx context.Context, syncCtx factory.SyncC
 }
 
 func (c *VerificationController) verify(ctx context.Context) (operatorv1.OperatorCondition, []*evidence.Report, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.options.ScanTimeout)
+	defer cancel()
 	cond := operatorv1.OperatorCondition{Type: ConditionVerified}
+	unknown := func(what string, err error) (operatorv1.OperatorCondition, []*evidence.Report, error) {
+		cond.Status, cond.Reason, cond.Message = operatorv1.ConditionUnknown, ReasonVerificationFailed, fmt.Sprintf("%s: %v", what, err)
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			cond.Reason = ReasonScanDeadlineExceeded
+			cond.Message = fmt.Sprintf("the scan did not finish within %s: %s: %v", c.options.ScanTimeout, what, err)
+		}
+		return cond, nil, err
+	}
 	targets, err := c.options.Targets(ctx)
 	if err != nil {
-		cond.Status, cond.Reason, cond.Message = operatorv1.ConditionUnknown, ReasonVerificationFailed, fmt.Sprintf("reading the write keys: %v", err)
-		return cond, nil, err
+		return unknown("reading the write keys", err)
 	}
 	if len(targets) == 0 {
 		cond.Status, cond.Reason, cond.Message = operatorv1.ConditionFalse, ReasonNothingToVerify, "no resource is encrypted"
@@ -144,8 +181,7 @@ func (c *VerificationController) verify(ctx context.Context) (operatorv1.Operato
 	for _, target := range targets {
 		report, err := c.options.Verifier.Verify(ctx, target.Resources, target.WriteKey)
 		if err != nil {
-			cond.Status, cond.Reason, cond.Message = operatorv1.ConditionUnknown, ReasonVerificationFailed, fmt.Sprintf("scanning etcd: %v", err)
-			return cond, nil, err
+			return unknown("scanning etcd", err)
 		}
 		reports = append(reports, report)
 		verified = verified && report.Verified()

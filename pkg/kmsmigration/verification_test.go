@@ -5,11 +5,13 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/kmsguard/kmsguard/internal/etcdtest"
@@ -25,6 +27,9 @@ func TestVerificationController(t *testing.T) {
 		values     map[string][]byte
 		targets    []VerifyTarget
 		targetsErr error
+		// getErr fails every etcd read; hang makes every etcd read wait for the scan's deadline.
+		getErr     error
+		hang       bool
 		want       operatorv1.ConditionStatus
 		wantReason string
 		wantMsg    string
@@ -60,6 +65,20 @@ func TestVerificationController(t *testing.T) {
 			targetsErr: errors.New("plugin key_id not observed yet"),
 			want:       operatorv1.ConditionUnknown, wantReason: ReasonVerificationFailed, wantMsg: "plugin key_id not observed yet", wantEvent: "KMSEncryptionNotVerified", wantErr: true,
 		},
+		{
+			name:    "etcd unreadable",
+			values:  map[string][]byte{"/registry/secrets/a/one": etcdtest.KMSv2Value("1_secrets", "kek-b")},
+			targets: []VerifyTarget{secrets},
+			getErr:  errors.New("dial tcp 10.0.0.1:2379: connect: connection refused"),
+			want:    operatorv1.ConditionUnknown, wantReason: ReasonVerificationFailed, wantMsg: "dial tcp 10.0.0.1:2379: connect: connection refused", wantEvent: "KMSEncryptionNotVerified", wantErr: true,
+		},
+		{
+			name:    "etcd hangs past the scan's deadline",
+			values:  map[string][]byte{"/registry/secrets/a/one": etcdtest.KMSv2Value("1_secrets", "kek-b")},
+			targets: []VerifyTarget{secrets},
+			hang:    true,
+			want:    operatorv1.ConditionUnknown, wantReason: ReasonScanDeadlineExceeded, wantMsg: "the scan did not finish within 1ms: scanning etcd", wantEvent: "KMSEncryptionNotVerified", wantErr: true,
+		},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
@@ -67,13 +86,20 @@ func TestVerificationController(t *testing.T) {
 			for key, value := range s.values {
 				kv.Store(key, value)
 			}
+			kv.BeforeGet = func(int, clientv3.Op) error { return s.getErr }
+			var etcd clientv3.KV = kv
+			if s.hang {
+				etcd = hangingKV{kv}
+			}
 			operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
 			c := NewVerificationController("test", VerificationOptions{
-				Verifier:       evidence.NewVerifier(kv, evidence.Options{}),
+				Verifier:       evidence.NewVerifier(etcd, evidence.Options{}),
 				Targets:        func(context.Context) ([]VerifyTarget, error) { return s.targets, s.targetsErr },
 				OperatorClient: operatorClient,
 				Recorder:       recorder,
+				// A deadline that only a hanging etcd reaches: every other read answers at once.
+				ScanTimeout: map[bool]time.Duration{true: time.Millisecond, false: time.Hour}[s.hang],
 			})
 			err := c.sync(context.Background(), factory.NewSyncContext("test", recorder))
 			if (err != nil) != s.wantErr {
@@ -97,4 +123,12 @@ func TestVerificationController(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hangingKV is an etcd that never answers: each read waits for the caller's context.
+type hangingKV struct{ clientv3.KV }
+
+func (hangingKV) Get(ctx context.Context, _ string, _ ...clientv3.OpOption) (*clientv3.GetResponse, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
 }

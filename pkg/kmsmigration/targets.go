@@ -1,0 +1,106 @@
+package kmsmigration
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
+	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+)
+
+// KEKIDSource gives the KEK id a KMS v2 key's plugins agreed on, by library-go key id (kmsstate.KeyIDOf);
+// *kmsstate.Controller implements it.
+type KEKIDSource interface {
+	SettledKEKID(keyID string) (string, bool)
+}
+
+var _ KEKIDSource = (*kmsstate.Controller)(nil)
+
+// TargetOptions tune TargetsFromConfig.
+type TargetOptions struct {
+	// EtcdPrefix is the apiservers' --etcd-prefix; evidence.DefaultEtcdPrefix when empty.
+	EtcdPrefix string
+	// Resources are resources to verify besides those the config names one by one: the resources a wildcard
+	// entry ("*.*", "*.apps") covers, which the config cannot enumerate (library-go's encryptedGRs).
+	Resources []schema.GroupResource
+	// Storage says where a resource is stored in etcd; evidence.BuiltInResource under EtcdPrefix when nil.
+	Storage func(gr schema.GroupResource) evidence.Resource
+}
+
+// TargetsFromConfig is the VerifyTargetsFunc of an operator: it reads the deployed encryption config from the
+// same ConfigSource as the rollout gate (the config of the latest revision, what the apiservers write with) and
+// verifies every resource it encrypts against its write key, resolved the way kube-apiserver resolves it. The
+// write key of a KMS v2 provider is its KEK id as keks (kmsstate) settled it; a KMS v2 write key whose KEK id is
+// not settled yet is an error, not a guess, so the condition turns Unknown rather than counting every value of
+// the provider as current.
+func TargetsFromConfig(configs kmsprecondition.ConfigSource, keks KEKIDSource, opts TargetOptions) VerifyTargetsFunc {
+	if opts.EtcdPrefix == "" {
+		opts.EtcdPrefix = evidence.DefaultEtcdPrefix
+	}
+	if opts.Storage == nil {
+		opts.Storage = func(gr schema.GroupResource) evidence.Resource { return evidence.BuiltInResource(opts.EtcdPrefix, gr) }
+	}
+	return func(ctx context.Context) ([]VerifyTarget, error) {
+		raw, err := configs.Configs(ctx)
+		if err != nil {
+			return nil, err
+		}
+		config, err := encryptionconfig.DecodeUnvalidated(raw.Deployed)
+		if err != nil {
+			return nil, fmt.Errorf("the deployed encryption config %s: %w", raw.DeployedName, err)
+		}
+		grs := sets.New(opts.Resources...)
+		for _, r := range encryptionconfig.ReadKeys(config) {
+			if !encryptionconfig.IsWildcard(r.Resource) {
+				grs.Insert(schema.ParseGroupResource(r.Resource))
+			}
+		}
+		var targets []VerifyTarget
+		index := map[evidence.WriteKey]int{}
+		ordered := grs.UnsortedList()
+		sort.Slice(ordered, func(i, j int) bool { return ordered[i].String() < ordered[j].String() })
+		for _, gr := range ordered {
+			keys, found := encryptionconfig.KeysFor(config, gr)
+			if !found {
+				continue // not encrypted: kube-apiserver stores it in plaintext and nothing is to be proven
+			}
+			write, _ := keys.WriteKey()
+			want, err := writeKeyOf(write, keks)
+			if err != nil {
+				return nil, fmt.Errorf("the write key of %s: %w", gr, err)
+			}
+			i, ok := index[want]
+			if !ok {
+				i = len(targets)
+				index[want] = i
+				targets = append(targets, VerifyTarget{WriteKey: want})
+			}
+			targets[i].Resources = append(targets[i].Resources, opts.Storage(gr))
+		}
+		return targets, nil
+	}
+}
+
+// writeKeyOf is the evidence write key of a config's write key.
+func writeKeyOf(k encryptionconfig.StorageKey, keks KEKIDSource) (evidence.WriteKey, error) {
+	switch k.Kind {
+	case etcdvalue.KindIdentity:
+		return evidence.WriteKey{Kind: k.Kind}, nil
+	case etcdvalue.KindKMSv2:
+		keyID := kmsstate.KeyIDOf(k.Name, k.Endpoint)
+		kek, ok := keks.SettledKEKID(keyID)
+		if !ok {
+			return evidence.WriteKey{}, fmt.Errorf("KMS key %s (provider %s): kmsstate has not seen its plugins agree on a KEK id yet", keyID, k.Name)
+		}
+		return evidence.WriteKey{Kind: k.Kind, Name: k.Name, KeyID: kek}, nil
+	default:
+		return evidence.WriteKey{Kind: k.Kind, Name: k.Name}, nil
+	}
+}
