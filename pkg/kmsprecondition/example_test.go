@@ -13,6 +13,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/revisioncontroller"
 	"github.com/openshift/library-go/pkg/operator/staticpod"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
@@ -20,6 +21,8 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
@@ -62,18 +65,40 @@ func Example() {
 		Recorder:       events.NewInMemoryRecorder("kms-state", clock.RealClock{}),
 	})
 
+	// The operator's etcd client (the etcd-client secret of openshift-etcd); the client connects lazily.
+	etcd, err := clientv3.New(clientv3.Config{Endpoints: []string{"https://etcd.openshift-etcd.svc:2379"}})
+	if err != nil {
+		panic(err)
+	}
+	defer etcd.Close()
+	keySecrets := kubeInformers.InformersFor("openshift-config-managed").Core().V1().Secrets().Lister()
+
 	// The wiring.
+	configs := kmsprecondition.RevisionedSecrets(kubeClient.CoreV1(), operandNamespace, operatorClient)
+	// The census of raw etcd values: the gate's evidence that no value is left under a dropped read key. Run it
+	// with the other controllers (go census.Run(ctx, 1)).
+	census := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
+		Verifier:          evidence.NewVerifier(etcd, evidence.Options{}),
+		Targets:           kmsmigration.TargetsFromConfig(configs, kmsState, kmsmigration.TargetOptions{EtcdPrefix: "/kubernetes.io"}),
+		OperatorClient:    operatorClient,
+		Recorder:          events.NewInMemoryRecorder("kms-encryption-verification", clock.RealClock{}),
+		MigrationFinished: kmsmigration.MigratedTimestamps(keySecrets, "kube-apiserver"),
+	})
 	gate := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
-		Configs: kmsprecondition.RevisionedSecrets(kubeClient.CoreV1(), operandNamespace, operatorClient),
+		Configs: configs,
 		Nodes:   kmsstate.StaticPodNodes(operatorClient),
 		Health:  kmsState,
 		// Preflight: kmsprecondition.PreflightFromConditions(operatorClient), once library-go's key controller
 		// posts EncryptionKMSPreflightRequired (0c9fbc9f043a does not, so the handshake would never complete).
-		Migration:      kmsprecondition.KeySecretMigrations(kubeInformers.InformersFor("openshift-config-managed").Core().V1().Secrets().Lister(), "kube-apiserver"),
+		Evidence: census,
+		// Only where the operator has no etcd access: leave Evidence nil, and library-go's annotations decide
+		// (the conditions then say so).
+		Migration:      kmsprecondition.KeySecretMigrations(keySecrets, "kube-apiserver"),
+		RollbackWindow: kmsprecondition.DefaultRollbackWindow,
 		OperatorClient: operatorClient,
 		Recorder:       events.NewInMemoryRecorder("kms-rollout-gate", clock.RealClock{}),
 	})
-	_, err := staticpod.NewBuilder(operatorClient, kubeClient, kubeInformers,
+	_, err = staticpod.NewBuilder(operatorClient, kubeClient, kubeInformers,
 		informers.NewSharedInformerFactory(kubeClient, 0), configinformers.NewSharedInformerFactory(configfake.NewClientset(), 0), clock.RealClock{}).
 		WithEvents(events.NewInMemoryRecorder("static-pod-controllers", clock.RealClock{})).
 		WithInstaller([]string{"cluster-kube-apiserver-operator", "installer"}).
