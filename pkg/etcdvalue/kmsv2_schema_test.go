@@ -30,14 +30,14 @@ func TestEncryptedObjectSchema(t *testing.T) {
 			if fd == nil {
 				t.Fatalf("EncryptedObject has no field %q", scenario.name)
 			}
-			if got := protowire.Number(fd.Number()); got != scenario.want {
+			if got := fd.Number(); got != scenario.want {
 				t.Errorf("field %q has number %d upstream, the decoder uses %d", scenario.name, got, scenario.want)
 			}
 			if scenario.name == "annotations" {
-				if got := protowire.Number(fd.MapKey().Number()); got != fieldMapEntryKey {
+				if got := fd.MapKey().Number(); got != fieldMapEntryKey {
 					t.Errorf("annotations map key has number %d, the decoder uses %d", got, fieldMapEntryKey)
 				}
-				if got := protowire.Number(fd.MapValue().Number()); got != fieldMapEntryValue {
+				if got := fd.MapValue().Number(); got != fieldMapEntryValue {
 					t.Errorf("annotations map value has number %d, the decoder uses %d", got, fieldMapEntryValue)
 				}
 			}

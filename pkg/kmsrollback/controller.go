@@ -236,11 +236,11 @@ func (c *Controller) releaseReason(ctx context.Context, h *Hold, rollout Rollout
 	if now.Before(h.RevertedAt.Add(c.options.Backoff.after(h.Reverts))) {
 		return "", nil
 	}
+	// Unhealthy plugins or a preflight that has not passed are not errors: the hold stays until they change.
 	nodes := rollout.nodeNames()
-	if len(nodes) == 0 || c.options.Health.Healthy(nodes, h.KeyIDs) != nil {
-		return "", nil
-	}
-	if c.options.Preflight != nil && c.options.Preflight.PreflightPassed(ctx, h.KeyIDs) != nil {
+	healthy := len(nodes) > 0 && c.options.Health.Healthy(nodes, h.KeyIDs) == nil
+	preflightPassed := c.options.Preflight == nil || c.options.Preflight.PreflightPassed(ctx, h.KeyIDs) == nil
+	if !healthy || !preflightPassed {
 		return "", nil
 	}
 	return fmt.Sprintf("the KMS plugins of keys %v are healthy on nodes %v", h.KeyIDs, nodes), nil
@@ -260,11 +260,14 @@ func (c *Controller) healthyRollout(ctx context.Context, h *Hold, rollout Rollou
 	if configHash(data) == h.RevertedToHash {
 		return 0, nil // still the reverted config: the admin's next one has not rolled out
 	}
-	config, err := decode(data)
-	if err != nil {
-		return 0, nil
+	// A config that does not decode, or whose plugins are not healthy, is not a healthy rollout; neither is an
+	// error of this controller.
+	config, decodeErr := decode(data)
+	if decodeErr != nil {
+		return 0, nil //nolint:nilerr // an undecodable config is a verdict (not healthy), not a failure to read it
 	}
-	if keys := kmsstate.KeysFromConfig(config).IDs; len(keys) > 0 && c.options.Health.Healthy(rollout.nodeNames(), keys) != nil {
+	keys := kmsstate.KeysFromConfig(config).IDs
+	if healthy := len(keys) == 0 || c.options.Health.Healthy(rollout.nodeNames(), keys) == nil; !healthy {
 		return 0, nil
 	}
 	return revision, nil

@@ -178,7 +178,7 @@ func TestAttributionAndRevert(t *testing.T) {
 					t.Errorf("holds %+v, want none", holds)
 				}
 			}
-			if got := f.eventReasons(); !reflect.DeepEqual(got, s.wantEvents) && !(len(got) == 0 && len(s.wantEvents) == 0) {
+			if got := f.eventReasons(); !reflect.DeepEqual(got, s.wantEvents) && (len(got) != 0 || len(s.wantEvents) != 0) {
 				t.Errorf("events %v, want %v", got, s.wantEvents)
 			}
 		})
@@ -226,8 +226,11 @@ func TestNoFlapping(t *testing.T) {
 	if err := ManagedEncryptionConfig(f.kube.CoreV1(), "kube-apiserver").Apply(t.Context(), configData(t, failedConfig), f.recorder); err != nil {
 		t.Fatal(err)
 	}
-	f.kube.Tracker().Add(revisionSecret(t, 6, goodConfig))
-	f.kube.Tracker().Add(revisionSecret(t, 7, failedConfig))
+	for _, secret := range []runtime.Object{revisionSecret(t, 6, goodConfig), revisionSecret(t, 7, failedConfig)} {
+		if err := f.kube.Tracker().Add(secret); err != nil {
+			t.Fatal(err)
+		}
+	}
 	f.setStatus(failedStatus(7, 6))
 	f.health.set([]string{"1", "2"}, unreachable("master-0", "2"))
 	f.sync()

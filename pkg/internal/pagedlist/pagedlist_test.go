@@ -2,6 +2,7 @@ package pagedlist
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -113,7 +114,7 @@ func TestPageFuncReturnsOtherErrors(t *testing.T) {
 				return nil, scenario.err
 			}
 			_, err := PageFunc(list, true, Observer{})(context.Background(), metav1.ListOptions{Limit: 500})
-			if err != scenario.err {
+			if !errors.Is(err, scenario.err) {
 				t.Fatalf("got error %v, want %v", err, scenario.err)
 			}
 			if calls != 1 {
