@@ -2,12 +2,19 @@ package evidence_test
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"testing"
+
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"google.golang.org/protobuf/proto"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kmstypes "k8s.io/apiserver/pkg/storage/value/encrypt/envelope/kmsv2/v2"
 
+	"github.com/kmsguard/kmsguard/internal/etcdtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 )
@@ -54,3 +61,34 @@ func oldKMS(t testing.TB) []byte {
 }
 
 func secretKey(name string) string { return secrets.Prefix + "default/" + name }
+
+// storeCounter counts objects the way kube-apiserver does over the same keyspace the Verifier scans: the keys
+// under the resource's prefix at the revision asked for (at the newest for 0). It stands in for the API where
+// a test is about the etcd side.
+type storeCounter struct {
+	kv       *etcdtest.KV
+	prefixes map[schema.GroupResource]string
+}
+
+func newStoreCounter(kv *etcdtest.KV, resources ...evidence.Resource) *storeCounter {
+	c := &storeCounter{kv: kv, prefixes: map[schema.GroupResource]string{}}
+	for _, r := range resources {
+		c.prefixes[r.GroupResource] = r.Prefix
+	}
+	return c
+}
+
+func (c *storeCounter) CountObjects(ctx context.Context, gr schema.GroupResource, rev int64) (evidence.ObjectCount, error) {
+	prefix := c.prefixes[gr]
+	resp, err := c.kv.Get(ctx, prefix, clientv3.WithRange(clientv3.GetPrefixRangeEnd(prefix)), clientv3.WithCountOnly(), clientv3.WithRev(rev))
+	if errors.Is(err, rpctypes.ErrCompacted) {
+		return evidence.ObjectCount{}, fmt.Errorf("410 Gone: %w", evidence.ErrRevisionCompacted)
+	}
+	if err != nil {
+		return evidence.ObjectCount{}, err
+	}
+	if rev == 0 {
+		rev = resp.Header.Revision
+	}
+	return evidence.ObjectCount{Objects: resp.Count, Revision: rev, Consistent: true}, nil
+}

@@ -6,7 +6,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// Report is the evidence of one Verify call. It holds counts, etcd keys, names and key ids, never values.
+// Report is the evidence of one Verify call. It holds counts, etcd keys, names and key ids, never values. Its
+// verdict (Verified, and in JSON "verified" with the reason when false) is in verdict.go.
 type Report struct {
 	// WriteKey is what the report counts as current.
 	WriteKey WriteKey `json:"writeKey"`
@@ -14,21 +15,6 @@ type Report struct {
 	Started time.Time `json:"started"`
 	// Resources are the resources scanned, in the order they were given.
 	Resources []ResourceReport `json:"resources"`
-}
-
-// Verified is true only when every object of every scanned resource is stored under the write key, no value
-// is unparsable and every sampled object decrypted through the API. A report of no resources proves nothing
-// and is not verified.
-func (r *Report) Verified() bool {
-	if r == nil || len(r.Resources) == 0 {
-		return false
-	}
-	for i := range r.Resources {
-		if !r.Resources[i].Verified() {
-			return false
-		}
-	}
-	return true
 }
 
 // ResourceReport is the evidence for one resource. Every value under the prefix is counted exactly once:
@@ -54,6 +40,10 @@ type ResourceReport struct {
 	// CorruptListed are the first Options.MaxListed of them, with the parse error (which holds no value bytes).
 	CorruptListed []CorruptValue `json:"corruptListed,omitempty"`
 
+	// APICount is the API's count of the resource's objects, compared with Total; nil when the Verifier has no
+	// ObjectCounter, which leaves the resource unverified.
+	APICount *APICount `json:"apiCount,omitempty"`
+
 	// Samples are the objects read through the API, when a Sampler was given.
 	Samples []SampleResult `json:"samples,omitempty"`
 
@@ -66,11 +56,6 @@ type ResourceReport struct {
 	// Duration is how long the etcd scan took, without the API sample; KeysPerSecond is Total over it.
 	Duration      metav1.Duration `json:"duration"`
 	KeysPerSecond float64         `json:"keysPerSecond"`
-}
-
-// Verified is true when every value under the prefix is under the write key and every sample decrypted.
-func (r *ResourceReport) Verified() bool {
-	return r.NotUnderWriteKey == 0 && r.Corrupt == 0 && r.SampleFailures() == 0
 }
 
 // SampleFailures counts the sampled objects the API could not return.

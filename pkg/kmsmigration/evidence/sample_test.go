@@ -57,7 +57,7 @@ func TestVerifySamples(t *testing.T) {
 				kv.Store(secretKey(fmt.Sprint(i)), current(t))
 			}
 			sampler := &recordingSampler{errs: s.errs}
-			v := evidence.NewVerifier(kv, evidence.Options{PageSize: 16, Sampler: sampler, SampleSize: s.sampleSize, Rand: rand.New(rand.NewPCG(1, 2))})
+			v := evidence.NewVerifier(kv, evidence.Options{PageSize: 16, Sampler: sampler, SampleSize: s.sampleSize, Rand: rand.New(rand.NewPCG(1, 2)), Counter: newStoreCounter(kv, secrets)})
 			report, err := v.Verify(context.Background(), []evidence.Resource{secrets}, currentKey)
 			if err != nil {
 				t.Fatal(err)

@@ -38,6 +38,13 @@ type Options struct {
 	SampleSize int
 	// Rand draws the sample. Nil means randomly seeded.
 	Rand *rand.Rand
+	// Counter counts each resource's objects through the API, to compare with the keys the scan found.
+	// Without it no resource is verified (ReasonNoAPICount): a scan alone cannot tell an empty resource from
+	// a wrong prefix.
+	Counter ObjectCounter
+	// Progress, when set, is called after every page read from etcd and when the API count starts, on the
+	// goroutine that called Verify. It must return quickly.
+	Progress func(Progress)
 }
 
 // Verifier reads what kube-apiserver stored in etcd and reports under which key it is.
@@ -106,6 +113,12 @@ func (v *Verifier) verifyResource(ctx context.Context, r Resource, want WriteKey
 	if elapsed > 0 {
 		report.KeysPerSecond = float64(report.Total) / elapsed.Seconds()
 	}
+	if v.opts.Counter != nil {
+		v.progress(Progress{Resource: report.Resource, Prefix: r.Prefix, Phase: PhaseCounting, Keys: report.Total, Total: report.Total})
+	}
+	if err := v.countThroughAPI(ctx, r, report); err != nil {
+		return nil, err
+	}
 	if sample != nil {
 		report.Samples = readSample(ctx, v.opts.Sampler, r, sample.keys)
 	}
@@ -118,6 +131,7 @@ func (v *Verifier) scan(ctx context.Context, prefix string, t *tally) error {
 	end := clientv3.GetPrefixRangeEnd(prefix)
 	from := prefix
 	var rev int64 // 0 until the first page of a snapshot fixes it
+	p := Progress{Resource: t.report.Resource, Prefix: prefix, Phase: PhaseScanning}
 	for {
 		resp, err := v.page(ctx, from, end, rev)
 		if rev != 0 && errors.Is(err, rpctypes.ErrCompacted) {
@@ -133,10 +147,14 @@ func (v *Verifier) scan(ctx context.Context, prefix string, t *tally) error {
 		if rev == 0 {
 			rev = resp.Header.Revision
 			t.report.Revisions = append(t.report.Revisions, rev)
+			// etcd counts the whole range, not just the page.
+			p.Total = t.report.Total + resp.Count
 		}
 		for _, kv := range resp.Kvs {
 			t.add(kv.Key, kv.Value)
 		}
+		p.Keys = t.report.Total
+		v.progress(p)
 		if !resp.More || len(resp.Kvs) == 0 {
 			return nil
 		}

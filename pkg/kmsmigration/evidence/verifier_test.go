@@ -30,7 +30,7 @@ func TestVerify(t *testing.T) {
 		pageSize  int64
 		maxListed int
 		want      evidence.WriteKey
-		// expected is compared with the report without Duration and KeysPerSecond.
+		// expected is compared with the report without Duration, KeysPerSecond and APICount (apicount_test.go).
 		expected     evidence.ResourceReport
 		wantVerified bool
 	}{
@@ -210,7 +210,7 @@ func TestVerify(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			kv := etcdtest.NewKV()
 			s.setup(t, kv)
-			v := evidence.NewVerifier(kv, evidence.Options{PageSize: s.pageSize, MaxListed: s.maxListed})
+			v := evidence.NewVerifier(kv, evidence.Options{PageSize: s.pageSize, MaxListed: s.maxListed, Counter: newStoreCounter(kv, secrets)})
 			report, err := v.Verify(context.Background(), []evidence.Resource{secrets}, s.want)
 			if err != nil {
 				t.Fatal(err)
@@ -220,11 +220,14 @@ func TestVerify(t *testing.T) {
 			}
 			s.expected.Resource, s.expected.Prefix = "secrets", secrets.Prefix
 			got := report.Resources[0]
-			if diff := cmp.Diff(s.expected, got, cmpopts.IgnoreFields(evidence.ResourceReport{}, "Duration", "KeysPerSecond"), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(s.expected, got, cmpopts.IgnoreFields(evidence.ResourceReport{}, "Duration", "KeysPerSecond", "APICount"), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("report (-want +got):\n%s", diff)
 			}
 			if report.Verified() != s.wantVerified {
 				t.Errorf("Verified() = %v, want %v", report.Verified(), s.wantVerified)
+			}
+			if c := got.APICount; c == nil || c.Objects != got.Total {
+				t.Errorf("API count %+v, want %d objects", c, got.Total)
 			}
 			if !kv.WithinPrefix(secrets.Prefix) {
 				t.Errorf("a range read left the prefix %s", secrets.Prefix)
@@ -288,6 +291,9 @@ func TestVerifyFails(t *testing.T) {
 }
 
 func TestReportVerified(t *testing.T) {
+	exact := func(n int64) *evidence.APICount {
+		return &evidence.APICount{Objects: n, Comparison: evidence.CompareExact, Revision: 7}
+	}
 	scenarios := []struct {
 		name   string
 		report *evidence.Report
@@ -295,11 +301,13 @@ func TestReportVerified(t *testing.T) {
 	}{
 		{name: "nil", want: false},
 		{name: "no resources", report: &evidence.Report{}, want: false},
-		{name: "all under the write key", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 3, UnderWriteKey: 3}, {}}}, want: true},
-		{name: "one object elsewhere", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 3, UnderWriteKey: 3}, {Total: 1, NotUnderWriteKey: 1}}}, want: false},
-		{name: "one corrupt", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 1, Corrupt: 1}}}, want: false},
-		{name: "a failed sample", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 1, UnderWriteKey: 1, Samples: []evidence.SampleResult{{Key: "k", Error: "failed to decrypt DEK"}}}}}, want: false},
-		{name: "a sampled object gone", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 1, UnderWriteKey: 1, Samples: []evidence.SampleResult{{Key: "k", Gone: true}}}}}, want: true},
+		{name: "all under the write key, the API agrees", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 3, UnderWriteKey: 3, APICount: exact(3)}, {APICount: exact(0)}}}, want: true},
+		{name: "all under the write key, no API count", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 3, UnderWriteKey: 3}}}, want: false},
+		{name: "one resource without keys and without an API count", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 3, UnderWriteKey: 3, APICount: exact(3)}, {}}}, want: false},
+		{name: "one object elsewhere", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 3, UnderWriteKey: 3, APICount: exact(3)}, {Total: 1, NotUnderWriteKey: 1, APICount: exact(1)}}}, want: false},
+		{name: "one corrupt", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 1, Corrupt: 1, APICount: exact(1)}}}, want: false},
+		{name: "a failed sample", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 1, UnderWriteKey: 1, APICount: exact(1), Samples: []evidence.SampleResult{{Key: "k", Error: "failed to decrypt DEK"}}}}}, want: false},
+		{name: "a sampled object gone", report: &evidence.Report{Resources: []evidence.ResourceReport{{Total: 1, UnderWriteKey: 1, APICount: exact(1), Samples: []evidence.SampleResult{{Key: "k", Gone: true}}}}}, want: true},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
@@ -326,5 +334,26 @@ func assertNoPayload(t *testing.T, report *evidence.Report) {
 	}
 	if diff := cmp.Diff(*report, back, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("report does not round-trip through JSON (-want +got):\n%s", diff)
+	}
+}
+
+// TestVerifyReportsProgress: a page read is a progress report with etcd's count of the range, then the count
+// through the API begins.
+func TestVerifyReportsProgress(t *testing.T) {
+	kv := etcdtest.NewKV()
+	for i := range 5 {
+		kv.Store(secretKey(fmt.Sprint(i)), current(t))
+	}
+	var got []evidence.Progress
+	opts := evidence.Options{PageSize: 2, Counter: newStoreCounter(kv, secrets), Progress: func(p evidence.Progress) { got = append(got, p) }}
+	if _, err := evidence.NewVerifier(kv, opts).Verify(context.Background(), []evidence.Resource{secrets}, currentKey); err != nil {
+		t.Fatal(err)
+	}
+	p := func(phase evidence.Phase, keys int64) evidence.Progress {
+		return evidence.Progress{Resource: "secrets", Prefix: secrets.Prefix, Phase: phase, Keys: keys, Total: 5}
+	}
+	want := []evidence.Progress{p(evidence.PhaseScanning, 2), p(evidence.PhaseScanning, 4), p(evidence.PhaseScanning, 5), p(evidence.PhaseCounting, 5)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("progress (-want +got):\n%s", diff)
 	}
 }
