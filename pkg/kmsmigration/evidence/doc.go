@@ -9,6 +9,18 @@
 // provider or key name, KMS key id). Optionally it reads a small random sample of the objects through the API
 // as well, to confirm that they still decrypt.
 //
+// # No verdict without the API's count
+//
+// A scan that finds no keys under a prefix cannot tell an empty resource from a wrong prefix, and one that
+// finds some cannot tell whether others are stored elsewhere. So each resource's keys are compared with the
+// API's object count (Options.Counter, a paged metadata LIST in MetadataCounter): at exactly the revision
+// the scan read (resourceVersionMatch=Exact) when the apiserver still has it, else at the current revision,
+// allowing the etcd revisions in between. A resource is verified only when the counts agree; zero keys verify
+// only when the API lists zero objects ("verified empty"). ResourceReport.Verdict is the single judgement.
+//
+// Where a resource is stored depends on the apiserver serving it: ResolveStoragePath finds kube-apiserver's
+// own, custom and OpenShift's resources, and DetectRoot the etcd prefix their keys are under.
+//
 // # Consistency
 //
 // The scan of one resource is a sequence of paged range reads pinned to the revision of its first page, so

@@ -7,14 +7,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// DefaultEtcdPrefix is kube-apiserver's default --etcd-prefix.
-//
-// OpenShift configures its apiservers differently: the kube-apiserver of OpenShift 3 stored under
-// "/kubernetes.io" and openshift-apiserver under "/openshift.io" (etcdStorageConfig in master-config.yaml), and
-// OpenShift 4 clusters are commonly observed to keep that layout (/kubernetes.io/secrets/...,
-// /openshift.io/routes/...). The value is not in any source kmsguard vendors, so confirm it on the cluster with
-// `etcdctl get / --prefix --keys-only --limit=20` before trusting a scan: a wrong prefix finds no keys.
-const DefaultEtcdPrefix = "/registry"
+// DefaultEtcdPrefix is upstream kube-apiserver's default --etcd-prefix. OpenShift's apiservers use others
+// (RootKubernetes, RootOpenShift); DetectRoot finds the one a resource is stored under.
+const DefaultEtcdPrefix = RootRegistry
 
 // Resource is one encrypted resource and the etcd prefix its objects are stored under.
 type Resource struct {
@@ -40,16 +35,12 @@ var specialPrefixes = map[schema.GroupResource]string{
 // example /registry/secrets/ or /registry/deployments/), whatever the group, except for the few resources of
 // specialPrefixes. It does not know about --storage-backend overrides set with --etcd-servers-overrides.
 func BuiltInResource(etcdPrefix string, gr schema.GroupResource) Resource {
-	path, ok := specialPrefixes[gr]
-	if !ok {
-		path = strings.ToLower(gr.Resource)
-	}
-	return Resource{GroupResource: gr, Prefix: joinPrefix(etcdPrefix, path)}
+	return KubePath(gr).Under(etcdPrefix)
 }
 
 // CustomResource is where apiextensions-apiserver stores a custom resource: <etcdPrefix>/<group>/<resource>/.
 func CustomResource(etcdPrefix string, gr schema.GroupResource) Resource {
-	return Resource{GroupResource: gr, Prefix: joinPrefix(etcdPrefix, gr.Group+"/"+gr.Resource)}
+	return CustomResourcePath(gr).Under(etcdPrefix)
 }
 
 // joinPrefix joins an --etcd-prefix and a storage path into a key prefix ending in "/". kube-apiserver
