@@ -14,12 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
-	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/restmapper"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/etcdclient"
@@ -50,7 +45,14 @@ type verifyOptions struct {
 	pageSize         int64
 	timeout          time.Duration
 	kubeconfig       string
+	kubeContext      string
 	sample           int
+
+	// terminal forces redrawn progress (true) or plain lines (false); nil detects it from stderr.
+	terminal *bool
+	// progressInterval overrides the progress interval, and now the clock, for tests.
+	progressInterval time.Duration
+	now              func() time.Time
 }
 
 // newVerifyCommand is `kmsguard verify`: the evidence that a migration to the write key is complete, read
@@ -70,8 +72,8 @@ type verifyOptions struct {
 //	oc -n openshift-config get secret etcd-client -o jsonpath='{.data.tls\.key}' | base64 -d > etcd.key
 //	oc -n openshift-config get configmap etcd-serving-ca -o jsonpath='{.data.ca-bundle\.crt}' > etcd-ca.crt
 //	kmsguard verify --etcd-endpoints=https://<member>:2379 --etcd-cacert=etcd-ca.crt \
-//	  --etcd-cert=etcd.crt --etcd-key=etcd.key --etcd-prefix=/kubernetes.io \
-//	  --resources=secrets,configmaps --write-provider=kms-v2:<provider>:<key id>
+//	  --etcd-cert=etcd.crt --etcd-key=etcd.key \
+//	  --resources=secrets --write-provider=kms-v2:<provider>:<key id>
 func newVerifyCommand() *cobra.Command {
 	o := &verifyOptions{}
 	cmd := &cobra.Command{
@@ -81,18 +83,38 @@ func newVerifyCommand() *cobra.Command {
 stored values per encryption provider and KMS key id without decrypting anything. It lists the first objects
 that are not under the write key (keys only, never values) and the values it could not classify.
 
+A scan that finds no keys has proved nothing, so verify also counts every resource's objects through the API
+(a paged metadata LIST, at the scan's etcd revision when the apiserver still has it) and verifies a resource
+only when the counts agree: exactly at the same revision, or else within the writes between the two counts.
+Zero keys verify only when the API lists zero objects too ("verified empty"). The API is reached the way
+kubectl does: --kubeconfig, $KUBECONFIG, ~/.kube/config or the in-cluster config, and --context.
+
+Each resource's etcd path is resolved through the API: kube-apiserver's own resources (with its special paths),
+custom resources (<prefix>/<group>/<resource>/, when a CustomResourceDefinition defines them) and the resources
+of openshift-apiserver and oauth-apiserver (routes, OAuth tokens, ...). Without --etcd-prefix the prefix is
+detected per resource among /kubernetes.io and /registry (kube-apiserver, custom resources) and /openshift.io
+(OpenShift's apiservers), and printed on stderr. An explicit --etcd-prefix under which no resource has any key
+is an error.
+
 The write key is --write-provider: identity, <kind>:<name> (aescbc, aesgcm, secretbox, kms-v1) or
 kms-v2:<provider>:<key id>. Alternatively --encryption-config names the kube-apiserver EncryptionConfiguration
-whose first provider writes; a KMS v2 provider then needs --kms-key-id, the key id its plugin's Status returns
-(kmsguard status shows it), because the config does not contain it.
+whose first provider for the resource writes (resolving "*.<group>" and "*.*" as kube-apiserver does); a KMS v2
+provider then needs --kms-key-id, the key id its plugin's Status returns (kmsguard status shows it), because
+the config does not contain it.
 
-With --sample N it also reads N random objects per resource through the API (--kubeconfig): stored bytes
-prove the key an object is under, a read proves that the apiserver can still decrypt it.
+With --sample N it also reads N random objects per resource through the API: stored bytes prove the key an
+object is under, a read proves that the apiserver can still decrypt it.
 
-Exit code: 0 when verified, 1 when not, 2 on errors.`,
+Progress of long scans goes to stderr: redrawn in place on a terminal, a line every few seconds otherwise.
+
+Exit codes:
+  0  verified: every resource's objects are counted by the API and stored under the write key
+  1  not verified: values under other keys or unparsable, counts that disagree with the API, no keys while
+     the API lists objects, or a sampled object that could not be read
+  2  error: bad flags, etcd or the API unreachable, or no resource has any key under an explicit --etcd-prefix`,
 		Args: cobra.NoArgs,
 		Run: func(cmd *cobra.Command, _ []string) {
-			code, err := o.run(cmd.Context(), cmd.OutOrStdout())
+			code, err := o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 			if err != nil {
 				fmt.Fprintln(cmd.ErrOrStderr(), "Error:", err)
 			}
@@ -103,50 +125,72 @@ Exit code: 0 when verified, 1 when not, 2 on errors.`,
 	}
 	f := cmd.Flags()
 	addEtcdFlags(f, &o.etcd, []string{"https://localhost:2379"}, "")
-	f.StringVar(&o.etcdPrefix, "etcd-prefix", evidence.DefaultEtcdPrefix, "the apiserver's --etcd-prefix (OpenShift's kube-apiserver: /kubernetes.io)")
-	f.StringSliceVar(&o.resources, "resources", []string{"secrets"}, "built-in resources to verify, as resource or resource.group")
+	f.StringVar(&o.etcdPrefix, "etcd-prefix", "", "the apiserver's --etcd-prefix; empty detects it per resource among /kubernetes.io, /registry and /openshift.io")
+	f.StringSliceVar(&o.resources, "resources", []string{"secrets"}, "resources to verify, as resource or resource.group (built-in, custom or OpenShift's)")
 	f.StringVar(&o.writeProvider, "write-provider", "", "the write key: identity, <kind>:<name> or kms-v2:<provider>:<key id>")
-	f.StringVar(&o.encryptionConfig, "encryption-config", "", "EncryptionConfiguration file whose first provider is the write key")
+	f.StringVar(&o.encryptionConfig, "encryption-config", "", "EncryptionConfiguration file whose first provider for the resources (\"*.<group>\", \"*.*\" resolved as kube-apiserver does) is the write key")
 	f.StringVar(&o.kmsKeyID, "kms-key-id", "", "with --encryption-config: the key id of a KMS v2 write provider")
 	f.StringVarP(&o.output, "output", "o", "", "output format: json")
 	f.IntVar(&o.maxListed, "max-listed", evidence.DefaultMaxListed, "how many offending etcd keys to list per resource")
 	f.Int64Var(&o.pageSize, "page-size", evidence.DefaultPageSize, "keys per etcd range read")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Minute, "bound on the whole scan")
-	f.IntVar(&o.sample, "sample", 0, "also read this many random objects per resource through the API, to confirm they decrypt (needs --kubeconfig or in-cluster config)")
-	f.StringVar(&o.kubeconfig, "kubeconfig", "", "with --sample: path to a kubeconfig; empty uses in-cluster config")
+	f.IntVar(&o.sample, "sample", 0, "also read this many random objects per resource through the API, to confirm they decrypt")
+	f.StringVar(&o.kubeconfig, "kubeconfig", "", "path to a kubeconfig; empty uses $KUBECONFIG, ~/.kube/config or the in-cluster config")
+	f.StringVar(&o.kubeContext, "context", "", "the kubeconfig context to use")
 	return cmd
 }
 
 // run verifies and prints the report; it returns the exit code and the error behind exitError.
-func (o *verifyOptions) run(ctx context.Context, out io.Writer) (int, error) {
+func (o *verifyOptions) run(ctx context.Context, out, errOut io.Writer) (int, error) {
 	if o.output != "" && o.output != "json" {
 		return exitError, fmt.Errorf("unknown output format %q: want json or nothing", o.output)
 	}
-	resources, err := o.parseResources()
+	grs, err := o.parseResources()
 	if err != nil {
 		return exitError, err
 	}
-	want, err := o.resolveWriteKey(resources)
+	want, err := o.resolveWriteKey(grs)
 	if err != nil {
 		return exitError, err
 	}
-	client, err := etcdclient.Connect(ctx, o.etcd)
+	etcd, err := etcdclient.Connect(ctx, o.etcd)
 	if err != nil {
 		return exitError, err
 	}
-	defer client.Close()
-
+	defer etcd.Close()
+	config, err := loadKubeConfig(o.kubeconfig, o.kubeContext)
+	if err != nil {
+		return exitError, err
+	}
+	clients, err := apiClients(config, etcd, o.pageSize)
+	if err != nil {
+		return exitError, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	opts := evidence.Options{PageSize: o.pageSize, MaxListed: o.maxListed}
+	return o.verify(ctx, clients, grs, want, out, errOut)
+}
+
+// verify locates the resources in etcd, scans and counts them, and prints the report.
+func (o *verifyOptions) verify(ctx context.Context, c verifyClients, grs []schema.GroupResource, want evidence.WriteKey, out, errOut io.Writer) (int, error) {
+	resources, err := o.locate(ctx, c, grs, errOut)
+	if err != nil {
+		return exitError, err
+	}
+	progress := o.newProgress(errOut)
+	opts := evidence.Options{PageSize: o.pageSize, MaxListed: o.maxListed, Counter: c.counter, Progress: progress.observe}
 	if o.sample > 0 {
-		if opts.Sampler, err = o.apiSampler(resources); err != nil {
+		if opts.Sampler, err = samplerFor(c.dynamic, c.mapper, resources); err != nil {
 			return exitError, err
 		}
 		opts.SampleSize = o.sample
 	}
-	report, err := evidence.NewVerifier(client, opts).Verify(ctx, resources, want)
+	report, err := evidence.NewVerifier(c.kv, opts).Verify(ctx, resources, want)
+	progress.done()
 	if err != nil {
+		return exitError, err
+	}
+	if err := o.checkExplicitPrefix(report); err != nil {
 		return exitError, err
 	}
 	if err := printVerifyReport(out, o.output, report); err != nil {
@@ -158,17 +202,51 @@ func (o *verifyOptions) run(ctx context.Context, out io.Writer) (int, error) {
 	return exitVerified, nil
 }
 
-// apiSampler reads sampled objects with a dynamic client from --kubeconfig, at the version discovery prefers.
-func (o *verifyOptions) apiSampler(resources []evidence.Resource) (*evidence.DynamicSampler, error) {
-	config, err := clientcmd.BuildConfigFromFlags("", o.kubeconfig)
-	if err != nil {
-		return nil, fmt.Errorf("loading kubeconfig for --sample: %w", err)
+// locate resolves where each resource is stored: its path through the API, its etcd prefix from
+// --etcd-prefix or detected in etcd. The prefix used is printed on errOut, never on stdout (which may carry
+// JSON).
+func (o *verifyOptions) locate(ctx context.Context, c verifyClients, grs []schema.GroupResource, errOut io.Writer) ([]evidence.Resource, error) {
+	var resources []evidence.Resource
+	for _, gr := range grs {
+		path, err := evidence.ResolveStoragePath(ctx, c.lookup, gr)
+		if err != nil {
+			return nil, err
+		}
+		if o.etcdPrefix != "" {
+			r := path.Under(o.etcdPrefix)
+			fmt.Fprintf(errOut, "%s (%s): scanning %s, from --etcd-prefix\n", gr, path.Server, r.Prefix)
+			resources = append(resources, r)
+			continue
+		}
+		d, err := evidence.DetectRoot(ctx, c.kv, path)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(errOut, "%s (%s): scanning %s, etcd prefix %s detected: %s\n", gr, path.Server, d.Resource.Prefix, d.Root, d.Why)
+		resources = append(resources, d.Resource)
 	}
-	disc, err := discovery.NewDiscoveryClientForConfig(config)
-	if err != nil {
-		return nil, err
+	return resources, nil
+}
+
+// checkExplicitPrefix fails when --etcd-prefix was given and no resource has a key under it: the prefix is
+// wrong or every resource is empty, and a scan that found nothing under a prefix the admin chose proves
+// nothing.
+func (o *verifyOptions) checkExplicitPrefix(report *evidence.Report) error {
+	if o.etcdPrefix == "" {
+		return nil
 	}
-	return samplerFor(dynamic.NewForConfigOrDie(config), restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc)), resources)
+	var counts []string
+	for _, r := range report.Resources {
+		if r.Total > 0 {
+			return nil
+		}
+		listed := "no API count"
+		if r.APICount != nil {
+			listed = fmt.Sprintf("the API lists %d objects", r.APICount.Objects)
+		}
+		counts = append(counts, fmt.Sprintf("%s: %s", r.Prefix, listed))
+	}
+	return fmt.Errorf("no resource has any key under --etcd-prefix=%s (%s): leave --etcd-prefix empty to detect the prefix", o.etcdPrefix, strings.Join(counts, "; "))
 }
 
 // samplerFor resolves the version every resource is read with.
@@ -184,20 +262,25 @@ func samplerFor(client dynamic.Interface, mapper meta.RESTMapper, resources []ev
 	return sampler, nil
 }
 
-func (o *verifyOptions) parseResources() ([]evidence.Resource, error) {
+func (o *verifyOptions) parseResources() ([]schema.GroupResource, error) {
 	if len(o.resources) == 0 {
 		return nil, errors.New("--resources is empty")
 	}
-	var resources []evidence.Resource
+	var grs []schema.GroupResource
 	for _, r := range o.resources {
-		resources = append(resources, evidence.BuiltInResource(o.etcdPrefix, schema.ParseGroupResource(strings.TrimSpace(r))))
+		gr := schema.ParseGroupResource(strings.TrimSpace(r))
+		if gr.Resource == "" || gr.Resource == "*" {
+			return nil, fmt.Errorf("--resources %q: name one resource, as resource or resource.group", r)
+		}
+		grs = append(grs, gr)
 	}
-	return resources, nil
+	return grs, nil
 }
 
-// resolveWriteKey reads the write key from --write-provider, or from the first provider that
-// --encryption-config lists for every one of the resources.
-func (o *verifyOptions) resolveWriteKey(resources []evidence.Resource) (evidence.WriteKey, error) {
+// resolveWriteKey reads the write key from --write-provider, or from --encryption-config: the first key
+// kube-apiserver writes each resource with, its entry found as kube-apiserver finds it (the resource's own,
+// else "*.<group>", else "*.*"; encryptionconfig.KeysFor).
+func (o *verifyOptions) resolveWriteKey(grs []schema.GroupResource) (evidence.WriteKey, error) {
 	switch {
 	case o.writeProvider != "" && o.encryptionConfig != "":
 		return evidence.WriteKey{}, errors.New("give --write-provider or --encryption-config, not both")
@@ -218,14 +301,18 @@ func (o *verifyOptions) resolveWriteKey(resources []evidence.Resource) (evidence
 		return evidence.WriteKey{}, fmt.Errorf("%s: %w", o.encryptionConfig, err)
 	}
 	var want *evidence.WriteKey
-	for _, r := range resources {
-		provider, ok := writeProviderOf(config, r.GroupResource)
-		if !ok {
-			return evidence.WriteKey{}, fmt.Errorf("%s does not encrypt %s", o.encryptionConfig, r.GroupResource)
+	for _, gr := range grs {
+		keys, found := encryptionconfig.KeysFor(config, gr)
+		if !found {
+			return evidence.WriteKey{}, fmt.Errorf("%s does not encrypt %s", o.encryptionConfig, gr)
 		}
-		w, err := writeKeyOf(provider, o.kmsKeyID)
+		key, ok := keys.WriteKey()
+		if !ok {
+			return evidence.WriteKey{}, fmt.Errorf("%s: the entry %q has no provider", gr, keys.Resource)
+		}
+		w, err := writeKeyOf(key, o.kmsKeyID)
 		if err != nil {
-			return evidence.WriteKey{}, fmt.Errorf("%s: %w", r.GroupResource, err)
+			return evidence.WriteKey{}, fmt.Errorf("%s (entry %q): %w", gr, keys.Resource, err)
 		}
 		if want != nil && *want != w {
 			return evidence.WriteKey{}, fmt.Errorf("the resources have different write providers (%s, %s): verify them one at a time", *want, w)
@@ -238,41 +325,15 @@ func (o *verifyOptions) resolveWriteKey(resources []evidence.Resource) (evidence
 	return *want, nil
 }
 
-// writeProviderOf returns the first provider of the config's first resource entry naming gr, as kube-apiserver
-// matches them (exact names first; "*.<group>" and "*.*" wildcards are not resolved here).
-func writeProviderOf(config *apiserverv1.EncryptionConfiguration, gr schema.GroupResource) (apiserverv1.ProviderConfiguration, bool) {
-	for _, rc := range config.Resources {
-		for _, name := range rc.Resources {
-			if schema.ParseGroupResource(name) == gr && len(rc.Providers) > 0 {
-				return rc.Providers[0], true
-			}
+// writeKeyOf turns the key a provider writes with into what its values record. A KMS v2 value also records
+// the KEK id its plugin returned, which no config holds: kmsKEKID supplies it.
+func writeKeyOf(k encryptionconfig.StorageKey, kmsKEKID string) (evidence.WriteKey, error) {
+	w := evidence.WriteKey{Kind: k.Kind, Name: k.Name}
+	if k.Kind == etcdvalue.KindKMSv2 {
+		if kmsKEKID == "" {
+			return w, fmt.Errorf("the write provider is KMS v2 %q: give its current key id with --kms-key-id (kmsguard status shows it)", k.Name)
 		}
-	}
-	return apiserverv1.ProviderConfiguration{}, false
-}
-
-// writeKeyOf turns a provider stanza into the key its values are stored under. For aescbc, aesgcm and
-// secretbox the first key of the provider writes.
-func writeKeyOf(p apiserverv1.ProviderConfiguration, kmsKeyID string) (evidence.WriteKey, error) {
-	w := evidence.WriteKey{}
-	switch {
-	case p.Identity != nil:
-		w.Kind = etcdvalue.KindIdentity
-	case p.AESCBC != nil && len(p.AESCBC.Keys) > 0:
-		w.Kind, w.Name = etcdvalue.KindAESCBC, p.AESCBC.Keys[0].Name
-	case p.AESGCM != nil && len(p.AESGCM.Keys) > 0:
-		w.Kind, w.Name = etcdvalue.KindAESGCM, p.AESGCM.Keys[0].Name
-	case p.Secretbox != nil && len(p.Secretbox.Keys) > 0:
-		w.Kind, w.Name = etcdvalue.KindSecretbox, p.Secretbox.Keys[0].Name
-	case p.KMS != nil && p.KMS.APIVersion == "v2":
-		if kmsKeyID == "" {
-			return w, fmt.Errorf("the write provider is KMS v2 %q: give its current key id with --kms-key-id (kmsguard status shows it)", p.KMS.Name)
-		}
-		w.Kind, w.Name, w.KeyID = etcdvalue.KindKMSv2, p.KMS.Name, kmsKeyID
-	case p.KMS != nil:
-		w.Kind, w.Name = etcdvalue.KindKMSv1, p.KMS.Name
-	default:
-		return w, errors.New("the first provider is of no known kind")
+		w.KeyID = kmsKEKID
 	}
 	return w, w.Validate()
 }
@@ -287,8 +348,21 @@ func printVerifyReport(out io.Writer, format string, report *evidence.Report) er
 	for _, r := range report.Resources {
 		fmt.Fprintf(out, "\n%s (%s): %d objects, %d under the write key, %d not, %d unparsable; %.0f keys/s, revisions %v\n",
 			r.Resource, r.Prefix, r.Total, r.UnderWriteKey, r.NotUnderWriteKey, r.Corrupt, r.KeysPerSecond, r.Revisions)
-		if r.Total == 0 {
-			fmt.Fprintf(out, "  warning: no keys under %s; is --etcd-prefix right?\n", r.Prefix)
+		if c := r.APICount; c != nil {
+			fmt.Fprintf(out, "  the API lists %d objects", c.Objects)
+			if c.Unreadable > 0 {
+				fmt.Fprintf(out, " (%d unreadable)", c.Unreadable)
+			}
+			if c.Comparison == evidence.CompareExact {
+				fmt.Fprintf(out, " at the scan's revision %d\n", c.Revision)
+			} else {
+				fmt.Fprintf(out, " at revision %d (%s); the counts may differ by %d writes\n", c.Revision, c.Note, c.AllowedDifference)
+			}
+		}
+		if v := r.Verdict(); !v.Verified {
+			fmt.Fprintf(out, "  not verified (%s): %s\n", v.Reason, v.Message)
+		} else if v.Empty {
+			fmt.Fprintln(out, "  verified empty: no keys, and the API lists no objects")
 		}
 		if r.SpansRevisions {
 			fmt.Fprintln(out, "  note: etcd compacted the scan's revision; the counts span revisions")

@@ -34,6 +34,20 @@ resources:
       - name: "7"
         secret: MTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTI=
   - identity: {}
+- resources: ["*.apps"]
+  providers:
+  - aescbc:
+      keys:
+      - name: "apps-key"
+        secret: MTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTI=
+  - identity: {}
+- resources: ["*.*"]
+  providers:
+  - kms:
+      apiVersion: v2
+      name: everything
+      endpoint: unix:///var/run/kmsplugin/kms-2.sock
+  - identity: {}
 `
 
 func TestVerifyResolveWriteKey(t *testing.T) {
@@ -54,18 +68,21 @@ func TestVerifyResolveWriteKey(t *testing.T) {
 		{name: "config, KMS v2 without key id", opts: verifyOptions{encryptionConfig: config}, resources: []string{"secrets"}, wantErr: "--kms-key-id"},
 		{name: "config, key id for a non-KMS provider", opts: verifyOptions{encryptionConfig: config, kmsKeyID: "x"}, resources: []string{"configmaps"}, wantErr: "--kms-key-id given"},
 		{name: "config, resources with different writers", opts: verifyOptions{encryptionConfig: config, kmsKeyID: "key-9"}, resources: []string{"secrets", "configmaps"}, wantErr: "different write providers"},
-		{name: "config, resource not encrypted", opts: verifyOptions{encryptionConfig: config}, resources: []string{"events"}, wantErr: "does not encrypt events"},
+		{name: "config, a group wildcard", opts: verifyOptions{encryptionConfig: config}, resources: []string{"deployments.apps"}, want: evidence.WriteKey{Kind: etcdvalue.KindAESCBC, Name: "apps-key"}},
+		{name: "config, the wildcard of every resource", opts: verifyOptions{encryptionConfig: config, kmsKeyID: "kek-3"}, resources: []string{"widgets.example.com"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "everything", KeyID: "kek-3"}},
+		{name: "config, a core resource falls to the wildcard of every resource", opts: verifyOptions{encryptionConfig: config, kmsKeyID: "kek-3"}, resources: []string{"events"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "everything", KeyID: "kek-3"}},
+		{name: "config, wildcards resolve per resource", opts: verifyOptions{encryptionConfig: config, kmsKeyID: "kek-3"}, resources: []string{"widgets.example.com", "deployments.apps"}, wantErr: "different write providers"},
 		{name: "both", opts: verifyOptions{encryptionConfig: config, writeProvider: "identity"}, resources: []string{"secrets"}, wantErr: "not both"},
 		{name: "neither", resources: []string{"secrets"}, wantErr: "the write key is required"},
 		{name: "bad flag", opts: verifyOptions{writeProvider: "kms-v2:vault"}, resources: []string{"secrets"}, wantErr: "needs a provider name and a key id"},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			var resources []evidence.Resource
+			var grs []schema.GroupResource
 			for _, r := range s.resources {
-				resources = append(resources, evidence.BuiltInResource("/registry", schema.ParseGroupResource(r)))
+				grs = append(grs, schema.ParseGroupResource(r))
 			}
-			got, err := s.opts.resolveWriteKey(resources)
+			got, err := s.opts.resolveWriteKey(grs)
 			if s.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), s.wantErr) {
 					t.Fatalf("got %v, %v; want an error containing %q", got, err, s.wantErr)
@@ -90,12 +107,13 @@ func TestVerifyRunFailsBeforeConnecting(t *testing.T) {
 	}{
 		{name: "unknown output", opts: verifyOptions{output: "yaml", resources: []string{"secrets"}, writeProvider: "identity"}, wantErr: "unknown output format"},
 		{name: "no resources", opts: verifyOptions{writeProvider: "identity"}, wantErr: "--resources is empty"},
+		{name: "a wildcard resource", opts: verifyOptions{writeProvider: "identity", resources: []string{"*.apps"}}, wantErr: "name one resource"},
 		{name: "missing CA file", opts: verifyOptions{resources: []string{"secrets"}, writeProvider: "identity", etcd: etcdclient.Config{Endpoints: []string{"https://127.0.0.1:2379"}, CAFile: "/nonexistent/ca.crt"}}, wantErr: "no such file"},
 		{name: "plaintext endpoint with certificates", opts: verifyOptions{resources: []string{"secrets"}, writeProvider: "identity", etcd: etcdclient.Config{Endpoints: []string{"http://127.0.0.1:2379"}, CAFile: "ca.crt"}}, wantErr: "plaintext http"},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			code, err := s.opts.run(context.Background(), &bytes.Buffer{})
+			code, err := s.opts.run(context.Background(), &bytes.Buffer{}, &bytes.Buffer{})
 			if code != exitError || err == nil || !strings.Contains(err.Error(), s.wantErr) {
 				t.Fatalf("got %d, %v; want %d and an error containing %q", code, err, exitError, s.wantErr)
 			}
@@ -114,7 +132,9 @@ func TestPrintVerifyReport(t *testing.T) {
 			},
 			NotUnderWriteKeyListed: []string{"/registry/secrets/default/a"},
 			Revisions:              []int64{42},
-		}, {Resource: "configmaps", Prefix: "/kubernetes.io/configmaps/", Revisions: []int64{42}}},
+			APICount:               &evidence.APICount{Objects: 3, Comparison: evidence.CompareExact, Revision: 42},
+		}, {Resource: "configmaps", Prefix: "/kubernetes.io/configmaps/", Revisions: []int64{42}, APICount: &evidence.APICount{Objects: 2, Comparison: evidence.CompareWithinWrites, Revision: 50, AllowedDifference: 8, Note: "the scan spans revisions"}},
+			{Resource: "events", Prefix: "/kubernetes.io/events/", Revisions: []int64{42}, APICount: &evidence.APICount{Comparison: evidence.CompareExact, Revision: 42}}},
 	}
 	var out bytes.Buffer
 	if err := printVerifyReport(&out, "", report); err != nil {
@@ -124,7 +144,11 @@ func TestPrintVerifyReport(t *testing.T) {
 		"Write key: kms-v2:vault:key-9",
 		"secrets (/registry/secrets/): 3 objects, 1 under the write key, 2 not, 0 unparsable",
 		"not under the write key (first 1 of 2):\n    /registry/secrets/default/a",
-		"warning: no keys under /kubernetes.io/configmaps/",
+		"the API lists 3 objects at the scan's revision 42",
+		"not verified (NotUnderWriteKey): 2 of 3 values are not under the write key",
+		"the API lists 2 objects at revision 50 (the scan spans revisions); the counts may differ by 8 writes",
+		"not verified (NoKeysUnderPrefix): no keys under /kubernetes.io/configmaps/, but the API lists 2 objects",
+		"verified empty: no keys, and the API lists no objects",
 		"Verified: false",
 	} {
 		if !strings.Contains(out.String(), want) {
