@@ -145,8 +145,8 @@ func (d *Deleter) Delete(ctx context.Context, objects []Object, keyID string, dr
 		}
 	}
 	for i, o := range mine {
-		if err := ctx.Err(); err != nil {
-			report.Stopped, report.NotTried = err.Error(), len(mine)-i
+		if ctx.Err() != nil {
+			report.Stopped, report.NotTried = context.Cause(ctx).Error(), len(mine)-i
 			break
 		}
 		result := Result{Object: o}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -234,14 +235,25 @@ func (s *Scanner) Scan(ctx context.Context, resources []Resource, track sets.Set
 func (s *Scanner) scanResource(ctx context.Context, resource Resource, track, tracked sets.Set[ObjectRef]) (ResourceFindings, error) {
 	gr := resource.GroupResource()
 	found := ResourceFindings{Resource: gr, Unreadable: []Object{}}
-	var keys []string
+	// The pager fetches pages on a goroutine of its own (Unreadable runs there) while the items are handed to
+	// the callback below on this one: mu guards what both touch.
+	var (
+		mu       sync.Mutex
+		keys     []string
+		readable int
+	)
 	progress := func() {
 		if s.Progress != nil {
-			s.Progress(gr, found.Readable, len(keys))
+			s.Progress(gr, readable, len(keys))
 		}
 	}
 	p := pager.New(pagedlist.PageFunc(s.Client.Resource(resource.GroupVersionResource).List, resource.Namespaced, pagedlist.Observer{
-		Unreadable: func(k []string) { keys = append(keys, k...); progress() },
+		Unreadable: func(k []string) {
+			mu.Lock()
+			defer mu.Unlock()
+			keys = append(keys, k...)
+			progress()
+		},
 	}))
 	p.PageSize = s.PageSize
 	if p.PageSize == 0 {
@@ -251,8 +263,11 @@ func (s *Scanner) scanResource(ctx context.Context, resource Resource, track, tr
 	// resource that may be huge, and would fail on the first unreadable object anyway.
 	p.FullListIfExpired = false
 	err := p.EachListItem(ctx, metav1.ListOptions{}, func(obj runtime.Object) error {
+		mu.Lock()
 		found.Readable++
+		readable = found.Readable
 		progress()
+		mu.Unlock()
 		if track.Len() > 0 {
 			if m, ok := obj.(metav1.Object); ok {
 				ref := ObjectRef{Resource: gr, Namespace: m.GetNamespace(), Name: m.GetName()}
