@@ -4,16 +4,24 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/operator/events"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	discoveryfake "k8s.io/client-go/discovery/fake"
 	clienttesting "k8s.io/client-go/testing"
+	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery/recoverytest"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
 // recoverDiscovery serves secrets and configmaps only, as a plain Kubernetes apiserver.
@@ -24,23 +32,103 @@ func recoverDiscovery() *discoveryfake.FakeDiscovery {
 	}}}}
 }
 
-// TestRecover runs the command against a fake apiserver with 150 undecryptable Secrets under key-lost (more than
-// one StorageReadError names), 20 under key-live that read fine, and checks the exit code, what was deleted and
-// the report for each way to call it.
+var recoverT0 = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+
+// kmsViewOf is the KMS view the CLI builds: the reports of nodes master-0 and master-1 on key "1", evaluated by
+// kmsstate, plus every report's KEK id.
+func kmsViewOf(reports ...operatorv1.KMSPluginHealthReport) recovery.KMSView {
+	return recovery.KMSViewFunc(func(context.Context) (recovery.KMSSnapshot, error) {
+		state, _ := kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, kmsstate.Observation{
+			Now: recoverT0, Nodes: []string{"master-0", "master-1"}, KeyIDs: []string{"1"}, Reports: reports,
+		})
+		s := recovery.SnapshotFromKMSState(state)
+		s.AddReports(reports)
+		return s, nil
+	})
+}
+
+func report(node string, status operatorv1.KMSPluginHealthStatus, kekID string) operatorv1.KMSPluginHealthReport {
+	return operatorv1.KMSPluginHealthReport{NodeName: node, KeyId: "1", Status: status, KEKId: kekID, LastCheckedTime: metav1.NewTime(recoverT0)}
+}
+
+// healthyKMSView: both nodes' plugins healthy, serving key-live.
+func healthyKMSView() recovery.KMSView {
+	return kmsViewOf(report("master-0", operatorv1.KMSPluginHealthStatusHealthy, "key-live"), report("master-1", operatorv1.KMSPluginHealthStatusHealthy, "key-live"))
+}
+
+// recoverLines splits JSON-lines output by kind.
+func recoverLines(t *testing.T, out []byte) (deletions []recovery.Result, reports []recoverReport, ends []endLine, kinds []string) {
+	t.Helper()
+	for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
+		var kind struct{ Kind string }
+		if err := json.Unmarshal(line, &kind); err != nil {
+			t.Fatalf("not a JSON line: %v: %s", err, line)
+		}
+		kinds = append(kinds, kind.Kind)
+		switch kind.Kind {
+		case "deletion":
+			var d deletionLine
+			if err := json.Unmarshal(line, &d); err != nil {
+				t.Fatal(err)
+			}
+			deletions = append(deletions, d.Result)
+		case "report":
+			var r recoverReport
+			if err := json.Unmarshal(line, &r); err != nil {
+				t.Fatal(err)
+			}
+			reports = append(reports, r)
+		case "end":
+			var e endLine
+			if err := json.Unmarshal(line, &e); err != nil {
+				t.Fatal(err)
+			}
+			ends = append(ends, e)
+		default:
+			t.Fatalf("line of unknown kind: %s", line)
+		}
+	}
+	return
+}
+
+// TestRecover runs the command against a fake apiserver with 150 undecryptable Secrets under kms:key-lost
+// (more than one StorageReadError names), 20 under key-live that read fine, and checks the exit code, what was
+// deleted, what was printed and recorded for each way to call it.
 func TestRecover(t *testing.T) {
 	const lost = 150
+	errInterruptedAt := func(n int) func(c *recoverytest.Cluster, cancel context.CancelCauseFunc) {
+		return func(c *recoverytest.Cluster, cancel context.CancelCauseFunc) {
+			seen := 0
+			c.BeforeDelete(func(recovery.Resource, string, string) {
+				if seen++; seen == n {
+					cancel(errInterrupted)
+				}
+			})
+		}
+	}
+	failScanAfterDeleting := func(c *recoverytest.Cluster, _ context.CancelCauseFunc) {
+		failing := false
+		c.Fake.PrependReactor("list", "*", func(clienttesting.Action) (bool, runtime.Object, error) {
+			return failing, nil, apierrors.NewServiceUnavailable("apiserver restarting")
+		})
+		c.BeforeDelete(func(recovery.Resource, string, string) { failing = true })
+	}
 	scenarios := []struct {
-		name    string
-		opts    recoverOptions
-		noLost  bool
-		setup   func(c *recoverytest.Cluster)
-		noEtcd  bool
+		name   string
+		opts   recoverOptions
+		noLost bool
+		setup  func(c *recoverytest.Cluster, cancel context.CancelCauseFunc)
+		noEtcd bool
+		// kms replaces healthyKMSView.
+		kms     recovery.KMSView
 		want    int
 		wantErr string
 		// wantDeleted is the number of unsafe deletes; all must be of lost Secrets.
 		wantDeleted int
 		wantOut     []string
-		checkJSON   func(t *testing.T, r recoverReport)
+		// wantEvents are the batch events recorded in the cluster.
+		wantEvents int
+		checkJSON  func(t *testing.T, deletions []recovery.Result, reports []recoverReport, ends []endLine, kinds []string)
 	}{
 		{
 			name:    "nothing undecryptable",
@@ -51,66 +139,179 @@ func TestRecover(t *testing.T) {
 		{
 			name:    "missing consent: report only",
 			want:    recoverExitUndecryptable,
-			wantOut: []string{"secrets: 150 undecryptable of 170", "key-lost  secrets   app/lost-0000 ", "Nothing was deleted.", "key ids: key-lost"},
+			wantOut: []string{"secrets: 150 undecryptable of 170", "kms:key-lost  secrets   app/lost-0000 ", "Nothing was deleted.", "(keys: kms:key-lost)"},
 		},
 		{
 			name:    "wrong key id",
 			opts:    recoverOptions{consent: "key-live"},
 			want:    recoverExitConsentMismatch,
-			wantOut: []string{"--confirm-data-loss=key-live matches no undecryptable object; they are stored under key-lost"},
+			wantOut: []string{"--confirm-data-loss=key-live matches no undecryptable object; they are stored under kms:key-lost"},
 		},
 		{
 			name:    "consent, dry run by default",
 			opts:    recoverOptions{consent: "key-lost", dryRun: true},
 			want:    recoverExitUndecryptable,
-			wantOut: []string{"Dry run: would delete 150 undecryptable objects stored under key key-lost"},
+			wantOut: []string{"would delete secrets openshift-config/lost-0149 (etcd key /registry/secrets/openshift-config/lost-0149, key kms:key-lost)", "Dry run: would delete 150 undecryptable objects stored under key kms:key-lost"},
 		},
 		{
 			name:        "consent, no dry run",
-			opts:        recoverOptions{consent: "key-lost"},
+			opts:        recoverOptions{consent: "kms:key-lost"},
 			want:        recoverExitOK,
 			wantDeleted: lost,
-			wantOut:     []string{"deleted 150 undecryptable objects", "Deleted objects no operator is expected to recreate", "secrets app/lost-0000", "Undecryptable objects left: 0"},
+			wantEvents:  8,
+			wantOut: []string{"deleted secrets app/lost-0000 (etcd key /registry/secrets/app/lost-0000, key kms:key-lost)\n", "deleted 150 undecryptable objects",
+				"Deleted objects no operator is expected to recreate", "  secrets app/lost-0000\n", "Undecryptable objects left: 0"},
 		},
 		{
-			name:        "consent, no dry run, json",
+			name:        "consent, no dry run, json lines",
 			opts:        recoverOptions{consent: "key-lost", output: "json"},
 			want:        recoverExitOK,
 			wantDeleted: lost,
-			checkJSON: func(t *testing.T, r recoverReport) {
-				if r.Deletion == nil || r.Deletion.Count(recovery.OutcomeDeleted) != lost || r.Remaining == nil || *r.Remaining != 0 || r.ExitCode != 0 {
-					t.Errorf("report %+v", r)
+			wantEvents:  8,
+			checkJSON: func(t *testing.T, deletions []recovery.Result, reports []recoverReport, ends []endLine, kinds []string) {
+				if len(deletions) != lost || deletions[0].Name != "lost-0000" || deletions[0].Outcome != recovery.OutcomeDeleted {
+					t.Errorf("%d deletion lines, first %+v; want %d, lost-0000 Deleted", len(deletions), deletions[0], lost)
 				}
-				if len(r.NotExpectedBack) != lost-10 {
-					t.Errorf("%d objects not expected back, want %d (the ones outside openshift-*)", len(r.NotExpectedBack), lost-10)
+				if len(kinds) != lost+2 || kinds[lost] != "report" || kinds[lost+1] != "end" {
+					t.Errorf("lines %v..., want %d deletions, the report, the end", kinds[len(kinds)-3:], lost)
+				}
+				r := reports[0]
+				if r.Deletion == nil || r.Deletion.Count(recovery.OutcomeDeleted) != lost || len(r.NotExpectedBack) != lost-10 {
+					t.Errorf("report %+v", r)
 				}
 				if len(r.Found) != 2 || len(r.Found[0].Unreadable) != lost || r.Found[0].Readable != 20 {
 					t.Errorf("found %+v", r.Found)
 				}
+				if e := ends[0]; e.ExitCode != 0 || e.Remaining == nil || *e.Remaining != 0 || e.Error != "" {
+					t.Errorf("end %+v", e)
+				}
 			},
 		},
 		{
-			name:        "consent, objects under another key remain",
-			opts:        recoverOptions{consent: "key-lost"},
-			setup:       func(c *recoverytest.Cluster) { c.Add(recoverytest.ConfigMaps, "app", "other", "key-other", false) },
+			name: "consent, objects under another key remain",
+			opts: recoverOptions{consent: "key-lost"},
+			setup: func(c *recoverytest.Cluster, _ context.CancelCauseFunc) {
+				c.Add(recoverytest.ConfigMaps, "app", "other", "key-other", false)
+			},
 			want:        recoverExitUndecryptable,
 			wantDeleted: lost,
+			wantEvents:  8,
 			wantOut:     []string{"configmaps: 1 undecryptable of 1", "Undecryptable objects left: 1"},
 		},
 		{
-			name:    "consent without the RBAC verb",
-			opts:    recoverOptions{consent: "key-lost"},
-			setup:   func(c *recoverytest.Cluster) { c.ForbidUnsafeDelete() },
-			want:    recoverExitError,
-			wantErr: "150 deletes failed",
-			wantOut: []string{"Failed secrets \"lost-0000\" is forbidden"},
+			name:       "consent without the RBAC verb",
+			opts:       recoverOptions{consent: "key-lost"},
+			setup:      func(c *recoverytest.Cluster, _ context.CancelCauseFunc) { c.ForbidUnsafeDelete() },
+			want:       recoverExitError,
+			wantErr:    "150 deletes failed",
+			wantEvents: 8,
+			wantOut:    []string{"failed to delete secrets app/lost-0000 (etcd key /registry/secrets/app/lost-0000, key kms:key-lost): secrets \"lost-0000\" is forbidden"},
 		},
 		{
-			name:    "without etcd the key id is unknown, and the consent must name that",
-			opts:    recoverOptions{consent: recovery.UnknownKeyID, dryRun: true},
+			name:    "without etcd the key is unknown, and a consent for unknown deletes nothing",
+			opts:    recoverOptions{consent: recovery.UnknownKeyID},
+			noEtcd:  true,
+			want:    recoverExitConsentUnprovable,
+			wantOut: []string{"unknown  secrets   app/lost-0000 ", "--confirm-data-loss refused (ConsentUnprovable)"},
+		},
+		{
+			name:    "without etcd and without consent: nothing can be consented",
 			noEtcd:  true,
 			want:    recoverExitUndecryptable,
-			wantOut: []string{"unknown  secrets   app/lost-0000 ", "would delete 150"},
+			wantOut: []string{"No undecryptable object can be deleted by a consent: the key of each is unknown"},
+		},
+		{
+			name: "consent identity: corrupt plaintext",
+			opts: recoverOptions{consent: "identity"},
+			setup: func(c *recoverytest.Cluster, _ context.CancelCauseFunc) {
+				c.AddRaw(recoverytest.ConfigMaps, "app", "corrupt", []byte("k8s\x00\n\x0c\n\x02v1\x12\x06Secret\x1a"), false)
+			},
+			want:    recoverExitConsentUnprovable,
+			wantOut: []string{"identity      configmaps  app/corrupt", "is corrupt, not encrypted under a lost key"},
+		},
+		{
+			name:    "consent naming the KEK id a plugin serves",
+			opts:    recoverOptions{consent: "key-lost"},
+			kms:     kmsViewOf(report("master-0", operatorv1.KMSPluginHealthStatusHealthy, "key-lost"), report("master-1", operatorv1.KMSPluginHealthStatusHealthy, "key-lost")),
+			want:    recoverExitConsentNamesCurrentKey,
+			wantOut: []string{"--confirm-data-loss refused (ConsentNamesCurrentKey)", "node master-0 key 1"},
+		},
+		{
+			name:    "consent while the current key's plugin is unreachable on a node",
+			opts:    recoverOptions{consent: "key-lost"},
+			kms:     kmsViewOf(report("master-0", operatorv1.KMSPluginHealthStatusHealthy, "key-live"), report("master-1", operatorv1.KMSPluginHealthStatusError, "unknown")),
+			want:    recoverExitKMSUnhealthy,
+			wantOut: []string{"--confirm-data-loss refused (KMSUnhealthy)", "PluginUnreachable: node master-1 key 1"},
+		},
+		{
+			name: "consent when the health reports cannot be read",
+			opts: recoverOptions{consent: "key-lost"},
+			kms: recovery.KMSViewFunc(func(context.Context) (recovery.KMSSnapshot, error) {
+				return recovery.KMSSnapshot{}, errors.New("reading the kubeapiserver operator resource: forbidden")
+			}),
+			want:    recoverExitKMSUnhealthy,
+			wantOut: []string{"forbidden"},
+		},
+		{
+			name: "a bare KEK id two providers have",
+			opts: recoverOptions{consent: "key-lost"},
+			setup: func(c *recoverytest.Cluster, _ context.CancelCauseFunc) {
+				c.AddKMS(recoverytest.ConfigMaps, "app", "twin", "other-kms", "key-lost", false)
+			},
+			want:    recoverExitConsentMismatch,
+			wantOut: []string{"(ConsentAmbiguous)", "kms:key-lost, other-kms:key-lost"},
+		},
+		{
+			name:        "the scan after the deletion fails: the record is printed",
+			opts:        recoverOptions{consent: "key-lost"},
+			setup:       failScanAfterDeleting,
+			want:        recoverExitError,
+			wantErr:     "scanning after the deletion (what was deleted is printed above)",
+			wantDeleted: lost,
+			wantEvents:  8,
+			wantOut:     []string{"deleted secrets openshift-config/lost-0149 ", "deleted 150 undecryptable objects stored under key kms:key-lost", "  secrets app/lost-0000\n"},
+		},
+		{
+			name:        "the scan after the deletion fails: the record is printed, json lines",
+			opts:        recoverOptions{consent: "key-lost", output: "json"},
+			setup:       failScanAfterDeleting,
+			want:        recoverExitError,
+			wantErr:     "scanning after the deletion",
+			wantDeleted: lost,
+			wantEvents:  8,
+			checkJSON: func(t *testing.T, deletions []recovery.Result, reports []recoverReport, ends []endLine, kinds []string) {
+				if len(deletions) != lost || len(reports) != 1 || reports[0].Deletion.Count(recovery.OutcomeDeleted) != lost {
+					t.Errorf("%d deletion lines and %d reports, want %d and one with %d deleted", len(deletions), len(reports), lost, lost)
+				}
+				if e := ends[0]; e.ExitCode != recoverExitError || e.Remaining != nil || !strings.Contains(e.Error, "apiserver restarting") {
+					t.Errorf("end %+v", e)
+				}
+			},
+		},
+		{
+			name:        "interrupted during the 5th delete: it completes, nothing after it is tried",
+			opts:        recoverOptions{consent: "key-lost"},
+			setup:       errInterruptedAt(5),
+			want:        recoverExitInterrupted,
+			wantErr:     "interrupted: 145 objects not tried",
+			wantDeleted: 5,
+			wantEvents:  1,
+			wantOut:     []string{"deleted secrets app/lost-0004 ", "\ndeleted 5 undecryptable objects stored under key kms:key-lost (skipped: 0 readable again, 0 gone, 0 under another key; failed: 0); stopped (interrupted) with 145 objects not tried."},
+		},
+		{
+			name:        "interrupted, json lines",
+			opts:        recoverOptions{consent: "key-lost", output: "json"},
+			setup:       errInterruptedAt(5),
+			want:        recoverExitInterrupted,
+			wantErr:     "interrupted",
+			wantDeleted: 5,
+			wantEvents:  1,
+			checkJSON: func(t *testing.T, deletions []recovery.Result, reports []recoverReport, ends []endLine, kinds []string) {
+				d := reports[0].Deletion
+				if len(deletions) != 5 || d.Count(recovery.OutcomeDeleted) != 5 || d.NotTried != 145 || d.Stopped != "interrupted" || ends[0].ExitCode != recoverExitInterrupted {
+					t.Errorf("%d deletion lines, report %d deleted, %d not tried, stopped %q, end %+v", len(deletions), d.Count(recovery.OutcomeDeleted), d.NotTried, d.Stopped, ends[0])
+				}
+			},
 		},
 		{
 			name:    "unknown output format",
@@ -121,6 +322,8 @@ func TestRecover(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
 			cluster := recoverytest.NewCluster()
 			for i := 0; i < 20; i++ {
 				cluster.Add(recoverytest.Secrets, "app", fmt.Sprintf("live-%04d", i), "key-live", true)
@@ -135,16 +338,21 @@ func TestRecover(t *testing.T) {
 				}
 			}
 			if s.setup != nil {
-				s.setup(cluster)
+				s.setup(cluster, cancel)
 			}
 			opts := s.opts
 			opts.resources = []string{"secrets", "configmaps", "routes.route.openshift.io"}
-			raw := cluster.Raw()
+			opts.operator = "kubeapiserver"
+			recorder := events.NewInMemoryRecorder("kmsguard-recover", clocktesting.NewFakePassiveClock(recoverT0))
+			c := recoverClients{discovery: recoverDiscovery(), dynamic: cluster.Dynamic, raw: cluster.Raw(), kms: s.kms, recorder: recorder}
 			if s.noEtcd {
-				raw = nil
+				c.raw = nil
 			}
-			var out bytes.Buffer
-			code, err := opts.run(context.Background(), &out, recoverDiscovery(), cluster.Dynamic, raw)
+			if c.kms == nil {
+				c.kms = healthyKMSView()
+			}
+			var out, errOut bytes.Buffer
+			code, err := opts.run(ctx, &out, &errOut, c)
 			if code != s.want {
 				t.Errorf("exit code %d, want %d (error %v)\n%s", code, s.want, err, out.String())
 			}
@@ -156,8 +364,13 @@ func TestRecover(t *testing.T) {
 				t.Errorf("%d unsafe deletes, want %d", len(deleted), s.wantDeleted)
 			}
 			for _, key := range deleted {
-				if !strings.Contains(key, "/lost-") {
+				if !strings.Contains(key, "/secrets/") || !strings.Contains(key, "/lost-") {
 					t.Errorf("deleted %s, which is not under the consented key", key)
+				}
+			}
+			if opts.output == "" && s.wantDeleted > 0 {
+				if n := strings.Count(out.String(), "\ndeleted secrets "); n != s.wantDeleted {
+					t.Errorf("%d deletion lines printed, want one per delete: %d", n, s.wantDeleted)
 				}
 			}
 			for _, want := range s.wantOut {
@@ -165,14 +378,54 @@ func TestRecover(t *testing.T) {
 					t.Errorf("output does not contain %q:\n%s", want, out.String())
 				}
 			}
-			if s.checkJSON != nil {
-				var r recoverReport
-				if err := json.Unmarshal(out.Bytes(), &r); err != nil {
-					t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+			batches, recorded := 0, 0
+			for _, e := range recorder.Events() {
+				if e.Reason == recovery.EventObjectsDeletedBatch {
+					batches++
+					recorded += strings.Count(e.Message, "secrets app/") + strings.Count(e.Message, "secrets openshift-config/")
 				}
-				s.checkJSON(t, r)
+			}
+			if batches != s.wantEvents {
+				t.Errorf("%d batch events, want %d", batches, s.wantEvents)
+			}
+			if s.wantEvents > 0 && recorded != len(deleted) && !strings.Contains(s.name, "RBAC") {
+				t.Errorf("the events name %d objects, %d were deleted", recorded, len(deleted))
+			}
+			if s.checkJSON != nil {
+				deletions, reports, ends, kinds := recoverLines(t, out.Bytes())
+				if len(reports) != 1 || len(ends) != 1 || kinds[len(kinds)-1] != "end" {
+					t.Fatalf("want one report and one end line last: %v", kinds)
+				}
+				s.checkJSON(t, deletions, reports, ends, kinds)
 			}
 		})
+	}
+}
+
+// TestRecoverScanProgress: a scan longer than the progress interval prints progress lines on stderr, never on
+// stdout, JSON or not.
+func TestRecoverScanProgress(t *testing.T) {
+	for _, output := range []string{"", "json"} {
+		cluster := recoverytest.NewCluster()
+		for i := 0; i < 30; i++ {
+			cluster.Add(recoverytest.Secrets, "app", fmt.Sprintf("live-%04d", i), "key-live", true)
+		}
+		// Each reading of the clock is a second later: with an interval of 10 s a line every 10 objects.
+		now := recoverT0
+		opts := recoverOptions{resources: []string{"secrets"}, operator: "kubeapiserver", output: output, pageSize: 7, progressInterval: 10 * time.Second,
+			progressNow: func() time.Time { now = now.Add(time.Second); return now }}
+		var out, errOut bytes.Buffer
+		code, err := opts.run(context.Background(), &out, &errOut, recoverClients{discovery: recoverDiscovery(), dynamic: cluster.Dynamic, raw: cluster.Raw(), kms: healthyKMSView()})
+		if code != recoverExitOK || err != nil {
+			t.Fatalf("-o %q: exit %d, %v", output, code, err)
+		}
+		want := "scanning secrets: 10 objects listed, 0 undecryptable so far\nscanning secrets: 20 objects listed, 0 undecryptable so far\nscanning secrets: 30 objects listed, 0 undecryptable so far\n"
+		if errOut.String() != want {
+			t.Errorf("-o %q: stderr %q, want %q", output, errOut.String(), want)
+		}
+		if strings.Contains(out.String(), "scanning") {
+			t.Errorf("-o %q: progress on stdout: %s", output, out.String())
+		}
 	}
 }
 
@@ -185,11 +438,29 @@ func TestRecoverFlags(t *testing.T) {
 	for flag, want := range map[string]string{
 		"dry-run":           "true",
 		"confirm-data-loss": "",
+		"operator":          "kubeapiserver",
 		"resources":         "[secrets,configmaps,routes.route.openshift.io,oauthaccesstokens.oauth.openshift.io,oauthauthorizetokens.oauth.openshift.io]",
 		"etcd-endpoints":    "[]",
 	} {
 		if got := cmd.Flags().Lookup(flag); got == nil || got.DefValue != want {
 			t.Errorf("--%s defaults to %v, want %q", flag, got, want)
+		}
+	}
+}
+
+// TestRecoverExitCodesDocumented: --help lists every exit code the command returns, with its number.
+func TestRecoverExitCodesDocumented(t *testing.T) {
+	cmd, _, _ := NewCommand().Find([]string{"recover"})
+	codes := []int{recoverExitOK, recoverExitError, recoverExitUndecryptable, recoverExitConsentMismatch, recoverExitConsentUnprovable,
+		recoverExitConsentNamesCurrentKey, recoverExitKMSUnhealthy, recoverExitInterrupted}
+	for _, code := range codes {
+		if !strings.Contains(cmd.Long, fmt.Sprintf("\n  %-4d ", code)) {
+			t.Errorf("exit code %d is not listed in recover --help", code)
+		}
+	}
+	for reason, code := range exitCodes {
+		if code == recoverExitOK || code == recoverExitError {
+			t.Errorf("refusal %s exits %d", reason, code)
 		}
 	}
 }
