@@ -1,6 +1,7 @@
 // Package recovery restores a cluster whose KMS key is lost for good: it finds the objects kube-apiserver can
-// no longer decrypt, reports them, and, only with the admin's consent naming the lost key, deletes them with
-// KEP-3926's unsafe delete so that LISTs work again and operators recreate what they own.
+// no longer decrypt, reports them, and, only with the admin's consent naming the lost key and only while the
+// KMS shows that key is neither in use nor merely unreachable (CheckConsent), deletes them with KEP-3926's
+// unsafe delete so that LISTs work again and operators recreate what they own.
 //
 // When a key is gone, every LIST of a resource with an object stored under it fails, informers never sync and
 // operators stall. kube-apiserver's feature gate AllowUnsafeMalformedObjectDeletion (alpha and off by default
@@ -11,9 +12,10 @@
 //
 // Scanner walks each resource with pagedlist, which finds every unreadable key past the 100-cause cap, and,
 // given a RawValueReader (EtcdValues), reads each unreadable value's prefix to tell the key it was written
-// under (the KMS v2 key id, "aescbc:<name>" for other providers, UnknownKeyID when it cannot tell). Deleter
-// deletes the objects of one key, one by one, re-checking each right before its delete. `kmsguard recover`
-// runs both from a workstation; Controller runs them in an operator.
+// under (the KMS v2 provider and KEK id, "aescbc:<name>" for other providers, "identity" for plaintext that
+// does not decode, UnknownKeyID when it cannot tell). Deleter deletes the objects of one key, one by one,
+// re-reading each stored key from etcd right before its delete. `kmsguard recover` runs both from a
+// workstation; Controller runs them in an operator.
 //
 // # Consent
 //
@@ -22,20 +24,50 @@
 //	spec:
 //	  unsupportedConfigOverrides:
 //	    kmsguard:
-//	      confirmDataLoss: "<key id>"   # one of the key ids in the KMSRecoveryDegraded message
+//	      confirmDataLoss: "<provider>:<KEK id>"   # one of the keys in the KMSRecoveryDegraded message
 //
-// or `kmsguard recover --confirm-data-loss=<key id> --dry-run=false`. A key id, not a boolean: it cannot
-// match the objects of a key that is merely unreachable for a while unless the admin names that key.
+// or `kmsguard recover --confirm-data-loss=<provider>:<KEK id> --dry-run=false`. A key, not a boolean: it
+// cannot match the objects of a key that is merely unreachable for a while unless the admin names that key.
+// The provider is part of it because two KMS providers (two KMSs) can use the same key id; the bare KEK id is
+// accepted while a single provider has undecryptable objects under it. Other providers' keys are named as
+// listed ("aescbc:1").
+//
+// CheckConsent is the one rule of the Controller and of `kmsguard recover`. A consent alone is not enough:
+//
+//	consent                                                     reason                   recover exit
+//	none                                                        UndecryptableObjects     2
+//	"unknown" or "identity": no etcd evidence of a key          ConsentUnprovable        4
+//	names no undecryptable object                               ConsentKeyIDMismatch     3
+//	a bare KEK id that several providers have                   ConsentAmbiguous         3
+//	a KEK id a plugin serves, or kmsstate settled on for a key  ConsentNamesCurrentKey   5
+//	the current keys' plugins not all healthy, or not known     KMSUnhealthy             6
+//	otherwise                                                   the objects are deleted
+//
+// "unknown" is what every object gets without etcd access, or when etcd no longer holds the value or it
+// cannot be classified: an outage after an apiserver restart makes every encrypted object unreadable, and
+// nothing would tell those from a lost key's. "identity" is plaintext that does not decode: corruption. A KEK
+// id a plugin serves (any health report's kekId, in the CLI; a healthy plugin's, in kmsstate's State) or that
+// kmsstate settled on is the KMS's current key, not a lost one; the comparison ignores the provider, erring
+// towards keeping data. The plugins of every current key must be healthy on every node (kmsstate's
+// State.Healthy): during an outage, consent waits. A key destroyed while it is still the current key of a
+// provider therefore blocks recovery until that provider's KMS serves a new key (or the provider is replaced
+// in the config), whereupon kmsstate settles on the new KEK id and the old one can be consented to.
 //
 // # Controller
 //
-// Every Interval (10 minutes by default) and whenever the consent changes, the controller scans. Conditions:
+// Every Interval (10 minutes by default) and whenever the consent changes, the controller scans. Its KMS view
+// is KMSStateView of the operator's kmsstate controller. Conditions:
 //
 //	scenario                                              KMSRecoveryDegraded
 //	every object of the resources readable                False AsExpected
 //	undecryptable objects, no consent                     True  UndecryptableObjects: counts per resource and key
 //	undecryptable objects, consent names another key      True  ConsentKeyIDMismatch
-//	consent matches: objects of that key deleted, then
+//	consent names a bare KEK id of several providers      True  ConsentAmbiguous
+//	consent names "unknown" or "identity"                 True  ConsentUnprovable
+//	consent names a KEK id a plugin serves or is current  True  ConsentNamesCurrentKey
+//	consent while the current keys' plugins are not
+//	  healthy, kmsstate has not evaluated, or no KMS view True  KMSUnhealthy
+//	consent accepted: objects of that key deleted, then
 //	  every delete succeeded, nothing else unreadable     False AsExpected, with the deletion report
 //	  some deletes failed (RBAC, gate off)                True  DeletionFailed
 //	  objects under other keys remain                     True  UndecryptableObjects
@@ -45,12 +77,14 @@
 // kmsguard-undecryptable-objects in Options.Namespace has the whole list (up to about 1,600 objects, then the
 // first ones and a note: the ConfigMap must stay under etcd's 1 MiB) and the last deletion report. The
 // controller writes the ConfigMap only while there is something to report and never deletes it: it is the
-// record of what was lost.
+// record of what was lost. After a deletion it is written before the scan that follows, so that a failing scan
+// (the error is returned and the scan retried at once) loses nothing.
 //
 // Events: UndecryptableObjectsFound (Warning) when the condition turns True or changes reason,
 // UndecryptableObjectsResolved when it turns False; per object UndecryptableObjectDeleted (Warning),
 // UndecryptableObjectSkipped or UndecryptableObjectDeletionFailed (Warning); UndecryptableObjectsDeleted with
-// the final report.
+// the final report. `kmsguard recover` records UndecryptableObjectsDeletedBatch (BatchRecorder) per 20 objects
+// instead, on the operator resource in the operator's namespace.
 //
 // # What comes back
 //
