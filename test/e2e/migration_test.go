@@ -67,7 +67,7 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	before := verify(t, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: kms.CurrentKeyID()}).Resources[0]
+	before := verify(t, a, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: kms.CurrentKeyID()}).Resources[0]
 	if before.NotUnderWriteKey < migrationSecrets {
 		t.Fatalf("before the migration only %d Secrets are off the KMS key", before.NotUnderWriteKey)
 	}
@@ -131,7 +131,7 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 					name, s.Data["value"], s.ResourceVersion, stored.Kvs[0].ModRevision, want, writers)
 			}
 		}
-		report := verify(t, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: kms.CurrentKeyID()})
+		report := verify(t, a, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: kms.CurrentKeyID()})
 		r := report.Resources[0]
 		if !report.Verified() || r.UnderWriteKey < migrationSecrets || r.NotUnderWriteKey != 0 {
 			t.Fatalf("after the migration: %d under the KMS key, %d elsewhere (%v)", r.UnderWriteKey, r.NotUnderWriteKey, r.NotUnderWriteKeyListed)
@@ -153,7 +153,7 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 			t.Fatal(p.Result)
 		}
 		t.Logf("rotation migration: %s", p)
-		report := verify(t, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: newKeyID})
+		report := verify(t, a, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: newKeyID})
 		if r := report.Resources[0]; !report.Verified() || r.NotUnderWriteKey != 0 {
 			t.Fatalf("after the rotation migration: %d under %s, %d elsewhere (%v)", r.UnderWriteKey, newKeyID, r.NotUnderWriteKey, r.NotUnderWriteKeyListed)
 		}
@@ -215,7 +215,7 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 		}
 		t.Logf("resumed and finished: %s", p)
 		waitForCondition(t, operator, kmsmigration.ConditionDegraded, operatorv1.ConditionFalse, "")
-		report := verify(t, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: provider2, KeyID: kms2.CurrentKeyID()})
+		report := verify(t, a, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: provider2, KeyID: kms2.CurrentKeyID()})
 		if r := report.Resources[0]; !report.Verified() || r.NotUnderWriteKey != 0 {
 			t.Fatalf("after the paused migration: %d Secrets not under %s (%v)", r.NotUnderWriteKey, provider2, r.NotUnderWriteKeyListed)
 		}

@@ -1,10 +1,12 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -13,8 +15,12 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/restmapper"
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
@@ -51,7 +57,7 @@ func TestVerifyMigrationFromIdentityToKMS(t *testing.T) {
 	identity := evidence.ReadKey{Kind: etcdvalue.KindIdentity}
 
 	// Whatever kube-apiserver created by itself (none in envtest, some in a real cluster) is plaintext too.
-	before := verify(t, etcd, nil, writeKMS)
+	before := verify(t, a, etcd, nil, writeKMS)
 	preexisting := before.Resources[0].Total
 	t.Logf("Secrets before the test: %d", preexisting)
 
@@ -71,7 +77,7 @@ func TestVerifyMigrationFromIdentityToKMS(t *testing.T) {
 		Client:   dynamic.NewForConfigOrDie(a.RESTConfig()),
 		Versions: map[schema.GroupResource]string{{Resource: "secrets"}: "v1"},
 	}
-	report := verify(t, etcd, sampler, writeKMS)
+	report := verify(t, a, etcd, sampler, writeKMS)
 	got := report.Resources[0]
 	plainKey := evidence.Key{Kind: etcdvalue.KindIdentity}
 	kmsKey := evidence.Key{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: kms.CurrentKeyID(), DEKSourceType: etcdvalue.DEKSourceHKDFSeed}
@@ -91,7 +97,8 @@ func TestVerifyMigrationFromIdentityToKMS(t *testing.T) {
 		t.Error("verified with plaintext Secrets left")
 	}
 	kmsguard := buildKMSGuard(t)
-	if cli := runVerifyCommand(t, kmsguard, cp.EtcdEndpoint(), writeKMS, 1); cli.Resources[0].NotUnderWriteKey != wantPlain {
+	kubeconfig := writeKubeconfig(t, a)
+	if cli := runVerifyCommand(t, kmsguard, kubeconfig, cp.EtcdEndpoint(), writeKMS, 1, "--resources=secrets"); cli.Resources[0].NotUnderWriteKey != wantPlain {
 		t.Errorf("kmsguard verify counts %d objects not under the write key, want %d", cli.Resources[0].NotUnderWriteKey, wantPlain)
 	}
 	var refused *evidence.PruneError
@@ -103,7 +110,7 @@ func TestVerifyMigrationFromIdentityToKMS(t *testing.T) {
 	rewriteAllSecrets(t, a.Client())
 	migrationFinished := time.Now()
 
-	report = verify(t, etcd, sampler, writeKMS)
+	report = verify(t, a, etcd, sampler, writeKMS)
 	got = report.Resources[0]
 	if counts := keyCounts(got); counts[kmsKey] != wantPlain+kmsSecrets || len(counts) != 1 {
 		t.Errorf("after the rewrite counts are %v, want all %d under %s", counts, wantPlain+kmsSecrets, kmsKey)
@@ -112,7 +119,7 @@ func TestVerifyMigrationFromIdentityToKMS(t *testing.T) {
 	if !report.Verified() {
 		t.Errorf("not verified after every Secret was rewritten: %+v", got)
 	}
-	if cli := runVerifyCommand(t, kmsguard, cp.EtcdEndpoint(), writeKMS, 0); cli.Resources[0].UnderWriteKey != wantPlain+kmsSecrets {
+	if cli := runVerifyCommand(t, kmsguard, kubeconfig, cp.EtcdEndpoint(), writeKMS, 0, "--resources=secrets"); cli.Resources[0].UnderWriteKey != wantPlain+kmsSecrets {
 		t.Errorf("kmsguard verify counts %d objects under the write key, want %d", cli.Resources[0].UnderWriteKey, wantPlain+kmsSecrets)
 	}
 	const window = time.Hour
@@ -166,7 +173,8 @@ func TestVerifySurvivesCompaction(t *testing.T) {
 	}
 	kv := &compactingKV{KV: etcd, t: t, compactBefore: 2}
 	want := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: kms.CurrentKeyID()}
-	report, err := evidence.NewVerifier(kv, evidence.Options{PageSize: 10}).Verify(ctx, []evidence.Resource{secretsResource}, want)
+	counter := metadataCounter(t, cp.APIServer(0))
+	report, err := evidence.NewVerifier(kv, evidence.Options{PageSize: 10, Counter: counter}).Verify(ctx, []evidence.Resource{secretsResource}, want)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +186,11 @@ func TestVerifySurvivesCompaction(t *testing.T) {
 		t.Errorf("revisions %v, spans revisions %v: want two increasing revisions", got.Revisions, got.SpansRevisions)
 	}
 	if got.Total != secrets || got.UnderWriteKey != secrets || !report.Verified() {
-		t.Errorf("total %d, under the write key %d, verified %v; want %d, %d, true", got.Total, got.UnderWriteKey, report.Verified(), secrets, secrets)
+		t.Errorf("total %d, under the write key %d, verified %v (%+v); want %d, %d, true", got.Total, got.UnderWriteKey, report.Verified(), got.Verdict(), secrets, secrets)
+	}
+	// The scan spans revisions: the API's count is the current one, compared within the writes since.
+	if c := got.APICount; c == nil || c.Comparison != evidence.CompareWithinWrites || c.Objects != secrets {
+		t.Errorf("API count %+v, want %d objects compared within writes", c, secrets)
 	}
 	t.Logf("scan restarted after compaction: revisions %v", got.Revisions)
 }
@@ -208,9 +220,11 @@ func (kv *compactingKV) Get(ctx context.Context, key string, opts ...clientv3.Op
 	return kv.KV.Get(ctx, key, opts...)
 }
 
-func verify(t *testing.T, etcd *clientv3.Client, sampler evidence.Sampler, want evidence.WriteKey) *evidence.Report {
+// verify scans the Secrets in etcd and counts them through a's API.
+func verify(t *testing.T, a *kmsenv.APIServer, etcd *clientv3.Client, sampler evidence.Sampler, want evidence.WriteKey) *evidence.Report {
 	t.Helper()
-	report, err := evidence.NewVerifier(etcd, evidence.Options{Sampler: sampler}).Verify(context.Background(), []evidence.Resource{secretsResource}, want)
+	opts := evidence.Options{Sampler: sampler, Counter: metadataCounter(t, a)}
+	report, err := evidence.NewVerifier(etcd, opts).Verify(context.Background(), []evidence.Resource{secretsResource}, want)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,24 +279,59 @@ func buildKMSGuard(t *testing.T) string {
 	return bin
 }
 
-// runVerifyCommand runs `kmsguard verify -o json` against etcd, checks its exit code and returns its report.
-func runVerifyCommand(t *testing.T, bin, endpoint string, want evidence.WriteKey, wantCode int) *evidence.Report {
+// runVerifyCommand runs `kmsguard verify -o json` against etcd and the API of kubeconfig, checks its exit code
+// and returns its report.
+func runVerifyCommand(t *testing.T, bin, kubeconfig, endpoint string, want evidence.WriteKey, wantCode int, args ...string) *evidence.Report {
 	t.Helper()
-	cmd := exec.Command(bin, "verify", "--etcd-endpoints="+endpoint, "--resources=secrets", "--write-provider="+want.String(), "-o", "json")
-	out, err := cmd.Output()
-	code := 0
-	var exitErr *exec.ExitError
-	if errors.As(err, &exitErr) {
-		code = exitErr.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	out, code, stderr := execKMSGuard(t, bin, append([]string{"verify", "--kubeconfig=" + kubeconfig, "--etcd-endpoints=" + endpoint, "--write-provider=" + want.String(), "-o", "json"}, args...)...)
 	if code != wantCode {
-		t.Fatalf("kmsguard verify exited %d, want %d; stderr:\n%s", code, wantCode, exitErr.Stderr)
+		t.Fatalf("kmsguard verify exited %d, want %d; stderr:\n%s", code, wantCode, stderr)
 	}
 	report := &evidence.Report{}
-	if err := json.Unmarshal(out, report); err != nil || len(report.Resources) != 1 {
+	if err := json.Unmarshal(out, report); err != nil || len(report.Resources) == 0 {
 		t.Fatalf("kmsguard verify -o json printed no report (%v):\n%s", err, out)
 	}
 	return report
+}
+
+// execKMSGuard runs the binary and returns its stdout, exit code and stderr.
+func execKMSGuard(t *testing.T, bin string, args ...string) (stdout []byte, code int, stderr string) {
+	t.Helper()
+	var errOut bytes.Buffer
+	cmd := exec.Command(bin, args...)
+	cmd.Stderr = &errOut
+	out, err := cmd.Output()
+	var exitErr *exec.ExitError
+	switch {
+	case errors.As(err, &exitErr):
+		code = exitErr.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	return out, code, errOut.String()
+}
+
+// metadataCounter is the API's object count of a, as kmsguard verify counts.
+func metadataCounter(t *testing.T, a *kmsenv.APIServer) *evidence.MetadataCounter {
+	t.Helper()
+	config := a.RESTConfig()
+	disc, err := discovery.NewDiscoveryClientForConfig(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &evidence.MetadataCounter{Client: metadata.NewForConfigOrDie(config), Mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc))}
+}
+
+// writeKubeconfig writes a's admin kubeconfig to a file for kmsguard.
+func writeKubeconfig(t *testing.T, a *kmsenv.APIServer) string {
+	t.Helper()
+	data, err := a.KubeConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
