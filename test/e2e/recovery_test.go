@@ -1,8 +1,13 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,16 +27,20 @@ import (
 	"k8s.io/utils/clock"
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
+	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
 // TestLostKeyRecovery: a KMS key destroyed for good makes every LIST of Secrets fail after an apiserver
 // restart. kmsguard's recovery controller finds each of the 150 Secrets written under it (past the 100 keys
-// one StorageReadError names), tells their key id from etcd, deletes nothing without consent or with a consent
-// naming another key, and with consent deletes exactly those 150; then LIST works and every Secret written
-// under the surviving key reads back unchanged.
+// one StorageReadError names), tells their key id from etcd, deletes nothing without consent, with a consent
+// naming another key or "unknown" (nor does `kmsguard recover`), nor while the lost key's plugin is
+// unhealthy (its health reports, evaluated by a running kmsstate controller); once the KMS serves a new key
+// on that plugin, a consent deletes exactly those 150; then LIST works and every Secret written under the
+// surviving key reads back unchanged.
 func TestLostKeyRecovery(t *testing.T) {
 	const (
 		lost              = 150
@@ -103,8 +112,38 @@ func TestLostKeyRecovery(t *testing.T) {
 	if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: operatorNamespace}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	// Health reports of both plugins on master-0, written by the node's reporter as the sidecar does, and the
+	// kmsstate controller that evaluates them: the recovery controller's KMS view.
+	statusProvider := encryptionstatus.NewKubeAPIServer(operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers())
+	startNodeReporter(ctx, t, statusProvider, "master-0", map[string]*fake.Plugin{"1": lostPlugin, "2": livePlugin})
+	kmsRecorder := events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{})
+	kmsState := kmsstate.NewController("kube-apiserver", kmsstate.Options{
+		Config:         kmsstate.Config{ReportInterval: probeInterval},
+		OperatorClient: operator,
+		StatusProvider: statusProvider,
+		Nodes:          kmsstate.StaticPodNodes(operator),
+		Keys: kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) {
+			return kmsstate.Keys{IDs: []string{"1", "2"}, Providers: map[string]string{lostProvider: "1", liveProvider: "2"}}, nil
+		}),
+		Recorder: kmsRecorder,
+	})
 	operatorInformers.Start(ctx.Done())
 	operatorInformers.WaitForCacheSync(ctx.Done())
+	go kmsState.Run(ctx, 1)
+	// waitForKMSState waits until kmsstate's evaluation satisfies ok.
+	waitForKMSState := func(what string, ok func(kmsstate.State) bool) {
+		t.Helper()
+		start := time.Now()
+		err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, 2*time.Minute, true, func(context.Context) (bool, error) {
+			state, evaluated := kmsState.State()
+			return evaluated && ok(state), nil
+		})
+		if err != nil {
+			state, _ := kmsState.State()
+			t.Fatalf("waiting for kmsstate to see %s: %v; state %+v", what, err, state)
+		}
+		t.Logf("kmsstate saw %s after %s", what, time.Since(start).Round(time.Second))
+	}
 	resources, skipped, err := recovery.Resolve(discovery.NewDiscoveryClientForConfigOrDie(a.RESTConfig()), recovery.DefaultResources)
 	if err != nil {
 		t.Fatal(err)
@@ -123,6 +162,7 @@ func TestLostKeyRecovery(t *testing.T) {
 		Dynamic:        dynamic.NewForConfigOrDie(a.RESTConfig()),
 		Resources:      resources,
 		Raw:            recovery.EtcdValues(etcd),
+		KMS:            recovery.KMSStateView(kmsState),
 		ConfigMaps:     client.CoreV1(),
 		Namespace:      operatorNamespace,
 		Recorder:       recorder,
@@ -157,7 +197,7 @@ func TestLostKeyRecovery(t *testing.T) {
 	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(recovery.ReasonUndecryptableObjects) {
 		t.Fatalf("without consent: %s %s: %s", cond.Status, cond.Reason, cond.Message)
 	}
-	if wantMsg := fmt.Sprintf("secrets: %d of %d (key %s: %d)", lost, lost+survivors, lostKeyID, lost); !strings.Contains(cond.Message, wantMsg) {
+	if wantMsg := fmt.Sprintf("secrets: %d of %d (key %s:%s: %d)", lost, lost+survivors, lostProvider, lostKeyID, lost); !strings.Contains(cond.Message, wantMsg) {
 		t.Errorf("message does not contain %q: %s", wantMsg, cond.Message)
 	}
 	cm, err := client.CoreV1().ConfigMaps(operatorNamespace).Get(ctx, recovery.ConfigMapName, metav1.GetOptions{})
@@ -182,9 +222,62 @@ func TestLostKeyRecovery(t *testing.T) {
 		t.Fatalf("%d of the %d lost secrets are left in etcd after a consent for another key", n, lost)
 	}
 
-	// 6. Consent for the lost key: exactly those 150 are deleted.
-	cond = sync(lostKeyID)
-	if cond.Status != operatorv1.ConditionFalse || !strings.Contains(cond.Message, fmt.Sprintf("deleted %d undecryptable objects stored under key %s", lost, lostKeyID)) {
+	// 5b. "unknown" is no key etcd shows: refused, from the controller and from `kmsguard recover`, with etcd
+	// access or without.
+	cond = sync(recovery.UnknownKeyID)
+	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(recovery.ReasonConsentUnprovable) {
+		t.Fatalf("with consent unknown: %s %s: %s", cond.Status, cond.Reason, cond.Message)
+	}
+	kmsguard := buildKMSGuard(t)
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	if data, err := a.KubeConfig(); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(kubeconfig, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, etcdFlags := range [][]string{nil, {"--etcd-endpoints=" + cp.EtcdEndpoint()}} {
+		args := append([]string{"recover", "--kubeconfig=" + kubeconfig, "--resources=secrets", "--confirm-data-loss=unknown", "--dry-run=false"}, etcdFlags...)
+		code, out, stderr := runKMSGuard(t, kmsguard, args...)
+		if code != 4 || !strings.Contains(out, "--confirm-data-loss refused (ConsentUnprovable)") {
+			t.Errorf("kmsguard %s: exit %d, want 4 (ConsentUnprovable)\n%s\n%s", strings.Join(args, " "), code, out, stderr)
+		}
+		if n := lostKeys(); n != lost {
+			t.Fatalf("%d of the %d lost secrets are left in etcd after kmsguard recover --confirm-data-loss=unknown", n, lost)
+		}
+	}
+
+	// 5c. The lost key's plugin is unhealthy (the KMS still names the destroyed key current, and a round trip
+	// fails): a consent for it waits. `kmsguard recover` reads the same reports; the plugin names the lost key
+	// as its KMS's current one, so the CLI refuses it as a key in use.
+	waitForKMSState("the lost key's plugin unhealthy", func(s kmsstate.State) bool {
+		for _, p := range s.Plugins {
+			if p.KeyID == "1" && p.Health == kmsstate.PluginUnhealthy {
+				return true
+			}
+		}
+		return false
+	})
+	cond = sync(lostProvider + ":" + lostKeyID)
+	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(recovery.ReasonKMSUnhealthy) || !strings.Contains(cond.Message, "PluginUnhealthy: node master-0 key 1") {
+		t.Fatalf("with consent while the plugin is unhealthy: %s %s: %s", cond.Status, cond.Reason, cond.Message)
+	}
+	args := []string{"recover", "--kubeconfig=" + kubeconfig, "--resources=secrets", "--etcd-endpoints=" + cp.EtcdEndpoint(), "--confirm-data-loss=" + lostKeyID, "--dry-run=false"}
+	if code, out, stderr := runKMSGuard(t, kmsguard, args...); code != 5 || !strings.Contains(out, "(ConsentNamesCurrentKey)") {
+		t.Errorf("kmsguard %s: exit %d, want 5 (ConsentNamesCurrentKey)\n%s\n%s", strings.Join(args, " "), code, out, stderr)
+	}
+	if n := lostKeys(); n != lost {
+		t.Fatalf("%d of the %d lost secrets are left in etcd after a consent while the plugin is unhealthy", n, lost)
+	}
+
+	// 6. The KMS serves a new key on the lost provider's plugin; once every plugin is healthy and kmsstate
+	// settled on the new KEK id, a consent for the lost key deletes exactly those 150.
+	newKeyID := lostKMS.Rotate()
+	waitForKMSState("every plugin healthy, key 1 on the new KEK id", func(s kmsstate.State) bool {
+		kek, ok := s.SettledKEKID("1")
+		return s.Healthy(s.Nodes, s.KeyIDs) == nil && ok && kek == newKeyID
+	})
+	cond = sync(lostProvider + ":" + lostKeyID)
+	if cond.Status != operatorv1.ConditionFalse || !strings.Contains(cond.Message, fmt.Sprintf("deleted %d undecryptable objects stored under key %s:%s", lost, lostProvider, lostKeyID)) {
 		t.Fatalf("with consent: %s %s: %s", cond.Status, cond.Reason, cond.Message)
 	}
 	if n := lostKeys(); n != 0 {
@@ -225,6 +318,23 @@ func TestLostKeyRecovery(t *testing.T) {
 			t.Errorf("secret %s is stored under %+v, want the live key", n, stored)
 		}
 	}
+}
+
+// runKMSGuard runs the kmsguard binary and returns its exit code and output.
+func runKMSGuard(t *testing.T, bin string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exitErr *exec.ExitError
+	switch {
+	case errors.As(err, &exitErr):
+		return exitErr.ExitCode(), stdout.String(), stderr.String()
+	case err != nil:
+		t.Fatalf("running kmsguard: %v", err)
+	}
+	return 0, stdout.String(), stderr.String()
 }
 
 // setRecoveryConsent sets spec.unsupportedConfigOverrides.kmsguard.confirmDataLoss and waits until the
