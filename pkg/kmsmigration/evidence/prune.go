@@ -79,9 +79,8 @@ func CanDropReadKey(report *Report, key ReadKey, migrationFinished time.Time, ro
 		return refuse(PruneNoReport)
 	case key.Covers(Key{Kind: report.WriteKey.Kind, Name: report.WriteKey.Name, KeyID: report.WriteKey.KeyID}):
 		return refuse(PruneIsWriteKey)
-	case migrationFinished.IsZero():
-		return refuse(PruneMigrationNotFinished)
-	case report.Started.Before(migrationFinished):
+	case !migrationFinished.IsZero() && report.Started.Before(migrationFinished):
+		// Its counts describe etcd before the migration: they prove nothing either way.
 		return refuse(PruneReportPredatesMigration)
 	}
 
@@ -102,11 +101,17 @@ func CanDropReadKey(report *Report, key ReadKey, migrationFinished time.Time, ro
 			corrupt.Resources = append(corrupt.Resources, r.Resource)
 		}
 	}
+	// Values still under the key are the most useful answer while no migration has finished: they say what is
+	// left to migrate.
 	if under.Objects > 0 {
 		return under
 	}
 	if corrupt.Objects > 0 {
 		return corrupt
+	}
+	if migrationFinished.IsZero() {
+		// A clean report without a finished migration proves nothing about objects written while it ran.
+		return refuse(PruneMigrationNotFinished)
 	}
 
 	if until := migrationFinished.Add(rollbackWindow); now.Before(until) {

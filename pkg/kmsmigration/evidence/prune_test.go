@@ -70,6 +70,19 @@ func TestCanDropReadKey(t *testing.T) {
 			want: &evidence.PruneError{Reason: evidence.PruneMigrationNotFinished, Key: identityKey},
 		},
 		{
+			name: "objects under the key before any migration finished", key: identityKey, now: afterWindow,
+			report: migrated(stale(0, evidence.Key{Kind: etcdvalue.KindIdentity}, 2)),
+			want:   &evidence.PruneError{Reason: evidence.PruneObjectsUnderKey, Key: identityKey, Objects: 2, Resources: []string{"secrets"}},
+		},
+		{
+			name: "a report from before the migration finished does not count its objects", key: identityKey, migrationFinished: finished, now: afterWindow,
+			report: migrated(func(r *evidence.Report) {
+				r.Started = finished.Add(-time.Second)
+				stale(0, evidence.Key{Kind: etcdvalue.KindIdentity}, 2)(r)
+			}),
+			want: &evidence.PruneError{Reason: evidence.PruneReportPredatesMigration, Key: identityKey},
+		},
+		{
 			name: "report from before the migration finished", report: migrated(func(r *evidence.Report) { r.Started = finished.Add(-time.Second) }), key: identityKey, migrationFinished: finished, now: afterWindow,
 			want: &evidence.PruneError{Reason: evidence.PruneReportPredatesMigration, Key: identityKey},
 		},
