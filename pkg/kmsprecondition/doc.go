@@ -16,7 +16,7 @@
 // key, or identity. Any other change, a new aescbc write key included, passes untouched: that is how an admin
 // repairs a cluster while KMS is down.
 //
-// A dropped read key is judged by one rule, evidence.CanDropReadKey (the rule kmsguard verify applies too), on
+// A dropped read key is judged by the one pruning rule, evidence.CanDropReadKey, on
 // raw etcd evidence: the census of kmsmigration's VerificationController (Options.Evidence) for the resource,
 // and when the latest migration of that resource to its write key finished. The key may go only when a census
 // started after that migration shows no value under it (and no unparsable value that may be), and
