@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -20,9 +21,12 @@ import (
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
 const preconditionOperandNamespace = "openshift-kube-apiserver"
@@ -205,4 +209,182 @@ func gateCondition(t *testing.T, operator v1helpers.OperatorClient, conditionTyp
 		t.Fatalf("no %s condition", conditionType)
 	}
 	return *c
+}
+
+// TestKMSPreconditionRefusesDroppingAESCBCReadKey runs the gate on raw etcd evidence against a real apiserver and
+// library-go's revision controller: Secrets were written under aescbc, KMS v2 became their write key (revision 1),
+// and encryption-config then drops the aescbc read key:
+//  1. before any migration the census counts the Secrets under aescbc:1, KMSEncryptionVerified is False and
+//     no revision is created (KMSRolloutGateProgressing True ReadKeyStillInUse, naming the count and the
+//     evidence);
+//  2. the Migrator rewrites them; the census verifies every Secret under the KMS KEK id, and revision 2 is
+//     created once the rollback window (a short one here) has passed since the migration finished, not before.
+func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
+	const (
+		node     = "master-0"
+		secrets  = 20
+		window   = 15 * time.Second
+		aescbcID = "1"
+	)
+	kms := fake.NewKMS()
+	plugin := fake.StartForTest(t, kms)
+	cp := kmsenv.StartForTest(t, kmsenv.Options{APIServerOptions: kmsenv.APIServerOptions{
+		EncryptionConfig: ectest.Secrets(ectest.AESCBC(aescbcID, ectest.AESKeyA), ectest.Identity()),
+	}})
+	a := cp.APIServer(0)
+	createSecrets(t, a.Client(), "gate", secrets)
+	// KMS v2 writes, aescbc reads: what revision 1 will say.
+	withAESCBC := ectest.Secrets(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), ectest.AESCBC(aescbcID, ectest.AESKeyA), ectest.Identity())
+	if err := a.Restart(kmsenv.APIServerOptions{EncryptionConfig: withAESCBC}); err != nil {
+		t.Fatal(err)
+	}
+	etcd, err := cp.EtcdClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+
+	operator, operatorInformers, err := a.InstallKubeAPIServerOperator(ctx, node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kubeClient := a.Client()
+	if _, err := kubeClient.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: preconditionOperandNamespace}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kubeClient.CoreV1().ConfigMaps(preconditionOperandNamespace).Create(ctx, &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: "kube-apiserver-pod"}, Data: map[string]string{"pod.yaml": "the static pod"},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	// kmsstate, fed by a reporter for the plugin: the health of the KMS key and the KEK id it settles on. The
+	// provider's endpoint is not library-go's, so the key is named after the provider (kmsstate.KeyIDOf).
+	provider := encryptionstatus.NewKubeAPIServer(operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers())
+	keyID := kmsstate.KeyIDOf(providerName, plugin.Endpoint())
+	startReporters(ctx, t, provider, keyID, map[string]*fake.Plugin{node: plugin})
+	kmsState := kmsstate.NewController("kube-apiserver", kmsstate.Options{
+		Config:         kmsstate.Config{ReportInterval: probeInterval},
+		OperatorClient: operator,
+		StatusProvider: provider,
+		Nodes:          kmsstate.StaticPodNodes(operator),
+		Keys: kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) {
+			return kmsstate.KeysFromConfig(withAESCBC), nil
+		}),
+		Recorder: events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{}),
+	})
+
+	// The census and the gate read the configs from the same place.
+	configs := kmsprecondition.RevisionedSecrets(kubeClient.CoreV1(), preconditionOperandNamespace, operator)
+	migrator := newE2EMigrator(t, a, kmsmigration.Options{Health: func(context.Context) error { return nil }})
+	census := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
+		Verifier:       evidence.NewVerifier(etcd, evidence.Options{}),
+		Targets:        kmsmigration.TargetsFromConfig(configs, kmsState, kmsmigration.TargetOptions{}),
+		OperatorClient: operator,
+		Recorder:       events.NewInMemoryRecorder("census-e2e", clock.RealClock{}),
+		Migrator:       migrator,
+		Interval:       time.Second,
+	})
+	kubeInformers := v1helpers.NewKubeInformersForNamespaces(kubeClient, preconditionOperandNamespace)
+	gateRecorder := events.NewInMemoryRecorder("kms-rollout-gate-e2e", clock.RealClock{})
+	gate := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
+		Configs:        configs,
+		Nodes:          kmsstate.StaticPodNodes(operator),
+		Health:         kmsState,
+		Evidence:       census,
+		RollbackWindow: window,
+		OperatorClient: operator,
+		Recorder:       gateRecorder,
+	})
+	revisions := revisioncontroller.NewRevisionController("kube-apiserver", preconditionOperandNamespace,
+		[]revisioncontroller.RevisionResource{{Name: "kube-apiserver-pod"}},
+		[]revisioncontroller.RevisionResource{{Name: "encryption-config", Optional: true}},
+		kubeInformers.InformersFor(preconditionOperandNamespace), operator,
+		v1helpers.CachedConfigMapGetter(kubeClient.CoreV1(), kubeInformers), v1helpers.CachedSecretGetter(kubeClient.CoreV1(), kubeInformers),
+		events.NewInMemoryRecorder("revision-controller-e2e", clock.RealClock{}), gate.Precondition, gate.ReadinessCheck)
+
+	// Revision 1 is the config the apiserver runs: KMS v2 added as write key, its plugin healthy.
+	if _, err := kubeClient.CoreV1().Secrets(preconditionOperandNamespace).Create(ctx, &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: "encryption-config"}, Data: map[string][]byte{"encryption-config": ectest.Marshal(t, withAESCBC)},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	operatorInformers.Start(ctx.Done())
+	kubeInformers.Start(ctx.Done())
+	operatorInformers.WaitForCacheSync(ctx.Done())
+	go kmsState.Run(ctx, 1)
+	go census.Run(ctx, 1)
+	go revisions.Run(ctx, 1)
+	start := time.Now()
+	waitForLatestRevision(t, operator, 1)
+	t.Logf("revision 1 (KMS v2 writes, aescbc reads) after %s", time.Since(start).Round(10*time.Millisecond))
+
+	// 1. encryption-config drops the aescbc read key while every Secret is still under it.
+	withoutAESCBC := ectest.Marshal(t, ectest.Secrets(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), ectest.Identity()))
+	current, err := kubeClient.CoreV1().Secrets(preconditionOperandNamespace).Get(ctx, "encryption-config", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	current.Data["encryption-config"] = withoutAESCBC
+	if _, err := kubeClient.CoreV1().Secrets(preconditionOperandNamespace).Update(ctx, current, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	start = time.Now()
+	cond, _ := waitForConditionMatching(t, operator, kmsprecondition.ConditionProgressing, func(c *operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionTrue && c.Reason == string(kmsprecondition.ReasonReadKeyStillInUse) &&
+			strings.Contains(c.Message, fmt.Sprintf("secrets read key aescbc:%s: %d objects are still stored under it", aescbcID, secrets))
+	})
+	t.Logf("refused after %s: %s", time.Since(start).Round(10*time.Millisecond), cond.Message)
+	if !strings.Contains(cond.Message, "evidence: raw etcd census of secrets") {
+		t.Errorf("the message does not name the etcd census as its evidence: %s", cond.Message)
+	}
+	if verified := gateCondition(t, operator, kmsmigration.ConditionVerified); verified.Status != operatorv1.ConditionFalse {
+		t.Errorf("KMSEncryptionVerified = %+v before the migration, want False", verified)
+	}
+	if _, status, _, err := operator.GetOperatorState(); err != nil || status.LatestAvailableRevision != 1 {
+		t.Errorf("latestAvailableRevision = %d (%v), want 1 while the aescbc read key holds data", status.LatestAvailableRevision, err)
+	}
+
+	// 2. Migrate; the census verifies; the window passes; the revision follows by itself.
+	if _, _, _, err := migrator.EnsureMigration(secretsGR, keyID); err != nil {
+		t.Fatal(err)
+	}
+	p := waitMigration(t, migrator, kmsmigration.Target{WriteKey: keyID})
+	if p.Result != nil || p.Counts.Done() < secrets {
+		t.Fatalf("migration: %s: %v", p, p.Result)
+	}
+	finished, _ := migrator.LastFinished(ctx, secretsGR)
+	start = time.Now()
+	waitForLatestRevision(t, operator, 2)
+	t.Logf("revision 2 created %s after the migration finished (window %s)", time.Since(finished).Round(10*time.Millisecond), window)
+	status2, err := kubeClient.CoreV1().ConfigMaps(preconditionOperandNamespace).Get(ctx, "revision-status-2", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Object timestamps have whole seconds: the revision may not be older than the window's end, truncated.
+	if created, windowEnd := status2.CreationTimestamp.Time, finished.Add(window).Truncate(time.Second); created.Before(windowEnd) {
+		t.Errorf("revision 2 was created at %s, before the rollback window ended at %s", created, finished.Add(window))
+	}
+	copied, err := kubeClient.CoreV1().Secrets(preconditionOperandNamespace).Get(ctx, "encryption-config-2", metav1.GetOptions{})
+	if err != nil || string(copied.Data["encryption-config"]) != string(withoutAESCBC) {
+		t.Fatalf("encryption-config-2 is not the candidate without aescbc: %v", err)
+	}
+	if verified := gateCondition(t, operator, kmsmigration.ConditionVerified); verified.Status != operatorv1.ConditionTrue {
+		t.Errorf("KMSEncryptionVerified = %+v after the migration, want True", verified)
+	}
+	// The sync that let revision 2 through said why, in the event of the transition (the gate may have waited
+	// for kmsstate's first evaluation before revision 1 too: the last event is revision 2's).
+	var unblocked string
+	for _, e := range gateRecorder.Events() {
+		if e.Reason == kmsprecondition.EventUnblocked {
+			unblocked = e.Message
+		}
+	}
+	want := fmt.Sprintf("%s) may roll out; dropped read keys: secrets read key aescbc:%s: no value stored under it and the rollback window of %s has passed (evidence: raw etcd census of secrets",
+		kmsprecondition.CandidateHash(withoutAESCBC), aescbcID, window)
+	if !strings.Contains(unblocked, want) {
+		t.Errorf("the last %s event says %q, want %q", kmsprecondition.EventUnblocked, unblocked, want)
+	}
+	t.Logf("allowed: %s", unblocked)
 }
