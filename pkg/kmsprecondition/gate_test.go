@@ -260,6 +260,20 @@ func TestPrecondition(t *testing.T) {
 			wantEvents:    []string{EventBlocked},
 		},
 		{
+			name:      "etcd census: no value found where the API's count says the scan did not look",
+			deployed:  ectest.Secrets(ectest.KMS("2"), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
+			candidate: ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
+			health:    health(nil),
+			census: &fakeCensus{reports: map[string]*evidence.Report{"secrets": func() *evidence.Report {
+				r := census("secrets", t0.Add(-time.Hour), nil)
+				r.Resources[0].APICount.Objects = 9
+				return r
+			}()}, finished: t0.Add(-48 * time.Hour)},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"the API's object count does not confirm the scan: secrets: etcd holds 5 keys under /registry/secrets/, the API lists 9 objects"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
 			name:            "etcd census: no scan yet",
 			deployed:        ectest.Secrets(ectest.KMS("2"), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
 			candidate:       ectest.Secrets(ectest.KMS("2"), ectest.Identity()),

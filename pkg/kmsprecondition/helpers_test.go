@@ -78,6 +78,8 @@ func census(resource string, started time.Time, others map[evidence.Key]int64) *
 		rr.Total += n
 		rr.NotUnderWriteKey += n
 	}
+	// The API lists as many objects as the scan found keys, at the scan's revision.
+	rr.APICount = &evidence.APICount{Objects: rr.Total, Comparison: evidence.CompareExact}
 	return &evidence.Report{WriteKey: censusWriteKey, Started: started, Resources: []evidence.ResourceReport{rr}}
 }
 

@@ -24,6 +24,10 @@ const (
 	PruneObjectsUnderKey PruneReason = "ObjectsUnderKey"
 	// PruneUnparsableValues: some values could not be classified, and may be under the read key.
 	PruneUnparsableValues PruneReason = "UnparsableValues"
+	// PruneCountNotConfirmed: the API's object count does not confirm the scan (missing, no keys under the
+	// prefix while the API lists objects, or counts that differ): values may be stored where the scan did not
+	// look, so finding none under the key proves nothing.
+	PruneCountNotConfirmed PruneReason = "CountNotConfirmed"
 	// PruneRollbackWindow: the migration finished too recently. Until the rollback window has passed the
 	// apiservers may be rolled back to a config that writes with the read key.
 	PruneRollbackWindow PruneReason = "RollbackWindowNotPassed"
@@ -39,6 +43,8 @@ type PruneError struct {
 	Resources []string
 	// Until is when the rollback window ends (PruneRollbackWindow).
 	Until time.Time
+	// Detail says, per resource, why the count is not confirmed (PruneCountNotConfirmed).
+	Detail string
 }
 
 func (e *PruneError) Error() string {
@@ -56,6 +62,8 @@ func (e *PruneError) Error() string {
 		return prefix + fmt.Sprintf("%d objects are still stored under it (%s)", e.Objects, strings.Join(e.Resources, ", "))
 	case PruneUnparsableValues:
 		return prefix + fmt.Sprintf("%d stored values could not be classified and may be under it (%s)", e.Objects, strings.Join(e.Resources, ", "))
+	case PruneCountNotConfirmed:
+		return prefix + "the API's object count does not confirm the scan: " + e.Detail
 	case PruneRollbackWindow:
 		return prefix + fmt.Sprintf("the rollback window lasts until %s", e.Until.UTC().Format(time.RFC3339))
 	default:
@@ -65,7 +73,9 @@ func (e *PruneError) Error() string {
 
 // CanDropReadKey is the pruning rule that kmsprecondition and library-go's state machine share: an old read
 // key may leave the encryption config only when a verification report, started after the migration to the
-// write key finished, shows no object under it, and rollbackWindow has passed since migrationFinished. It
+// write key finished and confirmed by the API's object count (ResourceReport.Verdict: a scan that found no
+// keys, or fewer than the API lists, looked in the wrong place), shows no object under it, and rollbackWindow
+// has passed since migrationFinished. It
 // returns nil when the key may be dropped and a *PruneError otherwise.
 //
 // The report must cover every resource the read key is configured for; the rule cannot know which resources
@@ -84,8 +94,14 @@ func CanDropReadKey(report *Report, key ReadKey, migrationFinished time.Time, ro
 		return refuse(PruneReportPredatesMigration)
 	}
 
-	under, corrupt := refuse(PruneObjectsUnderKey), refuse(PruneUnparsableValues)
+	under, corrupt, unconfirmed := refuse(PruneObjectsUnderKey), refuse(PruneUnparsableValues), refuse(PruneCountNotConfirmed)
+	var details []string
 	for _, r := range report.Resources {
+		switch v := r.Verdict(); v.Reason {
+		case ReasonNoAPICount, ReasonNoKeys, ReasonCountMismatch:
+			unconfirmed.Resources = append(unconfirmed.Resources, r.Resource)
+			details = append(details, r.Resource+": "+v.Message)
+		}
 		var n int64
 		for _, k := range r.Keys {
 			if key.Covers(k.Key) {
@@ -108,6 +124,10 @@ func CanDropReadKey(report *Report, key ReadKey, migrationFinished time.Time, ro
 	}
 	if corrupt.Objects > 0 {
 		return corrupt
+	}
+	if len(unconfirmed.Resources) > 0 {
+		unconfirmed.Detail = strings.Join(details, "; ")
+		return unconfirmed
 	}
 	if migrationFinished.IsZero() {
 		// A clean report without a finished migration proves nothing about objects written while it ran.

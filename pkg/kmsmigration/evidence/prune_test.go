@@ -26,9 +26,10 @@ func TestCanDropReadKey(t *testing.T) {
 			Started:  finished.Add(time.Minute),
 			Resources: []evidence.ResourceReport{
 				{Resource: "secrets", Total: 2, UnderWriteKey: 2, Keys: []evidence.KeyCount{{Key: evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "kms", KeyID: "key-2", DEKSourceType: hkdf}, Count: 2, WriteKey: true}}},
-				{Resource: "configmaps"},
+				{Resource: "configmaps", APICount: &evidence.APICount{Comparison: evidence.CompareExact}},
 			},
 		}
+		r.Resources[0].APICount = &evidence.APICount{Objects: 2, Comparison: evidence.CompareExact}
 		if change != nil {
 			change(r)
 		}
@@ -40,6 +41,7 @@ func TestCanDropReadKey(t *testing.T) {
 			rr.Keys = append(rr.Keys, evidence.KeyCount{Key: key, Count: n})
 			rr.Total += n
 			rr.NotUnderWriteKey += n
+			rr.APICount.Objects += n
 		}
 	}
 
@@ -118,6 +120,26 @@ func TestCanDropReadKey(t *testing.T) {
 			report: migrated(func(r *evidence.Report) {
 				r.Resources[1].Corrupt, r.Resources[1].CorruptByKind = 1, map[string]int64{"aescbc": 1}
 			}),
+		},
+		{
+			name: "no API count: the scan may have looked in the wrong place", key: identityKey, migrationFinished: finished, now: afterWindow,
+			report: migrated(func(r *evidence.Report) { r.Resources[0].APICount = nil }),
+			want: &evidence.PruneError{Reason: evidence.PruneCountNotConfirmed, Key: identityKey, Resources: []string{"secrets"},
+				Detail: "secrets: the API's object count is missing: 2 keys under  prove nothing about the objects elsewhere"},
+		},
+		{
+			name: "no keys under the prefix while the API lists objects", key: identityKey, migrationFinished: finished, now: afterWindow,
+			report: migrated(func(r *evidence.Report) {
+				r.Resources[1].Prefix, r.Resources[1].APICount.Objects = "/registry/configmaps/", 7
+			}),
+			want: &evidence.PruneError{Reason: evidence.PruneCountNotConfirmed, Key: identityKey, Resources: []string{"configmaps"},
+				Detail: "configmaps: no keys under /registry/configmaps/, but the API lists 7 objects: is the etcd prefix right?"},
+		},
+		{
+			name: "fewer keys than the API lists objects", key: identityKey, migrationFinished: finished, now: afterWindow,
+			report: migrated(func(r *evidence.Report) { r.Resources[0].APICount.Objects = 5 }),
+			want: &evidence.PruneError{Reason: evidence.PruneCountNotConfirmed, Key: identityKey, Resources: []string{"secrets"},
+				Detail: "secrets: etcd holds 2 keys under , the API lists 5 objects (both at revision 0)"},
 		},
 		{
 			name: "rollback window not passed", report: migrated(nil), key: identityKey, migrationFinished: finished, now: afterWindow.Add(-time.Second),
