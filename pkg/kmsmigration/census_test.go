@@ -31,6 +31,23 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
+// storeCounter is the API's object count over the same in-memory keyspace: the keys under the resource's
+// prefix at the revision asked for, as kube-apiserver counts them. It stands in for the API where a test is
+// about the etcd side.
+type storeCounter struct{ kv *etcdtest.KV }
+
+func (c storeCounter) CountObjects(ctx context.Context, gr schema.GroupResource, rev int64) (evidence.ObjectCount, error) {
+	prefix := evidence.BuiltInResource(evidence.DefaultEtcdPrefix, gr).Prefix
+	resp, err := c.kv.Get(ctx, prefix, clientv3.WithRange(clientv3.GetPrefixRangeEnd(prefix)), clientv3.WithCountOnly(), clientv3.WithRev(rev))
+	if err != nil {
+		return evidence.ObjectCount{}, err
+	}
+	if rev == 0 {
+		rev = resp.Header.Revision
+	}
+	return evidence.ObjectCount{Objects: resp.Count, Revision: rev, Consistent: true}, nil
+}
+
 // kekIDs is kmsstate's settled KEK id per key id.
 type kekIDs map[string]string
 
@@ -189,7 +206,7 @@ func TestGateOnCensus(t *testing.T) {
 			base := time.Now() // the scan starts after it: Verify stamps reports with the real clock
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(base))
 			census := NewVerificationController("kube-apiserver", VerificationOptions{
-				Verifier:       evidence.NewVerifier(kv, evidence.Options{}),
+				Verifier:       evidence.NewVerifier(kv, evidence.Options{Counter: storeCounter{kv}}),
 				Targets:        TargetsFromConfig(configs, s.keks, TargetOptions{}),
 				OperatorClient: operator,
 				Recorder:       recorder,
@@ -241,7 +258,7 @@ func TestReadKeyEvidence(t *testing.T) {
 	recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
 	finished := t0.Add(-time.Hour)
 	c := NewVerificationController("test", VerificationOptions{
-		Verifier: evidence.NewVerifier(kv, evidence.Options{}),
+		Verifier: evidence.NewVerifier(kv, evidence.Options{Counter: storeCounter{kv}}),
 		Targets: func(context.Context) ([]VerifyTarget, error) {
 			return []VerifyTarget{{
 				WriteKey:  evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "1_secrets", KeyID: "kek-b"},

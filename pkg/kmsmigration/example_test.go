@@ -18,6 +18,8 @@ import (
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/informers"
 	kubefake "k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
@@ -89,7 +91,10 @@ func Example() {
 	})
 	configs := kmsprecondition.RevisionedSecrets(kubeClient.CoreV1(), "openshift-kube-apiserver", operatorClient)
 	census := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
-		Verifier:       evidence.NewVerifier(etcd, evidence.Options{}),
+		// The API's object count confirms that the scan looked where the
+		// objects are (the starter's rest config in place of this one).
+		Verifier: evidence.NewVerifier(etcd, evidence.Options{Counter: &evidence.MetadataCounter{
+			Client: metadata.NewForConfigOrDie(&rest.Config{Host: "https://api.example.com:6443"}), Mapper: mapper}}),
 		Targets:        kmsmigration.TargetsFromConfig(configs, kmsState, kmsmigration.TargetOptions{EtcdPrefix: "/kubernetes.io"}),
 		OperatorClient: operatorClient,
 		Recorder:       recorder,

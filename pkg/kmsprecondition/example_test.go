@@ -15,9 +15,12 @@ import (
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	kubefake "k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
@@ -78,7 +81,10 @@ func Example() {
 	// The census of raw etcd values: the gate's evidence that no value is left under a dropped read key. Run it
 	// with the other controllers (go census.Run(ctx, 1)).
 	census := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
-		Verifier:          evidence.NewVerifier(etcd, evidence.Options{}),
+		// The API's object count confirms that the scan looked where the objects are (the starter's rest config
+		// and REST mapper in place of these).
+		Verifier: evidence.NewVerifier(etcd, evidence.Options{Counter: &evidence.MetadataCounter{
+			Client: metadata.NewForConfigOrDie(&rest.Config{Host: "https://api.example.com:6443"}), Mapper: meta.NewDefaultRESTMapper(nil)}}),
 		Targets:           kmsmigration.TargetsFromConfig(configs, kmsState, kmsmigration.TargetOptions{EtcdPrefix: "/kubernetes.io"}),
 		OperatorClient:    operatorClient,
 		Recorder:          events.NewInMemoryRecorder("kms-encryption-verification", clock.RealClock{}),

@@ -279,7 +279,8 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	configs := kmsprecondition.RevisionedSecrets(kubeClient.CoreV1(), preconditionOperandNamespace, operator)
 	migrator := newE2EMigrator(t, a, kmsmigration.Options{Health: func(context.Context) error { return nil }})
 	census := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
-		Verifier:       evidence.NewVerifier(etcd, evidence.Options{}),
+		// The API's object count confirms that the scan looked where the Secrets are.
+		Verifier:       evidence.NewVerifier(etcd, evidence.Options{Counter: metadataCounter(t, a)}),
 		Targets:        kmsmigration.TargetsFromConfig(configs, kmsState, kmsmigration.TargetOptions{}),
 		OperatorClient: operator,
 		Recorder:       events.NewInMemoryRecorder("census-e2e", clock.RealClock{}),
