@@ -58,7 +58,9 @@
 // every resource the deployed encryption config encrypts (read through the
 // rollout gate's ConfigSource, wildcards resolved as kube-apiserver does),
 // against its write key, a KMS v2 write key at the KEK id kmsstate settled
-// on. Each scan has a deadline (ScanTimeout); a scan that cannot read etcd
+// on. Its Verifier needs an evidence.ObjectCounter (MetadataCounter): the
+// API's count is what shows the scan looked where the objects are. Each scan
+// has a deadline (ScanTimeout); a scan that cannot read etcd
 // or the write keys, or runs out of time, sets the condition Unknown with the
 // error.
 //
