@@ -36,6 +36,65 @@ type APIServer struct {
 	// pendingStart receives the result of envtest's Start when it was left running in the background
 	// (WaitLive): see start.
 	pendingStart chan error
+	// events is the process's lifecycle, oldest first: see Events.
+	events []Event
+}
+
+// EventKind is a step in the life of a kube-apiserver process.
+type EventKind string
+
+const (
+	// EventStarting: the process is about to be started with the recorded encryption config.
+	EventStarting EventKind = "Starting"
+	// EventStarted: the health endpoint the start waited for answered 200.
+	EventStarted EventKind = "Started"
+	// EventStartFailed: the process did not become healthy (or live) in time and was stopped.
+	EventStartFailed EventKind = "StartFailed"
+	// EventStopping: the process is about to be asked to stop.
+	EventStopping EventKind = "Stopping"
+	// EventStopped: the process has exited.
+	EventStopped EventKind = "Stopped"
+)
+
+// Event is one step of a kube-apiserver process's life, as its supervisor (here: kmsenv, in a cluster: the
+// kubelet) saw it. EncryptionConfigPath is the --encryption-provider-config the process was started with
+// ("" for none); the file is the caller's, so what the process read can be read back from it.
+type Event struct {
+	Kind                 EventKind
+	Time                 time.Time
+	EncryptionConfigPath string
+}
+
+// Events returns the lifecycle of this apiserver's processes so far, oldest first. Tests read from it when
+// each apiserver was down and which encryption config each process was started with; the same lines are in
+// the log (LogPath).
+func (a *APIServer) Events() []Event {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]Event(nil), a.events...)
+}
+
+func (a *APIServer) record(kind EventKind, configPath string) {
+	event := Event{Kind: kind, Time: time.Now(), EncryptionConfigPath: configPath}
+	a.mu.Lock()
+	a.events = append(a.events, event)
+	a.mu.Unlock()
+	if f, err := os.OpenFile(a.LogPath(), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600); err == nil {
+		fmt.Fprintf(f, "===== kmsenv: kube-apiserver-%d %s at %s (encryption config %q) =====\n", a.index, kind, event.Time.Format(time.RFC3339Nano), configPath)
+		f.Close()
+	}
+}
+
+// currentConfigPath is the --encryption-provider-config of the running process, from the last Starting event.
+func (a *APIServer) currentConfigPath() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i := len(a.events) - 1; i >= 0; i-- {
+		if a.events[i].Kind == EventStarting {
+			return a.events[i].EncryptionConfigPath
+		}
+	}
+	return ""
 }
 
 func newAPIServer(cp *ControlPlane, index int) *APIServer {
@@ -102,11 +161,14 @@ func (a *APIServer) Stop() error {
 	if server == nil {
 		return nil
 	}
+	configPath := a.currentConfigPath()
+	a.record(EventStopping, configPath)
 	err := server.Stop()
 	if pending != nil {
 		// envtest's Start returns once the process it waits for has exited; its error says only that.
 		<-pending
 	}
+	a.record(EventStopped, configPath)
 	return err
 }
 
@@ -145,6 +207,13 @@ func (a *APIServer) start(opts APIServerOptions) error {
 	if err := a.configure(server.Configure(), opts); err != nil {
 		return err
 	}
+	configPath := ""
+	if opts.EncryptionConfig != nil {
+		configPath = a.EncryptionConfigPath()
+	} else if opts.EncryptionConfigFile != "" {
+		configPath = opts.EncryptionConfigFile
+	}
+	a.record(EventStarting, configPath)
 
 	wait := opts.Wait
 	if wait == "" {
@@ -154,15 +223,18 @@ func (a *APIServer) start(opts APIServerOptions) error {
 	case WaitHealthy:
 		server.StartTimeout = startTimeout
 		if err := server.Start(); err != nil {
+			a.record(EventStartFailed, configPath)
 			return fmt.Errorf("starting kube-apiserver-%d (log: %s): %w", a.index, a.LogPath(), err)
 		}
 	case WaitLive:
 		if err := a.startLive(server); err != nil {
+			a.record(EventStartFailed, configPath)
 			return err
 		}
 	default:
 		return fmt.Errorf("unknown WaitFor %q", wait)
 	}
+	a.record(EventStarted, configPath)
 	return a.provisionAdmin(server)
 }
 
@@ -212,18 +284,26 @@ func (a *APIServer) startLive(server *envtest.APIServer) error {
 }
 
 func (a *APIServer) configure(args *envtest.Arguments, opts APIServerOptions) error {
-	if opts.EncryptionConfig != nil {
+	switch {
+	case opts.EncryptionConfig != nil && opts.EncryptionConfigFile != "":
+		return fmt.Errorf("kube-apiserver-%d: EncryptionConfig and EncryptionConfigFile are exclusive", a.index)
+	case opts.EncryptionConfig != nil:
 		if err := WriteEncryptionConfig(a.EncryptionConfigPath(), opts.EncryptionConfig); err != nil {
 			return err
 		}
 		args.Set("encryption-provider-config", a.EncryptionConfigPath())
-	} else {
+	case opts.EncryptionConfigFile != "":
+		args.Set("encryption-provider-config", opts.EncryptionConfigFile)
+	default:
 		args.Disable("encryption-provider-config")
 	}
 	if opts.AutomaticReload {
 		args.Set("encryption-provider-config-automatic-reload", "true")
 	} else {
 		args.Disable("encryption-provider-config-automatic-reload")
+	}
+	for flag, value := range opts.Args {
+		args.Set(flag, value)
 	}
 	if len(opts.FeatureGates) > 0 {
 		args.Set("feature-gates", strings.Join(opts.FeatureGates, ","))

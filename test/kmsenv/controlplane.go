@@ -31,6 +31,10 @@ type Options struct {
 type APIServerOptions struct {
 	// EncryptionConfig is written to a file and passed as --encryption-provider-config. Nil means no encryption.
 	EncryptionConfig *apiserverv1.EncryptionConfiguration
+	// EncryptionConfigFile is passed as --encryption-provider-config as it is, for a caller that installs the
+	// file itself (the lab's node agent installs one per static-pod revision, as the installer does). It
+	// excludes EncryptionConfig.
+	EncryptionConfigFile string
 	// AutomaticReload sets --encryption-provider-config-automatic-reload: the apiserver re-reads the file
 	// every minute instead of only at start.
 	AutomaticReload bool
@@ -38,6 +42,8 @@ type APIServerOptions struct {
 	FeatureGates []string
 	// Wait says when the apiserver counts as started.
 	Wait WaitFor
+	// Args are further kube-apiserver flags, without the leading "--", e.g. {"shutdown-send-retry-after": "true"}.
+	Args map[string]string
 }
 
 // WaitFor is the health endpoint that must answer 200 before Start returns.

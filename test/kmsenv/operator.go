@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
@@ -64,7 +65,13 @@ func (a *APIServer) InstallKubeAPIServerOperator(ctx context.Context, nodes ...s
 // apiserver stop their informers first (kube-apiserver does not finish its shutdown while watches are open)
 // and take a new client afterwards.
 func (a *APIServer) KubeAPIServerOperatorClient() (v1helpers.StaticPodOperatorClient, dynamicinformer.DynamicSharedInformerFactory, error) {
-	return genericoperatorclient.NewStaticPodOperatorClient(clock.RealClock{}, a.RESTConfig(),
+	return NewKubeAPIServerOperatorClient(a.RESTConfig())
+}
+
+// NewKubeAPIServerOperatorClient returns library-go's operator client for the KubeAPIServer "cluster" through
+// cfg (for example FailoverRESTConfig), with its informer factory (not yet started).
+func NewKubeAPIServerOperatorClient(cfg *rest.Config) (v1helpers.StaticPodOperatorClient, dynamicinformer.DynamicSharedInformerFactory, error) {
+	return genericoperatorclient.NewStaticPodOperatorClient(clock.RealClock{}, cfg,
 		operatorv1.GroupVersion.WithResource("kubeapiservers"), operatorv1.GroupVersion.WithKind("KubeAPIServer"),
 		extractKubeAPIServerSpec, extractKubeAPIServerStatus)
 }
