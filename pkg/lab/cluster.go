@@ -1,0 +1,186 @@
+package lab
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"path"
+
+	configv1 "github.com/openshift/api/config/v1"
+	configclient "github.com/openshift/client-go/config/clientset/versioned"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kmsguard/kmsguard/test/kmsenv"
+)
+
+const (
+	// targetNamespace is kube-apiserver-operator's operand namespace, and the component name of its
+	// encryption controllers (encryption-key-openshift-kube-apiserver-<n>).
+	targetNamespace = "openshift-kube-apiserver"
+	// operatorNamespace holds the operator's own state (kmsguard's checkpoints and memory) and events.
+	operatorNamespace = "openshift-kube-apiserver-operator"
+	// staticPodName is the static pod's name; its mirror pods are kube-apiserver-<node>.
+	staticPodName = "kube-apiserver"
+	// podConfigMapName is the static pod manifest's ConfigMap, the first revisioned resource.
+	podConfigMapName = "kube-apiserver-pod"
+	// vaultAppRoleSecret is the Secret in openshift-config that the APIServer's Vault KMS config names; library-go's
+	// key controller copies its role-id and secret-id into each KMS key secret.
+	vaultAppRoleSecret = "kmsguard-lab-vault-approle"
+)
+
+// apiServerOptions are the flags every lab kube-apiserver runs with, besides its encryption config: KEP-3926 unsafe
+// deletion of undecryptable objects, which kmsguard's lost-key recovery needs, and the graceful termination
+// OpenShift's kube-apiserver uses. Without --shutdown-send-retry-after a kube-apiserver waits up to a minute
+// (its request timeout) for open watches before it exits, and every controller keeps watches open.
+func apiServerOptions(encryptionConfigFile string) kmsenv.APIServerOptions {
+	return kmsenv.APIServerOptions{
+		EncryptionConfigFile: encryptionConfigFile,
+		FeatureGates:         []string{"AllowUnsafeMalformedObjectDeletion=true"},
+		Args: map[string]string{
+			"shutdown-send-retry-after":               "true",
+			"shutdown-watch-termination-grace-period": "2s",
+		},
+	}
+}
+
+//go:embed crds/*.yaml
+var crdFiles embed.FS
+
+// installConfigCRDs installs the config.openshift.io CRDs the controllers read (see doc.go for why they are
+// copies).
+func installConfigCRDs(cfg *rest.Config) error {
+	entries, err := crdFiles.ReadDir("crds")
+	if err != nil {
+		return err
+	}
+	var crds []*apiextensionsv1.CustomResourceDefinition
+	for _, e := range entries {
+		data, err := crdFiles.ReadFile(path.Join("crds", e.Name()))
+		if err != nil {
+			return err
+		}
+		crd := &apiextensionsv1.CustomResourceDefinition{}
+		if err := yaml.Unmarshal(data, crd); err != nil {
+			return fmt.Errorf("%s: %w", e.Name(), err)
+		}
+		crds = append(crds, crd)
+	}
+	if _, err := envtest.InstallCRDs(cfg, envtest.CRDInstallOptions{CRDs: crds}); err != nil {
+		return fmt.Errorf("installing the config.openshift.io CRDs: %w", err)
+	}
+	return nil
+}
+
+// createClusterObjects creates what exists in a cluster before kube-apiserver-operator's controllers start:
+// namespaces, the cluster-scoped config resources and the static pod manifest.
+func createClusterObjects(ctx context.Context, kube kubernetes.Interface, config configclient.Interface, nodes int) error {
+	for _, ns := range []string{targetNamespace, operatorNamespace, "openshift-config", "openshift-config-managed"} {
+		if _, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+			return fmt.Errorf("creating namespace %s: %w", ns, err)
+		}
+	}
+
+	if _, err := config.ConfigV1().APIServers().Create(ctx, &configv1.APIServer{ObjectMeta: metav1.ObjectMeta{Name: "cluster"}}, metav1.CreateOptions{}); err != nil {
+		return fmt.Errorf("creating APIServer cluster: %w", err)
+	}
+
+	topology := configv1.HighlyAvailableTopologyMode
+	if nodes == 1 {
+		topology = configv1.SingleReplicaTopologyMode
+	}
+	infra, err := config.ConfigV1().Infrastructures().Create(ctx, &configv1.Infrastructure{
+		ObjectMeta: metav1.ObjectMeta{Name: "cluster"},
+		Spec:       configv1.InfrastructureSpec{PlatformSpec: configv1.PlatformSpec{Type: configv1.NonePlatformType}},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		return fmt.Errorf("creating Infrastructure cluster: %w", err)
+	}
+	infra.Status = configv1.InfrastructureStatus{
+		InfrastructureName:     "kmsguard-lab",
+		ControlPlaneTopology:   topology,
+		InfrastructureTopology: topology,
+		PlatformStatus:         &configv1.PlatformStatus{Type: configv1.NonePlatformType},
+		APIServerURL:           "https://api.kmsguard-lab.local:6443",
+		APIServerInternalURL:   "https://api-int.kmsguard-lab.local:6443",
+		EtcdDiscoveryDomain:    "",
+		CPUPartitioning:        configv1.CPUPartitioningNone,
+	}
+	if _, err := config.ConfigV1().Infrastructures().UpdateStatus(ctx, infra, metav1.UpdateOptions{}); err != nil {
+		return fmt.Errorf("setting the status of Infrastructure cluster: %w", err)
+	}
+
+	// The Vault AppRole credentials the APIServer's KMS config refers to. The lab's plugins do not use them, but
+	// library-go's key controller refuses to create a KMS key without them.
+	if _, err := kube.CoreV1().Secrets("openshift-config").Create(ctx, &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: vaultAppRoleSecret},
+		Data:       map[string][]byte{"role-id": []byte("kmsguard-lab-role"), "secret-id": []byte("kmsguard-lab-secret")},
+	}, metav1.CreateOptions{}); err != nil {
+		return fmt.Errorf("creating the Vault AppRole secret: %w", err)
+	}
+
+	// The static pod manifest, as kube-apiserver-operator's target config controller writes it; the revision
+	// controller copies it into kube-apiserver-pod-<revision>, and the node agents mirror it.
+	manifest, err := yaml.Marshal(podManifest())
+	if err != nil {
+		return err
+	}
+	if _, err := kube.CoreV1().ConfigMaps(targetNamespace).Create(ctx, &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: podConfigMapName},
+		Data:       map[string]string{podManifestKey: string(manifest)},
+	}, metav1.CreateOptions{}); err != nil {
+		return fmt.Errorf("creating the static pod manifest: %w", err)
+	}
+	return nil
+}
+
+// podManifest is the kube-apiserver static pod. Its container is a placeholder: the process is the node's
+// kmsenv kube-apiserver, which reads the revision's encryption config from the node's directory.
+func podManifest() *corev1.Pod {
+	return &corev1.Pod{
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      staticPodName,
+			Namespace: targetNamespace,
+			Labels:    map[string]string{"app": "openshift-kube-apiserver", "apiserver": "true"},
+		},
+		Spec: corev1.PodSpec{
+			Containers: []corev1.Container{{
+				Name:  "kube-apiserver",
+				Image: "kmsguard-lab/kube-apiserver",
+				Args:  []string{"--encryption-provider-config=/etc/kubernetes/static-pod-resources/secrets/encryption-config/encryption-config"},
+			}},
+			HostNetwork:       true,
+			PriorityClassName: "system-node-critical",
+		},
+	}
+}
+
+// APIServerEncryption is the spec.encryption of the APIServer resource that switches the lab to KMS: library-go's
+// key controller accepts the Vault provider only, so the lab names a Vault that its simulated KMS plays.
+func kmsEncryption() configv1.APIServerEncryption {
+	return configv1.APIServerEncryption{
+		Type: configv1.EncryptionTypeKMS,
+		KMS: configv1.KMSPluginConfig{
+			Type: configv1.VaultKMSProvider,
+			Vault: configv1.VaultKMSPluginConfig{
+				KMSPluginImage: "quay.io/kmsguard/lab-fake-kms-plugin@sha256:0000000000000000000000000000000000000000000000000000000000000000",
+				VaultAddress:   SimulatedKMSAddress,
+				TransitMount:   "transit",
+				TransitKey:     "kmsguard-lab",
+				Authentication: configv1.VaultAuthentication{
+					Type:    configv1.VaultAuthenticationTypeAppRole,
+					AppRole: configv1.VaultAppRoleAuthentication{Secret: configv1.VaultSecretReference{Name: vaultAppRoleSecret}},
+				},
+			},
+		},
+	}
+}
+
+// SimulatedKMSAddress is the Vault address of the lab's simulated KMS in the APIServer resource.
+const SimulatedKMSAddress = "https://vault.kmsguard-lab.local:8200"

@@ -1,0 +1,31 @@
+// Package lab runs an OpenShift-style kube-apiserver control plane on one machine, with library-go's own
+// static-pod and encryption controllers and kmsguard's controllers in the loop: the reference for how
+// kube-apiserver-operator authors wire kmsguard, and the stage for its end-to-end tests and `kmsguard lab`.
+//
+// What runs, and what it stands for in a cluster:
+//
+//   - etcd and one real kube-apiserver per control-plane node master-0..N-1 (test/kmsenv), all on the same
+//     etcd, with the AllowUnsafeMalformedObjectDeletion feature gate on;
+//   - the objects an OpenShift cluster has before kube-apiserver-operator starts: the KubeAPIServer, APIServer
+//     and Infrastructure resources with their CRDs, the operator's namespaces, a Node per control-plane node
+//     and the static pod's manifest (the "kube-apiserver-pod" ConfigMap that kube-apiserver-operator's target
+//     config controller writes);
+//   - a node agent per node (node.go) that plays the kubelet, the installer and the startup monitor: it
+//     carries out the installer pods library-go's installer controller creates, one revision at a time, by
+//     installing that revision's encryption config into the node's directory and restarting the node's
+//     kube-apiserver; it mirrors the process as the kube-apiserver Pod the static-pod controllers read; and it
+//     serves a fake KMS v2 plugin (pkg/kmsplugin/fake) for every KMS key of the node's config, at library-go's
+//     socket name kms-<key id>.sock in the node's directory, all backed by one simulated KMS;
+//   - the operator (operator.go): library-go's static-pod controllers (revision, installer, installer state,
+//     node, static pod state, ...) built with staticpod.NewBuilder and its encryption controllers (key, state,
+//     prune, migration, condition) built with encryption.NewControllers, wired as kube-apiserver-operator
+//     wires them, plus kmsguard's controllers.
+//
+// Clients of the lab (the operator, the node agents) reach the apiservers through kmsenv's failover config, as
+// they would through the load balancer of a cluster, so that they keep working while one apiserver restarts.
+//
+// The CRDs of config.openshift.io/v1 (APIServer, Infrastructure) are copies, in crds/, of openshift/api's
+// generated manifests at the vendored version: the package that holds them
+// (github.com/openshift/api/config/v1/zz_generated.crd-manifests) is not vendored. A blank import of it,
+// as test/kmsenv does for operator/v1, followed by `go mod vendor`, removes the copies.
+package lab

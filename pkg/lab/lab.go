@@ -1,0 +1,339 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	configv1 "github.com/openshift/api/config/v1"
+	operatorv1 "github.com/openshift/api/operator/v1"
+	configclient "github.com/openshift/client-go/config/clientset/versioned"
+	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
+	"github.com/openshift/library-go/pkg/operator/encryption/state"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/retry"
+	"k8s.io/klog/v2"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
+	"github.com/kmsguard/kmsguard/test/kmsenv"
+)
+
+// reportInterval is how often each node's health reporter probes its plugins, and the interval kmsstate judges
+// report freshness by. A cluster uses 30 s; the lab is quicker so that a new KMS key passes the rollout gate
+// within seconds.
+const reportInterval = 5 * time.Second
+
+// Options configure a lab.
+type Options struct {
+	// Dir holds everything: etcd's data, the apiservers' certificates and logs, the nodes' directories and the
+	// kubeconfig. It must be short enough for unix socket paths below it (about 50 bytes at most). Required.
+	Dir string
+	// Nodes is the number of control-plane nodes, master-0..N-1, each with its own kube-apiserver; 1 is a
+	// single-node OpenShift. Default 3.
+	Nodes int
+	// Log receives one line per step of the lab (node agents, start, stop). Nil discards them.
+	Log io.Writer
+	// ControllerLog, when set, receives the log of the controllers (klog, process-wide: library-go logs
+	// through it). Nil leaves klog as it is.
+	ControllerLog io.Writer
+}
+
+// Lab is a running lab. Its methods are safe for concurrent use.
+type Lab struct {
+	dir        string
+	cp         *kmsenv.ControlPlane
+	kms        *fake.KMS
+	nodes      []*Node
+	restConfig *rest.Config
+	operator   *Operator
+	logMu      sync.Mutex
+	log        io.Writer
+
+	cancel context.CancelFunc
+	done   sync.WaitGroup
+}
+
+// Start starts a lab and returns once every node runs the operator's first revision. ctx bounds the start only.
+func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
+	if opts.Dir == "" {
+		return nil, errors.New("lab: Options.Dir is required")
+	}
+	if opts.Nodes == 0 {
+		opts.Nodes = 3
+	}
+	if opts.Nodes < 1 {
+		return nil, fmt.Errorf("lab: %d nodes", opts.Nodes)
+	}
+	dir, err := filepath.Abs(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	if opts.ControllerLog != nil {
+		redirectKlog(opts.ControllerLog)
+	}
+	l := &Lab{dir: dir, kms: fake.NewKMS(), log: opts.Log}
+	if l.log == nil {
+		l.log = io.Discard
+	}
+	defer func() {
+		if err != nil {
+			_ = l.Stop()
+		}
+	}()
+
+	// etcd and one kube-apiserver per node. They start as the bootstrap control plane does, without encryption;
+	// the operator's first revision then replaces each, one node at a time.
+	started := time.Now()
+	apiServerOpts := apiServerOptions("")
+	if err := os.MkdirAll(filepath.Join(dir, "controlplane"), 0o700); err != nil {
+		return nil, err
+	}
+	l.cp, err = kmsenv.Start(kmsenv.Options{Dir: filepath.Join(dir, "controlplane"), APIServerOptions: apiServerOpts})
+	if err != nil {
+		return nil, err
+	}
+	for i := 1; i < opts.Nodes; i++ {
+		if _, err := l.cp.AddAPIServer(apiServerOpts); err != nil {
+			return nil, err
+		}
+	}
+	l.logf("lab: etcd and %d kube-apiservers started in %s", opts.Nodes, time.Since(started).Round(time.Millisecond))
+
+	if l.restConfig, err = l.cp.FailoverRESTConfig(); err != nil {
+		return nil, err
+	}
+	kubeClient, err := kubernetes.NewForConfig(l.restConfig)
+	if err != nil {
+		return nil, err
+	}
+	configClient, err := configclient.NewForConfig(l.restConfig)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := l.cp.APIServer(0).InstallKubeAPIServerOperator(ctx); err != nil {
+		return nil, err
+	}
+	if err := installConfigCRDs(l.cp.APIServer(0).RESTConfig()); err != nil {
+		return nil, err
+	}
+	if err := createClusterObjects(ctx, kubeClient, configClient, opts.Nodes); err != nil {
+		return nil, err
+	}
+	if err := l.writeKubeConfig(); err != nil {
+		return nil, err
+	}
+
+	runCtx, cancel := context.WithCancel(context.Background())
+	l.cancel = cancel
+	for i := 0; i < opts.Nodes; i++ {
+		node, err := newNode(l, i, kubeClient)
+		if err != nil {
+			return nil, err
+		}
+		if err := node.register(ctx); err != nil {
+			return nil, err
+		}
+		l.nodes = append(l.nodes, node)
+		l.done.Add(1)
+		go func() {
+			defer l.done.Done()
+			node.run(runCtx)
+		}()
+	}
+
+	if l.operator, err = startOperator(runCtx, l.restConfig); err != nil {
+		return nil, err
+	}
+	if err := l.WaitForRevision(ctx, 1); err != nil {
+		return nil, err
+	}
+	l.logf("lab: ready after %s", time.Since(started).Round(time.Millisecond))
+	return l, nil
+}
+
+// Stop stops the operator, the node agents and their plugins, the apiservers and etcd. The directory stays.
+func (l *Lab) Stop() error {
+	if l.cancel != nil {
+		l.cancel()
+	}
+	l.done.Wait()
+	for _, n := range l.nodes {
+		n.stopAllPlugins()
+	}
+	if l.cp == nil {
+		return nil
+	}
+	return l.cp.Stop()
+}
+
+func (l *Lab) logf(format string, args ...any) {
+	l.logMu.Lock()
+	defer l.logMu.Unlock()
+	fmt.Fprintf(l.log, "%s %s\n", time.Now().Format("15:04:05.000"), fmt.Sprintf(format, args...))
+}
+
+// Dir is the lab's directory.
+func (l *Lab) Dir() string { return l.dir }
+
+// KubeConfigPath is a kubeconfig for kubectl and kmsguard with cluster-admin credentials for master-0's
+// kube-apiserver.
+func (l *Lab) KubeConfigPath() string { return filepath.Join(l.dir, "kubeconfig") }
+
+// EtcdEndpoint is etcd's client URL (plain HTTP on loopback).
+func (l *Lab) EtcdEndpoint() string { return l.cp.EtcdEndpoint() }
+
+// ControlPlane is the lab's etcd and kube-apiservers.
+func (l *Lab) ControlPlane() *kmsenv.ControlPlane { return l.cp }
+
+// RESTConfig is an admin client config that reaches whichever apiserver is up.
+func (l *Lab) RESTConfig() *rest.Config { return rest.CopyConfig(l.restConfig) }
+
+// KMS is the simulated KMS every node's plugins use.
+func (l *Lab) KMS() *fake.KMS { return l.kms }
+
+// Nodes are the node agents, master-0 first.
+func (l *Lab) Nodes() []*Node { return append([]*Node(nil), l.nodes...) }
+
+// Operator is the lab's kube-apiserver-operator.
+func (l *Lab) Operator() *Operator { return l.operator }
+
+func (l *Lab) writeKubeConfig() error {
+	data, err := l.cp.APIServer(0).KubeConfig()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(l.KubeConfigPath(), data, 0o600)
+}
+
+// SetEncryption sets spec.encryption of the APIServer resource, as an admin does: "aescbc", "aesgcm",
+// "identity" or "KMS" (with the Vault provider the simulated KMS plays).
+func (l *Lab) SetEncryption(ctx context.Context, encryptionType configv1.EncryptionType) error {
+	client, err := configclient.NewForConfig(l.restConfig)
+	if err != nil {
+		return err
+	}
+	encryption := configv1.APIServerEncryption{Type: encryptionType}
+	if encryptionType == configv1.EncryptionTypeKMS {
+		encryption = kmsEncryption()
+	}
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		apiServer, err := client.ConfigV1().APIServers().Get(ctx, "cluster", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		apiServer.Spec.Encryption = encryption
+		_, err = client.ConfigV1().APIServers().Update(ctx, apiServer, metav1.UpdateOptions{})
+		return err
+	})
+}
+
+// WaitForRevision waits until every node's current revision is the latest available one and at least min, with
+// no installation in progress.
+func (l *Lab) WaitForRevision(ctx context.Context, min int32) error {
+	var last string
+	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, 10*time.Minute, true, func(context.Context) (bool, error) {
+		_, status, _, err := l.operator.Client.GetStaticPodOperatorState()
+		if err != nil {
+			return false, nil
+		}
+		last = describeRollout(status)
+		return converged(status, min, len(l.nodes)), nil
+	})
+	if err != nil {
+		return fmt.Errorf("waiting for every node to run revision %d or later (%s): %w", min, last, err)
+	}
+	return nil
+}
+
+func converged(status *operatorv1.StaticPodOperatorStatus, min int32, nodes int) bool {
+	if status.LatestAvailableRevision < min || len(status.NodeStatuses) != nodes {
+		return false
+	}
+	for _, n := range status.NodeStatuses {
+		if n.CurrentRevision != status.LatestAvailableRevision || n.TargetRevision != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func describeRollout(status *operatorv1.StaticPodOperatorStatus) string {
+	parts := []string{fmt.Sprintf("latest available revision %d", status.LatestAvailableRevision)}
+	for _, n := range status.NodeStatuses {
+		parts = append(parts, fmt.Sprintf("%s current %d target %d", n.NodeName, n.CurrentRevision, n.TargetRevision))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// WaitForEncryption waits until library-go's controllers have made a key of mode (state.KMS, state.AESCBC, ...)
+// the write key of every encrypted resource on every node and migrated them to it: the newest key secret has that
+// mode, records every encrypted resource as migrated, and every node runs the latest revision. It returns the
+// key's id (the n of encryption-key-openshift-kube-apiserver-<n>).
+func (l *Lab) WaitForEncryption(ctx context.Context, mode state.Mode) (string, error) {
+	kube, err := kubernetes.NewForConfig(l.restConfig)
+	if err != nil {
+		return "", err
+	}
+	selector := metav1.ListOptions{LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + targetNamespace}
+	var keyID, last string
+	err = wait.PollUntilContextTimeout(ctx, time.Second, 15*time.Minute, true, func(ctx context.Context) (bool, error) {
+		keySecrets, err := secrets.ListKeySecrets(ctx, kube.CoreV1(), selector)
+		if err != nil {
+			return false, nil
+		}
+		var keys []state.KeyState
+		for _, s := range keySecrets {
+			if k, err := secrets.ToKeyState(s); err == nil {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) == 0 {
+			last = "no encryption key yet"
+			return false, nil
+		}
+		newest := state.SortRecentFirst(keys)[0]
+		keyID = newest.Key.Name
+		if newest.Mode != mode {
+			last = fmt.Sprintf("newest key %s has mode %s", newest.Key.Name, newest.Mode)
+			return false, nil
+		}
+		if ok, missing, _ := state.MigratedFor(encryptedResources, newest); !ok {
+			last = fmt.Sprintf("key %s: %v not migrated yet", newest.Key.Name, missing)
+			return false, nil
+		}
+		_, status, _, err := l.operator.Client.GetStaticPodOperatorState()
+		if err != nil {
+			return false, nil
+		}
+		last = describeRollout(status)
+		return converged(status, 1, len(l.nodes)), nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("waiting for %s encryption (%s): %w", mode, last, err)
+	}
+	return keyID, nil
+}
+
+// redirectKlog sends klog's output to w only.
+func redirectKlog(w io.Writer) {
+	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(fs)
+	_ = fs.Set("logtostderr", "false")
+	_ = fs.Set("alsologtostderr", "false")
+	_ = fs.Set("stderrthreshold", "FATAL")
+	// By severity, INFO only: klog writes each line to its own severity's output and every lower one.
+	klog.SetOutputBySeverity("INFO", w)
+}

@@ -1,0 +1,288 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	configclient "github.com/openshift/client-go/config/clientset/versioned"
+	configinformers "github.com/openshift/client-go/config/informers/externalversions"
+	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/encryption"
+	encryptiondeployer "github.com/openshift/library-go/pkg/operator/encryption/deployer"
+	"github.com/openshift/library-go/pkg/operator/encryption/encryptiondata"
+	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/resourcesynccontroller"
+	"github.com/openshift/library-go/pkg/operator/revisioncontroller"
+	"github.com/openshift/library-go/pkg/operator/staticpod"
+	"github.com/openshift/library-go/pkg/operator/status"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+	"k8s.io/utils/clock"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
+	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
+	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
+	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/test/kmsenv"
+)
+
+// encryptedResources are the resources kube-apiserver-operator encrypts.
+var encryptedResources = []schema.GroupResource{{Resource: "secrets"}, {Resource: "configmaps"}}
+
+// Operator is the lab's kube-apiserver-operator: library-go's static-pod and encryption controllers and
+// kmsguard's controllers, wired in startOperator as kube-apiserver-operator's starter wires them.
+type Operator struct {
+	// Client is library-go's client for the KubeAPIServer "cluster" resource.
+	Client v1helpers.StaticPodOperatorClient
+	// KMSState is kmsguard's KMS health controller, the read API the other kmsguard controllers use.
+	KMSState *kmsstate.Controller
+	// Migrator is kmsguard's migrator, which library-go's migration controller drives.
+	Migrator *kmsmigration.Migrator
+}
+
+// startOperator builds and starts every controller; they run until ctx is done. It returns once the informers
+// have been started.
+func startOperator(ctx context.Context, cfg *rest.Config) (*Operator, error) {
+	kubeClient, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	configClient, err := configclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	operatorClientset, err := operatorclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	dynamicClient, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	operatorClient, dynamicInformers, err := kmsenv.NewKubeAPIServerOperatorClient(cfg)
+	if err != nil {
+		return nil, err
+	}
+
+	// What kube-apiserver-operator's starter has before it builds its controllers.
+	kubeInformers := v1helpers.NewKubeInformersForNamespaces(kubeClient, "", targetNamespace, operatorNamespace, "openshift-config", "openshift-config-managed")
+	clusterInformers := informers.NewSharedInformerFactory(kubeClient, 10*time.Minute)
+	configInformers := configinformers.NewSharedInformerFactory(configClient, 10*time.Minute)
+	recorder := events.NewKubeRecorder(kubeClient.CoreV1().Events(operatorNamespace), "kube-apiserver-operator",
+		&corev1.ObjectReference{Kind: "Deployment", Namespace: operatorNamespace, Name: "kube-apiserver-operator"}, clock.RealClock{})
+	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(kubeClient.Discovery()))
+
+	resourceSyncer := resourcesynccontroller.NewResourceSyncController("kube-apiserver", operatorClient, kubeInformers,
+		kubeClient.CoreV1(), kubeClient.CoreV1(), recorder)
+
+	// kmsstate: per node and KMS key, the health the node's reporter publishes (node.go runs one per node, as the
+	// health-reporter sidecar does). The keys are those of the deployed config, of the candidate the next revision
+	// will carry (the rollout gate asks about those) and of a config kmsrollback holds out.
+	holdStore := kmsrollback.NewHoldStore(kubeClient.CoreV1(), operatorNamespace, "kmsguard-rollback")
+	kmsState := kmsstate.NewController("kube-apiserver", kmsstate.Options{
+		Config:         kmsstate.Config{ReportInterval: reportInterval},
+		OperatorClient: operatorClient,
+		StatusProvider: encryptionstatus.NewKubeAPIServer(operatorClientset.OperatorV1().KubeAPIServers()),
+		Nodes:          kmsstate.StaticPodNodes(operatorClient),
+		Keys:           kmsKeys(kubeClient, operatorClient, holdStore),
+		Recorder:       recorder.WithComponentSuffix("kms-state"),
+		Memory:         kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: "kmsguard-kms-state"},
+	})
+
+	// library-go's deployer reads which encryption config every apiserver runs from the mirror pods' revision
+	// labels; kmsrollback's HoldingDeployer keeps a reverted config from being taken for the desired one.
+	podDeployer, err := encryptiondeployer.NewRevisionLabelPodDeployer("revision", targetNamespace, kubeInformers, kubeClient.CoreV1(), kubeClient.CoreV1(),
+		encryptiondeployer.StaticPodNodeProvider{OperatorClient: operatorClient})
+	if err != nil {
+		return nil, err
+	}
+	deployer := kmsrollback.NewHoldingDeployer(podDeployer, holdStore, kubeInformers.InformersFor(operatorNamespace).Core().V1().ConfigMaps().Informer())
+
+	// kmsmigration's Migrator in place of library-go's in-process migrator; it pauses while the KMS write key is
+	// not healthy on every node.
+	keySelector := metav1.ListOptions{LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + targetNamespace}
+	writeKeys := kmsmigration.WriteKeysFromDeployer(deployer, kubeClient.CoreV1(), keySelector, encryptedResources)
+	migrator, err := kmsmigration.New(kmsmigration.Options{
+		Dynamic:     dynamicClient,
+		Mapper:      mapper,
+		Checkpoints: kmsmigration.ConfigMapCheckpoints{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: "kmsguard-migration"},
+		Health:      writeKeyHealth(writeKeys, operatorClient, kmsState),
+	})
+	if err != nil {
+		return nil, err
+	}
+	migrationController := kmsmigration.NewController("kube-apiserver", kmsmigration.ControllerOptions{
+		Migrator:       migrator,
+		OperatorClient: operatorClient,
+		Recorder:       recorder.WithComponentSuffix("kms-migration"),
+		WriteKeys:      writeKeys,
+		Rotations:      kmsmigration.RotationsFromState(kmsState),
+	})
+
+	encryptionControllers, err := encryption.NewControllers(
+		targetNamespace,
+		nil,
+		encryption.StaticEncryptionProvider(encryptedResources),
+		deployer,
+		migrator,
+		operatorClient,
+		configClient.ConfigV1().APIServers(),
+		configInformers.Config().V1().APIServers(),
+		kubeInformers,
+		kubeClient.CoreV1(),
+		kubeClient.CoreV1(),
+		recorder,
+		resourceSyncer,
+	)
+	if err != nil {
+		return nil, err
+	}
+
+	// The rollout gate: no revision that changes KMS providers before they are healthy on every node, none that
+	// drops a read key still in use.
+	gate := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
+		Configs:        kmsprecondition.RevisionedSecrets(kubeClient.CoreV1(), targetNamespace, operatorClient),
+		Nodes:          kmsstate.StaticPodNodes(operatorClient),
+		Health:         kmsState,
+		Migration:      kmsprecondition.KeySecretMigrations(kubeInformers.InformersFor("openshift-config-managed").Core().V1().Secrets().Lister(), targetNamespace),
+		Reverts:        holdStore,
+		OperatorClient: operatorClient,
+		Recorder:       recorder.WithComponentSuffix("kms-rollout-gate"),
+	})
+
+	// library-go's static-pod controllers, as kube-apiserver-operator builds them, less what the lab has no
+	// use for (certificates, pruning, the PDB guard, the startup monitor's own pod).
+	versionRecorder := status.NewVersionGetter()
+	staticPodControllers, err := staticpod.NewBuilder(operatorClient, kubeClient, kubeInformers, clusterInformers, configInformers, clock.RealClock{}).
+		WithEvents(recorder).
+		// The node agents play the installer; the image (kube-apiserver-operator's, from $OPERATOR_IMAGE) only has
+		// to be valid.
+		WithCustomInstaller([]string{"cluster-kube-apiserver-operator", "installer"}, func(pod *corev1.Pod, _ string, _ *operatorv1.StaticPodOperatorSpec, _ int32) error {
+			pod.Spec.Containers[0].Image = "kmsguard-lab/cluster-kube-apiserver-operator"
+			return nil
+		}).
+		WithRevisionedResources(targetNamespace, staticPodName,
+			[]revisioncontroller.RevisionResource{{Name: podConfigMapName}},
+			[]revisioncontroller.RevisionResource{{Name: encryptiondata.EncryptionConfSecretName, Optional: true}}).
+		WithVersioning("kube-apiserver", versionRecorder).
+		WithOperandPodLabelSelector(labels.Set{"apiserver": "true"}.AsSelector()).
+		WithRevisionControllerPrecondition(gate.Precondition).
+		WithRevisionControllerReadinessCheck(gate.ReadinessCheck).
+		ToControllers()
+	if err != nil {
+		return nil, err
+	}
+
+	// kmsrollback: revert a revision whose KMS change makes an apiserver fail, with evidence that KMS is to blame.
+	operandPods := kubeInformers.InformersFor(targetNamespace).Core().V1().Pods()
+	rollback := kmsrollback.NewController("kube-apiserver", kmsrollback.Options{
+		Rollout:        kmsrollback.StaticPodRollout(operatorClient, operandPods.Lister().Pods(targetNamespace), labels.Set{"apiserver": "true"}.AsSelector(), 0, nil),
+		Configs:        kmsrollback.RevisionedSecrets(kubeClient.CoreV1(), targetNamespace),
+		Target:         kmsrollback.ManagedEncryptionConfig(kubeClient.CoreV1(), targetNamespace),
+		Health:         kmsState,
+		AdminConfig:    kmsrollback.APIServerEncryption(configInformers.Config().V1().APIServers().Lister()),
+		Store:          holdStore,
+		OperatorClient: operatorClient,
+		Recorder:       recorder.WithComponentSuffix("kms-rollback"),
+		Informers:      []factory.Informer{operandPods.Informer()},
+	})
+
+	kubeInformers.Start(ctx.Done())
+	clusterInformers.Start(ctx.Done())
+	configInformers.Start(ctx.Done())
+	dynamicInformers.Start(ctx.Done())
+
+	go staticPodControllers.Start(ctx)
+	go resourceSyncer.Run(ctx, 1)
+	go encryptionControllers.Run(ctx, 1)
+	go kmsState.Run(ctx, 1)
+	go migrationController.Run(ctx, 1)
+	go rollback.Run(ctx, 1)
+	return &Operator{Client: operatorClient, KMSState: kmsState, Migrator: migrator}, nil
+}
+
+// kmsKeys lists the KMS keys kmsstate watches: those of the latest revision's config, of the candidate config
+// (encryption-config in the operand namespace, which the next revision copies) and of a config kmsrollback holds
+// out.
+//
+// Adapter: kmsstate.KeysFromConfig takes one config and the HoldStore's key ids come separately, so every
+// operator has to merge them; a kmsstate.KeyLister built from a ConfigSource and the HoldStore would remove this.
+func kmsKeys(kube kubernetes.Interface, operator v1helpers.StaticPodOperatorClient, holds *kmsrollback.HoldStore) kmsstate.KeyLister {
+	return kmsstate.KeyListerFunc(func(ctx context.Context) (kmsstate.Keys, error) {
+		_, status, _, err := operator.GetStaticPodOperatorState()
+		if err != nil {
+			return kmsstate.Keys{}, err
+		}
+		names := []string{encryptiondata.EncryptionConfSecretName}
+		if status.LatestAvailableRevision > 0 {
+			names = append(names, fmt.Sprintf("%s-%d", encryptiondata.EncryptionConfSecretName, status.LatestAvailableRevision))
+		}
+		ids := sets.New[string]()
+		keys := kmsstate.Keys{Providers: map[string]string{}}
+		for _, name := range names {
+			secret, err := kube.CoreV1().Secrets(targetNamespace).Get(ctx, name, metav1.GetOptions{})
+			if apierrors.IsNotFound(err) {
+				continue
+			}
+			if err != nil {
+				return kmsstate.Keys{}, err
+			}
+			config, err := encryptionconfig.Decode(secret.Data[encryptiondata.EncryptionConfSecretKey])
+			if err != nil {
+				return kmsstate.Keys{}, fmt.Errorf("%s: %w", name, err)
+			}
+			k := kmsstate.KeysFromConfig(config)
+			ids.Insert(k.IDs...)
+			for p, id := range k.Providers {
+				keys.Providers[p] = id
+			}
+		}
+		held, err := holds.HeldKeyIDs(ctx)
+		if err != nil {
+			return kmsstate.Keys{}, err
+		}
+		ids.Insert(held...)
+		keys.IDs = sets.List(ids)
+		return keys, nil
+	})
+}
+
+// writeKeyHealth is the migrator's health: kmsstate's verdict on the KMS write keys, on every node.
+//
+// Adapter: kmsmigration.HealthFunc is not told the write key it migrates to, so the wiring looks the write keys
+// up again; passing the key id to HealthFunc (EnsureMigration has it) would remove this.
+func writeKeyHealth(writeKeys kmsmigration.WriteKeysFunc, operator v1helpers.StaticPodOperatorClient, state *kmsstate.Controller) kmsmigration.HealthFunc {
+	nodes := kmsstate.StaticPodNodes(operator)
+	return func(ctx context.Context) error {
+		keys, err := writeKeys(ctx)
+		if err != nil || len(keys) == 0 {
+			return err
+		}
+		ids := sets.New[string]()
+		for _, id := range keys {
+			ids.Insert(id)
+		}
+		names, err := nodes.Nodes(ctx)
+		if err != nil {
+			return err
+		}
+		return state.Healthy(names, sets.List(ids))
+	}
+}
