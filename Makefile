@@ -58,11 +58,12 @@ test-e2e: envtest-assets
 bench-migration: envtest-assets
 	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" $(GO) run ./test/bench/migration
 
-# run starts the lab: etcd + kube-apiserver encrypting Secrets with KMS v2 through the fake plugin, using the
-# EncryptionConfiguration embedded in bindata/. It prints a kubeconfig path and runs until Ctrl-C.
+# run starts the lab (pkg/lab): etcd, three kube-apiservers, node agents and kube-apiserver-operator's library-go
+# controllers with kmsguard's; switches the cluster to aescbc and then to KMS through the APIServer resource, waits
+# until each is rolled out and migrated, prints the status and runs until Ctrl-C.
 .PHONY: run
 run: envtest-assets
-	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" $(GO) run ./test/lab
+	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" $(GO) run ./cmd/kmsguard lab --encryption aescbc,KMS
 
 .PHONY: verify
 verify: verify-gofmt verify-vet verify-modules

@@ -23,6 +23,7 @@ func NewCommand() *cobra.Command {
 	root.AddCommand(newVerifyCommand())
 	root.AddCommand(newRecoverCommand())
 	root.AddCommand(newMigrateCommand())
+	root.AddCommand(newLabCommand())
 	return root
 }
 
