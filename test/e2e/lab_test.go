@@ -1,0 +1,283 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	configv1 "github.com/openshift/api/config/v1"
+	"github.com/openshift/library-go/pkg/operator/encryption/state"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
+	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/lab"
+	"github.com/kmsguard/kmsguard/test/kmsenv"
+)
+
+// labSecrets is how many Secrets the lab tests write before each switch; enough for the migration to page.
+const labSecrets = 40
+
+// startLab starts a lab of n nodes that is stopped when t ends. Its directory is short (unix socket paths live
+// below it) and kept, with every log, when the test fails.
+func startLab(t *testing.T, n int) *lab.Lab {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "lab-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	controllerLog, err := os.Create(filepath.Join(dir, "operator.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := time.Now()
+	l, err := lab.Start(context.Background(), lab.Options{Dir: dir, Nodes: n, Log: testWriter{t}, ControllerLog: controllerLog})
+	if err != nil {
+		t.Fatalf("starting the lab (logs in %s): %v", dir, err)
+	}
+	t.Logf("lab of %d nodes started in %s", n, time.Since(started).Round(time.Millisecond))
+	t.Cleanup(func() {
+		if err := l.Stop(); err != nil {
+			t.Errorf("stopping the lab: %v", err)
+		}
+		controllerLog.Close()
+		if t.Failed() {
+			t.Logf("lab directory kept: %s", dir)
+			return
+		}
+		os.RemoveAll(dir)
+	})
+	return l
+}
+
+// testWriter sends the lab's step lines to the test log.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// TestLabAESCBCToKMS switches a three-node lab from aescbc to KMS v2 through the APIServer resource and lets
+// library-go's own controllers roll it out, with kmsguard's rollout gate, migrator and health reporters in the
+// loop. The apiservers' own lifecycle and config files must show the KMS key as a read key on every node before
+// any node wrote with it, and the restarts one node at a time; every Secret must read back unchanged and be
+// stored under the KMS key.
+func TestLabAESCBCToKMS(t *testing.T) {
+	ctx := context.Background()
+	l := startLab(t, 3)
+	client, err := kubernetes.NewForConfig(l.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	writeSecrets := func(prefix string) {
+		for i := range labSecrets {
+			name := fmt.Sprintf("%s-%d", prefix, i)
+			value := fmt.Sprintf("%s value %d", prefix, i)
+			if _, err := client.CoreV1().Secrets("default").Create(ctx, &corev1.Secret{
+				ObjectMeta: metav1.ObjectMeta{Name: name},
+				Data:       map[string][]byte{"value": []byte(value)},
+			}, metav1.CreateOptions{}); err != nil {
+				t.Fatalf("creating secret %s: %v", name, err)
+			}
+			want[name] = value
+		}
+	}
+
+	writeSecrets("plain")
+	start := time.Now()
+	if err := l.SetEncryption(ctx, configv1.EncryptionTypeAESCBC); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.WaitForEncryption(ctx, state.AESCBC); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("identity -> aescbc rolled out and migrated in %s", time.Since(start).Round(time.Millisecond))
+
+	writeSecrets("aescbc")
+	switchedAt := time.Now()
+	if err := l.SetEncryption(ctx, configv1.EncryptionTypeKMS); err != nil {
+		t.Fatal(err)
+	}
+	kmsKeyID, err := l.WaitForEncryption(ctx, state.KMS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("aescbc -> KMS (key %s) rolled out and migrated in %s", kmsKeyID, time.Since(switchedAt).Round(time.Millisecond))
+
+	var status strings.Builder
+	if err := l.PrintStatus(ctx, &status); err != nil {
+		t.Error(err)
+	}
+	t.Logf("lab status:\n%s", status.String())
+
+	history := readLifecycles(t, l.Nodes())
+	checkOneNodeAtATime(t, history)
+	checkReadKeyBeforeWrite(t, history, switchedAt)
+
+	// Every Secret reads back unchanged, and etcd holds each under a KMS v2 key.
+	for name, value := range want {
+		secret, err := client.CoreV1().Secrets("default").Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			t.Errorf("reading secret %s: %v", name, err)
+			continue
+		}
+		if got := string(secret.Data["value"]); got != value {
+			t.Errorf("secret %s reads %q, want %q", name, got, value)
+		}
+		raw, err := l.ControlPlane().RawValue(ctx, "/registry/secrets/default/"+name)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		stored, err := etcdvalue.Parse(raw)
+		if err != nil {
+			t.Errorf("secret %s: %v", name, err)
+			continue
+		}
+		if stored.Kind != etcdvalue.KindKMSv2 {
+			t.Errorf("secret %s is stored as %s, want KMS v2", name, stored.Kind)
+		}
+	}
+}
+
+// start is one process start of a node's kube-apiserver, read from its supervisor's lifecycle and its config file.
+type start struct {
+	node       string
+	down, up   time.Time // the previous process was told to stop; this one answered /healthz
+	configPath string
+	config     *apiserverv1.EncryptionConfiguration // nil: no encryption
+}
+
+// readLifecycles reads every node's apiserver starts after the lab's bootstrap, with the encryption config
+// each was started with, read back from the file the process was given.
+func readLifecycles(t *testing.T, nodes []*lab.Node) map[string][]start {
+	t.Helper()
+	history := map[string][]start{}
+	for _, n := range nodes {
+		var down time.Time
+		for _, e := range n.APIServer().Events() {
+			switch e.Kind {
+			case kmsenv.EventStopping:
+				down = e.Time
+			case kmsenv.EventStarted:
+				s := start{node: n.Name(), down: down, up: e.Time, configPath: e.EncryptionConfigPath}
+				if e.EncryptionConfigPath != "" {
+					data, err := os.ReadFile(e.EncryptionConfigPath)
+					if err != nil {
+						t.Fatalf("%s: the config its apiserver was started with: %v", n.Name(), err)
+					}
+					if s.config, err = encryptionconfig.Decode(data); err != nil {
+						t.Fatalf("%s: %s: %v", n.Name(), e.EncryptionConfigPath, err)
+					}
+				}
+				history[n.Name()] = append(history[n.Name()], s)
+			}
+		}
+	}
+	return history
+}
+
+// checkOneNodeAtATime fails when two apiservers were down at the same time: every restart's window, from the
+// old process being told to stop to the new one answering /healthz, must not overlap another node's.
+func checkOneNodeAtATime(t *testing.T, history map[string][]start) {
+	t.Helper()
+	var restarts []start
+	for _, starts := range history {
+		for _, s := range starts {
+			if !s.down.IsZero() {
+				restarts = append(restarts, s)
+			}
+		}
+	}
+	sort.Slice(restarts, func(i, j int) bool { return restarts[i].down.Before(restarts[j].down) })
+	var longest time.Duration
+	for i, r := range restarts {
+		longest = max(longest, r.up.Sub(r.down))
+		if i > 0 && restarts[i-1].up.After(r.down) {
+			t.Errorf("%s restarted (%s - %s) while %s was still restarting (%s - %s)", r.node, r.down.Format(time.StampMilli), r.up.Format(time.StampMilli),
+				restarts[i-1].node, restarts[i-1].down.Format(time.StampMilli), restarts[i-1].up.Format(time.StampMilli))
+		}
+	}
+	t.Logf("%d apiserver restarts, one at a time; the longest took %s", len(restarts), longest.Round(time.Millisecond))
+}
+
+// checkReadKeyBeforeWrite fails unless, when the first apiserver started to write Secrets with KMS, every other
+// apiserver already ran with that KMS provider as a read key.
+func checkReadKeyBeforeWrite(t *testing.T, history map[string][]start, after time.Time) {
+	t.Helper()
+	var first *start
+	for _, starts := range history {
+		for i := range starts {
+			s := &starts[i]
+			if s.up.After(after) && writesSecretsWithKMS(s.config) != "" && (first == nil || s.up.Before(first.up)) {
+				first = s
+			}
+		}
+	}
+	if first == nil {
+		t.Fatal("no apiserver ever started writing Secrets with KMS")
+	}
+	provider := writesSecretsWithKMS(first.config)
+	t.Logf("%s was the first to write Secrets with KMS provider %s, from %s", first.node, provider, first.up.Format(time.StampMilli))
+	for node, starts := range history {
+		if node == first.node {
+			continue
+		}
+		var running *start
+		for i := range starts {
+			if starts[i].up.Before(first.down) {
+				running = &starts[i]
+			}
+		}
+		if running == nil || !readsSecretsWithKMS(running.config, provider) {
+			path := "<none>"
+			if running != nil {
+				path = running.configPath
+			}
+			t.Errorf("%s ran with config %s, without KMS provider %s, when %s started to write with it", node, path, provider, first.node)
+		}
+	}
+}
+
+// writesSecretsWithKMS returns the name of the KMS provider config writes Secrets with, or "".
+func writesSecretsWithKMS(config *apiserverv1.EncryptionConfiguration) string {
+	providers := secretsProviders(config)
+	if len(providers) > 0 && providers[0].KMS != nil {
+		return providers[0].KMS.Name
+	}
+	return ""
+}
+
+// readsSecretsWithKMS says whether config can read Secrets written by the KMS provider name.
+func readsSecretsWithKMS(config *apiserverv1.EncryptionConfiguration, name string) bool {
+	for _, p := range secretsProviders(config) {
+		if p.KMS != nil && p.KMS.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func secretsProviders(config *apiserverv1.EncryptionConfiguration) []apiserverv1.ProviderConfiguration {
+	if config == nil {
+		return nil
+	}
+	for _, r := range config.Resources {
+		for _, res := range r.Resources {
+			if res == "secrets" {
+				return r.Providers
+			}
+		}
+	}
+	return nil
+}
