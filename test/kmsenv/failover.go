@@ -3,6 +3,7 @@ package kmsenv
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -20,8 +21,9 @@ import (
 //
 // It balances on the client side because each envtest kube-apiserver has its own serving CA and client CA, so
 // one TLS identity cannot be forwarded to all of them by a TCP load balancer. Only a request that could not be
-// sent (connection refused) moves on to the next apiserver, so no request is sent twice; a watch cut by a
-// shutdown ends as it would behind a load balancer, and client-go starts a new one.
+// sent (connection refused) or that an apiserver shutting down rejected (429) moves on to the next apiserver,
+// so no request is applied twice; a watch cut by a shutdown ends as it would behind a load balancer, and
+// client-go starts a new one.
 func (cp *ControlPlane) FailoverRESTConfig() (*rest.Config, error) {
 	cp.mu.Lock()
 	apiServers := append([]*APIServer(nil), cp.apiServers...)
@@ -88,6 +90,15 @@ func (t *failoverTransport) RoundTrip(req *http.Request) (*http.Response, error)
 			attempt.Body = body
 		}
 		resp, err := b.transport.RoundTrip(attempt)
+		if err == nil && resp.StatusCode == http.StatusTooManyRequests && i < len(t.backends)-1 && replayable(req) {
+			// A kube-apiserver shutting down with --shutdown-send-retry-after rejects new requests with 429
+			// until it closes its port; a load balancer would have taken it out already (its /readyz fails).
+			// The request was rejected, not applied, so the next apiserver may take it.
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			lastErr = fmt.Errorf("%s answered %s", b.url.Host, resp.Status)
+			continue
+		}
 		if err == nil {
 			t.mu.Lock()
 			t.preferred = index
@@ -100,6 +111,11 @@ func (t *failoverTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		lastErr = err
 	}
 	return nil, lastErr
+}
+
+// replayable says whether req can be sent again: it has no body, or one GetBody recreates.
+func replayable(req *http.Request) bool {
+	return req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
 }
 
 // notConnected says whether err means the request never reached a server, so sending it elsewhere cannot
