@@ -19,7 +19,10 @@
 //   - the operator (operator.go): library-go's static-pod controllers (revision, installer, installer state,
 //     node, static pod state, ...) built with staticpod.NewBuilder and its encryption controllers (key, state,
 //     prune, migration, condition) built with encryption.NewControllers, wired as kube-apiserver-operator
-//     wires them, plus kmsguard's controllers.
+//     wires them, plus kmsguard's controllers: kmsstate (fed by a kmsguard health reporter per node), the
+//     rollout gate (kmsprecondition, as the revision controller's precondition and readiness check),
+//     kmsmigration's Migrator in place of library-go's migrator with its controller, kmsrollback (its
+//     HoldingDeployer around library-go's deployer, and its controller) and lost-key recovery.
 //
 // Clients of the lab (the operator, the node agents) reach the apiservers through kmsenv's failover config, as
 // they would through the load balancer of a cluster, so that they keep working while one apiserver restarts.

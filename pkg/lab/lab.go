@@ -154,7 +154,11 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 		}()
 	}
 
-	if l.operator, err = startOperator(runCtx, l.restConfig); err != nil {
+	etcd, err := l.cp.EtcdClient()
+	if err != nil {
+		return nil, err
+	}
+	if l.operator, err = startOperator(runCtx, l.restConfig, etcd); err != nil {
 		return nil, err
 	}
 	if err := l.WaitForRevision(ctx, 1); err != nil {

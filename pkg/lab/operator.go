@@ -20,6 +20,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/staticpod"
 	"github.com/openshift/library-go/pkg/operator/status"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -35,10 +36,12 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
+	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
@@ -59,7 +62,7 @@ type Operator struct {
 
 // startOperator builds and starts every controller; they run until ctx is done. It returns once the informers
 // have been started.
-func startOperator(ctx context.Context, cfg *rest.Config) (*Operator, error) {
+func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Operator, error) {
 	kubeClient, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -158,7 +161,7 @@ func startOperator(ctx context.Context, cfg *rest.Config) (*Operator, error) {
 	// The rollout gate: no revision that changes KMS providers before they are healthy on every node, none that
 	// drops a read key still in use.
 	gate := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
-		Configs:        kmsprecondition.RevisionedSecrets(kubeClient.CoreV1(), targetNamespace, operatorClient),
+		Configs:        revisions.Secrets(kubeClient.CoreV1(), targetNamespace, operatorClient),
 		Nodes:          kmsstate.StaticPodNodes(operatorClient),
 		Health:         kmsState,
 		Migration:      kmsprecondition.KeySecretMigrations(kubeInformers.InformersFor("openshift-config-managed").Core().V1().Secrets().Lister(), targetNamespace),
@@ -194,7 +197,7 @@ func startOperator(ctx context.Context, cfg *rest.Config) (*Operator, error) {
 	operandPods := kubeInformers.InformersFor(targetNamespace).Core().V1().Pods()
 	rollback := kmsrollback.NewController("kube-apiserver", kmsrollback.Options{
 		Rollout:        kmsrollback.StaticPodRollout(operatorClient, operandPods.Lister().Pods(targetNamespace), labels.Set{"apiserver": "true"}.AsSelector(), 0, nil),
-		Configs:        kmsrollback.RevisionedSecrets(kubeClient.CoreV1(), targetNamespace),
+		Configs:        revisions.Secrets(kubeClient.CoreV1(), targetNamespace, operatorClient),
 		Target:         kmsrollback.ManagedEncryptionConfig(kubeClient.CoreV1(), targetNamespace),
 		Health:         kmsState,
 		AdminConfig:    kmsrollback.APIServerEncryption(configInformers.Config().V1().APIServers().Lister()),
@@ -202,6 +205,23 @@ func startOperator(ctx context.Context, cfg *rest.Config) (*Operator, error) {
 		OperatorClient: operatorClient,
 		Recorder:       recorder.WithComponentSuffix("kms-rollback"),
 		Informers:      []factory.Informer{operandPods.Informer()},
+	})
+
+	// Lost-key recovery: finds the objects a lost KMS key made undecryptable (from raw etcd values) and deletes
+	// exactly those once the admin consents, naming the key id.
+	resources, _, err := recovery.Resolve(kubeClient.Discovery(), recovery.DefaultResources)
+	if err != nil {
+		return nil, err
+	}
+	recoveryController := recovery.NewController("kube-apiserver", recovery.Options{
+		OperatorClient: operatorClient,
+		Dynamic:        dynamicClient,
+		Resources:      resources,
+		Raw:            recovery.EtcdValues(etcd),
+		KMS:            recovery.KMSStateView(kmsState),
+		ConfigMaps:     kubeClient.CoreV1(),
+		Namespace:      operatorNamespace,
+		Recorder:       recorder.WithComponentSuffix("kms-recovery"),
 	})
 
 	kubeInformers.Start(ctx.Done())
@@ -215,6 +235,7 @@ func startOperator(ctx context.Context, cfg *rest.Config) (*Operator, error) {
 	go kmsState.Run(ctx, 1)
 	go migrationController.Run(ctx, 1)
 	go rollback.Run(ctx, 1)
+	go recoveryController.Run(ctx, 1)
 	return &Operator{Client: operatorClient, KMSState: kmsState, Migrator: migrator}, nil
 }
 
@@ -222,7 +243,7 @@ func startOperator(ctx context.Context, cfg *rest.Config) (*Operator, error) {
 // (encryption-config in the operand namespace, which the next revision copies) and of a config kmsrollback holds
 // out.
 //
-// Adapter: kmsstate.KeysFromConfig takes one config and the HoldStore's key ids come separately, so every
+// Adapter: encryptionconfig.KMSKeysOf takes one config and the HoldStore's key ids come separately, so every
 // operator has to merge them; a kmsstate.KeyLister built from a ConfigSource and the HoldStore would remove this.
 func kmsKeys(kube kubernetes.Interface, operator v1helpers.StaticPodOperatorClient, holds *kmsrollback.HoldStore) kmsstate.KeyLister {
 	return kmsstate.KeyListerFunc(func(ctx context.Context) (kmsstate.Keys, error) {
@@ -248,7 +269,7 @@ func kmsKeys(kube kubernetes.Interface, operator v1helpers.StaticPodOperatorClie
 			if err != nil {
 				return kmsstate.Keys{}, fmt.Errorf("%s: %w", name, err)
 			}
-			k := kmsstate.KeysFromConfig(config)
+			k := encryptionconfig.KMSKeysOf(config)
 			ids.Insert(k.IDs...)
 			for p, id := range k.Providers {
 				keys.Providers[p] = id
