@@ -116,5 +116,5 @@ func currentKeys(ctx context.Context, kube kubernetes.Interface, namespace strin
 	if err != nil {
 		return kmsstate.Keys{}, fmt.Errorf("%s/%s: %w", namespace, encryptionConfigSecret, err)
 	}
-	return kmsstate.KeysFromConfig(config), nil
+	return encryptionconfig.KMSKeysOf(config), nil
 }

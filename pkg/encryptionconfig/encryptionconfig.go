@@ -1,5 +1,12 @@
 // Package encryptionconfig decodes and validates kube-apiserver EncryptionConfiguration files exactly as
 // kube-apiserver does, so that kmsguard judges a config by the same rules that will later load it.
+//
+// It owns every reading of a config: which entry a resource takes its providers from (the first that names it,
+// then "*.<group>", then "*.*": KeysFor), the write key and read keys of a resource (ReadKeys, ResourceKeys), the
+// KMS providers (KMSProviders) and the key id of each (KMSKeyID: library-go's kms-<id>.sock convention), and the
+// KMS v2 keys of a config (KMSKeysOf). No other kmsguard package walks EncryptionConfiguration.Resources: a walk
+// of its own would sooner or later miss the first-match rule and judge a provider kube-apiserver never uses.
+// Encryption configs of revisions (encryption-config-<revision>) are read by the subpackage revisions.
 package encryptionconfig
 
 import (

@@ -17,7 +17,7 @@ type StorageKey struct {
 	Kind etcdvalue.Kind
 	Name string
 	// Endpoint is the plugin endpoint of a KMS provider, empty for the other kinds. It is not part of what a
-	// value records, but says which key library-go and kmsstate call it (kmsstate.KeyIDOf).
+	// value records, but says which key library-go and kmsstate call it (KeyID).
 	Endpoint string
 }
 

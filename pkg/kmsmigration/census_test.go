@@ -25,6 +25,7 @@ import (
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/internal/etcdtest"
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
@@ -56,10 +57,10 @@ func (k kekIDs) SettledKEKID(keyID string) (string, bool) {
 	return kek, ok
 }
 
-func deployedOnly(t *testing.T, config *apiserverv1.EncryptionConfiguration) kmsprecondition.ConfigSource {
+func deployedOnly(t *testing.T, config *apiserverv1.EncryptionConfiguration) revisions.ConfigSource {
 	data := ectest.Marshal(t, config)
-	return kmsprecondition.ConfigSourceFunc(func(context.Context) (kmsprecondition.Configs, error) {
-		return kmsprecondition.Configs{Deployed: data, DeployedName: "ns/encryption-config-1"}, nil
+	return revisions.ConfigSourceFunc(func(context.Context) (revisions.Configs, error) {
+		return revisions.Configs{Deployed: data, DeployedName: "ns/encryption-config-1"}, nil
 	})
 }
 
@@ -100,9 +101,9 @@ func TestTargetsFromConfig(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			source := kmsprecondition.ConfigSourceFunc(func(context.Context) (kmsprecondition.Configs, error) { return kmsprecondition.Configs{}, nil })
+			source := revisions.ConfigSourceFunc(func(context.Context) (revisions.Configs, error) { return revisions.Configs{}, nil })
 			if s.deployed != nil {
-				source = deployedOnly(t, s.deployed).(kmsprecondition.ConfigSourceFunc)
+				source = deployedOnly(t, s.deployed).(revisions.ConfigSourceFunc)
 			}
 			targets, err := TargetsFromConfig(source, s.keks, TargetOptions{EtcdPrefix: "/kubernetes.io", Resources: s.resources})(context.Background())
 			if s.wantErr != "" {
@@ -196,7 +197,7 @@ func TestGateOnCensus(t *testing.T) {
 				&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "encryption-config-1"}, Data: map[string][]byte{"encryption-config": ectest.Marshal(t, deployed)}},
 			)
 			operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{LatestAvailableRevision: 1}, nil)
-			configs := kmsprecondition.RevisionedSecrets(kube.CoreV1(), namespace, operator)
+			configs := revisions.Secrets(kube.CoreV1(), namespace, operator)
 			kv := etcdtest.NewKV()
 			for key, value := range s.values {
 				kv.Store(key, value)

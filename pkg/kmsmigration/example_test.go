@@ -22,6 +22,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
@@ -89,7 +90,7 @@ func Example() {
 		Keys:           kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) { return kmsstate.Keys{}, nil }),
 		Recorder:       recorder,
 	})
-	configs := kmsprecondition.RevisionedSecrets(kubeClient.CoreV1(), "openshift-kube-apiserver", operatorClient)
+	configs := revisions.Secrets(kubeClient.CoreV1(), "openshift-kube-apiserver", operatorClient)
 	census := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
 		// The API's object count confirms that the scan looked where the
 		// objects are (the starter's rest config in place of this one).

@@ -9,13 +9,13 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
-	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
-// KEKIDSource gives the KEK id a KMS v2 key's plugins agreed on, by library-go key id (kmsstate.KeyIDOf);
+// KEKIDSource gives the KEK id a KMS v2 key's plugins agreed on, by library-go key id (encryptionconfig.KMSKeyID);
 // *kmsstate.Controller implements it.
 type KEKIDSource interface {
 	SettledKEKID(keyID string) (string, bool)
@@ -40,7 +40,7 @@ type TargetOptions struct {
 // write key of a KMS v2 provider is its KEK id as keks (kmsstate) settled it; a KMS v2 write key whose KEK id is
 // not settled yet is an error, not a guess, so the condition turns Unknown rather than counting every value of
 // the provider as current.
-func TargetsFromConfig(configs kmsprecondition.ConfigSource, keks KEKIDSource, opts TargetOptions) VerifyTargetsFunc {
+func TargetsFromConfig(configs revisions.ConfigSource, keks KEKIDSource, opts TargetOptions) VerifyTargetsFunc {
 	if opts.EtcdPrefix == "" {
 		opts.EtcdPrefix = evidence.DefaultEtcdPrefix
 	}
@@ -94,7 +94,7 @@ func writeKeyOf(k encryptionconfig.StorageKey, keks KEKIDSource) (evidence.Write
 	case etcdvalue.KindIdentity:
 		return evidence.WriteKey{Kind: k.Kind}, nil
 	case etcdvalue.KindKMSv2:
-		keyID := kmsstate.KeyIDOf(k.Name, k.Endpoint)
+		keyID := k.KeyID()
 		kek, ok := keks.SettledKEKID(keyID)
 		if !ok {
 			return evidence.WriteKey{}, fmt.Errorf("KMS key %s (provider %s): kmsstate has not seen its plugins agree on a KEK id yet", keyID, k.Name)

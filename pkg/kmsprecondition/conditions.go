@@ -10,6 +10,8 @@ import (
 	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/klog/v2"
+
+	"github.com/kmsguard/kmsguard/pkg/overrides"
 )
 
 // Conditions owned by the gate. Their suffixes make library-go's status controllers roll them into the
@@ -48,8 +50,8 @@ func (g *Gate) conditions(v verdict, previous []operatorv1.OperatorCondition, no
 	case len(v.Blocking) == 0:
 		c.progressing.Message = allowedMessage(v)
 	case v.Forced:
-		msg := fmt.Sprintf("the change in %s (%s) is FORCED by spec.unsupportedConfigOverrides.%s.%s although: %s; remove the override once the revision is rolled out",
-			v.Configs.CandidateName, v.Hash, overrideGroup, overrideKey, joinBlocking(v.Blocking))
+		msg := fmt.Sprintf("the change in %s (%s) is FORCED by %s although: %s; remove the override once the revision is rolled out",
+			v.Configs.CandidateName, v.Hash, overrides.ForceRevisionField, joinBlocking(v.Blocking))
 		c.progressing.Reason, c.progressing.Message = string(ReasonForced), msg
 		c.degraded.Reason, c.degraded.Message = string(ReasonForced), msg
 	default:
@@ -61,7 +63,7 @@ func (g *Gate) conditions(v verdict, previous []operatorv1.OperatorCondition, no
 		reason := string(v.Blocking[0].Reason())
 		msg := fmt.Sprintf("no revision is created from %s (%s) until: %s; %s", v.Configs.CandidateName, v.Hash, joinBlocking(v.Blocking), overrideHint(v.Hash))
 		if v.IgnoredForce {
-			msg += fmt.Sprintf(" (spec.unsupportedConfigOverrides.%s.%s names another candidate and is ignored)", overrideGroup, overrideKey)
+			msg += fmt.Sprintf(" (%s names another candidate and is ignored)", overrides.ForceRevisionField)
 		}
 		c.progressing = operatorv1.OperatorCondition{Type: ConditionProgressing, Status: operatorv1.ConditionTrue, Reason: reason, Message: msg}
 		switch {

@@ -13,9 +13,7 @@ import (
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
-	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
-	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
 // DefaultRollbackWindow is how long a read key stays in the config after the migration away from it finished:
@@ -55,7 +53,7 @@ func droppedReadKeys(candidate, deployed *apiserverv1.EncryptionConfiguration) [
 				continue
 			}
 			seen[id] = true
-			dropped = append(dropped, DroppedProvider{Resource: resource, Kind: k.Kind, Name: k.Name, KeyID: libraryGoKeyID(k)})
+			dropped = append(dropped, DroppedProvider{Resource: resource, Kind: k.Kind, Name: k.Name, KeyID: k.KeyID()})
 		}
 	}
 	sort.SliceStable(dropped, func(i, j int) bool {
@@ -65,19 +63,6 @@ func droppedReadKeys(candidate, deployed *apiserverv1.EncryptionConfiguration) [
 		return dropped[i].readKey().String() < dropped[j].readKey().String()
 	})
 	return dropped
-}
-
-// libraryGoKeyID is the id library-go gives the key: the <id> of kms-<id>.sock for KMS (the key kmsstate
-// reports), the key name for aescbc, aesgcm and secretbox (library-go names them by key id), none for identity.
-func libraryGoKeyID(k encryptionconfig.StorageKey) string {
-	switch k.Kind {
-	case etcdvalue.KindIdentity:
-		return ""
-	case etcdvalue.KindKMSv2, etcdvalue.KindKMSv1:
-		return kmsstate.KeyIDOf(k.Name, k.Endpoint)
-	default:
-		return k.Name
-	}
 }
 
 // checkDropped judges every dropped read key by the evidence: raw etcd evidence through the one pruning rule,

@@ -23,6 +23,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
@@ -77,7 +78,7 @@ func Example() {
 	keySecrets := kubeInformers.InformersFor("openshift-config-managed").Core().V1().Secrets().Lister()
 
 	// The wiring.
-	configs := kmsprecondition.RevisionedSecrets(kubeClient.CoreV1(), operandNamespace, operatorClient)
+	configs := revisions.Secrets(kubeClient.CoreV1(), operandNamespace, operatorClient)
 	// The census of raw etcd values: the gate's evidence that no value is left under a dropped read key. Run it
 	// with the other controllers (go census.Run(ctx, 1)).
 	census := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{

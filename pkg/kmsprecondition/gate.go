@@ -14,6 +14,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -23,7 +24,7 @@ type HealthReader interface {
 	Healthy(nodes, keyIDs []string) error
 }
 
-// RevertReader tells whether a candidate config, by CandidateHash, is a revert to the config of an earlier
+// RevertReader tells whether a candidate config, by revisions.CandidateHash, is a revert to the config of an earlier
 // revision that ran healthy.
 type RevertReader interface {
 	IsRevert(ctx context.Context, candidateHash string) (bool, error)
@@ -37,8 +38,8 @@ const DefaultDegradedAfter = 15 * time.Minute
 // Options configure a Gate. All fields but Preflight, Evidence or Migration (one of them is needed to ever drop a
 // read key), Reverts, RollbackWindow, DegradedAfter and Clock are required.
 type Options struct {
-	// Configs says where the candidate and deployed configs are (RevisionedSecrets for library-go operators).
-	Configs ConfigSource
+	// Configs says where the candidate and deployed configs are (revisions.Secrets for library-go operators).
+	Configs revisions.ConfigSource
 	// Nodes are the nodes whose apiservers will load the candidate (kmsstate.StaticPodNodes).
 	Nodes  kmsstate.NodeLister
 	Health HealthReader
@@ -111,9 +112,9 @@ func (g *Gate) Precondition(ctx context.Context) (bool, error) {
 // ReadinessCheck is a revisioncontroller.ReadinessCheckFunc: it judges encryption-config-<revision>, the copy the
 // revision controller just made, against the latest available revision. It closes the window in which
 // encryption-config changes between Precondition and the copy (the builder's revision controller reads the
-// source through an informer cache, the gate does not). Options.Configs must be a RevisionConfigSource.
+// source through an informer cache, the gate does not). Options.Configs must be a revisions.RevisionConfigSource.
 func (g *Gate) ReadinessCheck(ctx context.Context, revision int32) (bool, error) {
-	source, ok := g.options.Configs.(RevisionConfigSource)
+	source, ok := g.options.Configs.(revisions.RevisionConfigSource)
 	if !ok {
 		return false, fmt.Errorf("the KMS rollout gate's config source %T cannot read revision %d", g.options.Configs, revision)
 	}
@@ -126,7 +127,7 @@ func (g *Gate) ReadinessCheck(ctx context.Context, revision int32) (bool, error)
 
 // check evaluates the configs, applies the conditions and emits the events. It returns (false, nil) while
 // blocked: waiting is not an error, and an error would also set the revision controller's own Degraded.
-func (g *Gate) check(ctx context.Context, configs Configs) (allowed bool, err error) {
+func (g *Gate) check(ctx context.Context, configs revisions.Configs) (allowed bool, err error) {
 	spec, status, _, err := g.options.OperatorClient.GetOperatorState()
 	if err != nil {
 		return false, fmt.Errorf("reading the operator state: %w", err)
@@ -154,7 +155,7 @@ func (g *Gate) check(ctx context.Context, configs Configs) (allowed bool, err er
 
 // verdict is the outcome of one evaluation.
 type verdict struct {
-	Configs Configs
+	Configs revisions.Configs
 	// KMSChanged is false when the candidate leaves KMS providers as deployed; only dropped read keys are then
 	// checked.
 	KMSChanged bool
@@ -162,7 +163,7 @@ type verdict struct {
 	Dropped, Allowed []DroppedProvider
 	// Revert says the candidate is a revert (Options.Reverts), whose dropped read keys are not judged.
 	Revert bool
-	// Hash is CandidateHash(Configs.Candidate).
+	// Hash is revisions.CandidateHash(Configs.Candidate).
 	Hash string
 	// KeyIDs are the KMS v2 keys of the candidate, Nodes the nodes they must be healthy on.
 	KeyIDs, Nodes []string
@@ -176,8 +177,8 @@ type verdict struct {
 func (v verdict) Gated() bool { return v.KMSChanged || len(v.Dropped) > 0 }
 
 // evaluate runs the checks. An error means an input could not be read, not that the candidate is bad.
-func (g *Gate) evaluate(ctx context.Context, configs Configs, now time.Time) (verdict, error) {
-	v := verdict{Configs: configs, Hash: CandidateHash(configs.Candidate)}
+func (g *Gate) evaluate(ctx context.Context, configs revisions.Configs, now time.Time) (verdict, error) {
+	v := verdict{Configs: configs, Hash: revisions.CandidateHash(configs.Candidate)}
 	deployed, err := encryptionconfig.DecodeUnvalidated(configs.Deployed)
 	comparable := err == nil
 	if err != nil {
@@ -228,7 +229,7 @@ func (g *Gate) evaluate(ctx context.Context, configs Configs, now time.Time) (ve
 		return v, nil
 	}
 
-	candidateKeys, deployedKeys := kmsstate.KeysFromConfig(candidate), kmsstate.KeysFromConfig(deployed)
+	candidateKeys, deployedKeys := encryptionconfig.KMSKeysOf(candidate), encryptionconfig.KMSKeysOf(deployed)
 	v.KeyIDs = candidateKeys.IDs
 	if newKeys := sets.List(sets.New(candidateKeys.IDs...).Difference(sets.New(deployedKeys.IDs...))); len(newKeys) > 0 && g.options.Preflight != nil {
 		if err := g.options.Preflight.PreflightPassed(ctx, newKeys); err != nil {

@@ -18,6 +18,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
@@ -429,7 +430,7 @@ func TestPrecondition(t *testing.T) {
 			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:          health([]string{"1"}),
 			conditions:      preflightPassed(),
-			force:           CandidateHash([]byte("an older candidate")),
+			force:           revisions.CandidateHash([]byte("an older candidate")),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
 			wantInMessage: []string{"names another candidate and is ignored"},
 			wantEvents:    []string{EventBlocked},
@@ -452,7 +453,7 @@ func TestPrecondition(t *testing.T) {
 			if s.force != "" {
 				force := s.force
 				if force == "candidate" {
-					force = CandidateHash(candidate)
+					force = revisions.CandidateHash(candidate)
 				}
 				spec.UnsupportedConfigOverrides.Raw = []byte(fmt.Sprintf(`{"kmsguard":{"forceRevision":%q}}`, force))
 			}
@@ -460,7 +461,7 @@ func TestPrecondition(t *testing.T) {
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
 
 			opts := Options{
-				Configs:        RevisionedSecrets(fake.NewClientset(objs...).CoreV1(), operandNamespace, operator),
+				Configs:        revisions.Secrets(fake.NewClientset(objs...).CoreV1(), operandNamespace, operator),
 				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
 				Health:         s.health,
 				Preflight:      PreflightFromConditions(operator),
@@ -478,7 +479,7 @@ func TestPrecondition(t *testing.T) {
 			if s.revertOf != "" {
 				revert := s.revertOf
 				if revert == "candidate" {
-					revert = CandidateHash(candidate)
+					revert = revisions.CandidateHash(candidate)
 				}
 				opts.Reverts = revertsFunc(func(_ context.Context, hash string) (bool, error) { return hash == revert, nil })
 			}
@@ -510,8 +511,8 @@ func TestPrecondition(t *testing.T) {
 					t.Errorf("Progressing message %q does not contain %q", progressing.Message, want)
 				}
 			}
-			if s.wantProgressing == operatorv1.ConditionTrue && !strings.Contains(progressing.Message, CandidateHash(candidate)) {
-				t.Errorf("a blocked message must name the candidate hash %s for the override: %q", CandidateHash(candidate), progressing.Message)
+			if s.wantProgressing == operatorv1.ConditionTrue && !strings.Contains(progressing.Message, revisions.CandidateHash(candidate)) {
+				t.Errorf("a blocked message must name the candidate hash %s for the override: %q", revisions.CandidateHash(candidate), progressing.Message)
 			}
 			if got, want := eventReasons(recorder), strings.Join(s.wantEvents, ","); got != want {
 				t.Errorf("events %q, want %q", got, want)
@@ -547,8 +548,8 @@ func TestPreconditionInvalidConfig(t *testing.T) {
 			operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{Conditions: preflightPassed()}, nil)
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
 			gate := NewGate("kube-apiserver", Options{
-				Configs: ConfigSourceFunc(func(context.Context) (Configs, error) {
-					return Configs{Candidate: candidate, CandidateName: "test/encryption-config"}, nil
+				Configs: revisions.ConfigSourceFunc(func(context.Context) (revisions.Configs, error) {
+					return revisions.Configs{Candidate: candidate, CandidateName: "test/encryption-config"}, nil
 				}),
 				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
 				Health:         allHealthy("1", "2"),
@@ -600,7 +601,7 @@ func TestPreconditionBlockedDuration(t *testing.T) {
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
 			candidate := ectest.Marshal(t, ectest.Secrets(ectest.KMS("1"), ectest.Identity()))
 			gate := NewGate("kube-apiserver", Options{
-				Configs:        ConfigSourceFunc(func(context.Context) (Configs, error) { return Configs{Candidate: candidate}, nil }),
+				Configs:        revisions.ConfigSourceFunc(func(context.Context) (revisions.Configs, error) { return revisions.Configs{Candidate: candidate}, nil }),
 				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
 				Health:         s.health,
 				Preflight:      PreflightFromConditions(operator),
@@ -633,7 +634,7 @@ func TestReadinessCheck(t *testing.T) {
 		encryptionConfigSecret("encryption-config-2", ectest.Marshal(t, ectest.Secrets(ectest.KMS("1"), ectest.Identity()))),
 	)
 	gate := NewGate("kube-apiserver", Options{
-		Configs:        RevisionedSecrets(client.CoreV1(), operandNamespace, operator),
+		Configs:        revisions.Secrets(client.CoreV1(), operandNamespace, operator),
 		Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
 		Health:         health([]string{"1"}),
 		Preflight:      PreflightFromConditions(operator),

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -26,7 +27,7 @@ var kmsEvidence = map[kmsstate.Reason]bool{
 // attribute judges the failures of the newest revision. It returns nil when the newest revision has not
 // failed, a *KMSRolloutFailedError or *CannotRevertError when the failure is KMS's, a *NotAttributedError when
 // it is not, and any other error when an input could not be read.
-func attribute(ctx context.Context, rollout Rollout, configs ConfigReader, health HealthReader) (Verdict, error) {
+func attribute(ctx context.Context, rollout Rollout, configs revisions.Reader, health HealthReader) (Verdict, error) {
 	var failed []NodeFailure
 	for _, f := range rollout.Failures {
 		// An older revision's failure has been superseded by a newer revision: it is not what runs next.

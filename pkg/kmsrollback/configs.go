@@ -17,38 +17,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 )
-
-// ConfigReader reads the encryption config of a revision.
-type ConfigReader interface {
-	// RevisionConfig returns the data of encryption-config-<revision> (the EncryptionConfiguration and the KMS
-	// plugin configs beside it), nil when the revision has no encryption config.
-	RevisionConfig(ctx context.Context, revision int32) (map[string][]byte, error)
-}
-
-// RevisionedSecrets reads encryption-config-<revision> in the operand namespace, where library-go's revision
-// controller copies encryption-config. Pass the live client: a revision just created may not be in a cache.
-func RevisionedSecrets(secrets corev1client.SecretsGetter, namespace string) ConfigReader {
-	return &revisionedSecrets{secrets: secrets, namespace: namespace}
-}
-
-type revisionedSecrets struct {
-	secrets   corev1client.SecretsGetter
-	namespace string
-}
-
-func (r *revisionedSecrets) RevisionConfig(ctx context.Context, revision int32) (map[string][]byte, error) {
-	name := fmt.Sprintf("%s-%d", encryptiondata.EncryptionConfSecretName, revision)
-	secret, err := r.secrets.Secrets(r.namespace).Get(ctx, name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading secret %s/%s: %w", r.namespace, name, err)
-	}
-	return secret.Data, nil
-}
 
 // Target is where the desired encryption config lives: what the revert overwrites.
 type Target interface {
@@ -128,12 +98,6 @@ func APIServerEncryption(lister configv1listers.APIServerLister) AdminConfig {
 	})
 }
 
-// configHash identifies a config: kmsprecondition's CandidateHash of its EncryptionConfiguration, the hash an
-// admin sees in the rollout gate's messages. "" for no config.
-func configHash(data map[string][]byte) string {
-	raw, ok := data[encryptiondata.EncryptionConfSecretKey]
-	if !ok {
-		return ""
-	}
-	return kmsprecondition.CandidateHash(raw)
-}
+// configHash identifies a config: revisions.Hash, the hash an admin sees in the rollout gate's messages. "" for
+// no config.
+func configHash(data map[string][]byte) string { return revisions.Hash(data) }

@@ -11,8 +11,9 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
-	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
 // Backoff is how long a reverted config waits before the plugins' health may release it: Initial after its
@@ -42,8 +43,8 @@ func (b Backoff) after(reverts int) time.Duration {
 type Options struct {
 	// Rollout reads the rollout and its failures (StaticPodRollout).
 	Rollout RolloutReader
-	// Configs reads the encryption config of a revision (RevisionedSecrets).
-	Configs ConfigReader
+	// Configs reads the encryption config of a revision (revisions.Secrets).
+	Configs revisions.Reader
 	// Target is what the revert writes (ManagedEncryptionConfig).
 	Target Target
 	// Health is kmsstate's verdict. For a Hold to be released by health, kmsstate must keep watching the held
@@ -266,7 +267,7 @@ func (c *Controller) healthyRollout(ctx context.Context, h *Hold, rollout Rollou
 	if decodeErr != nil {
 		return 0, nil //nolint:nilerr // an undecodable config is a verdict (not healthy), not a failure to read it
 	}
-	keys := kmsstate.KeysFromConfig(config).IDs
+	keys := encryptionconfig.KMSKeysOf(config).IDs
 	if healthy := len(keys) == 0 || c.options.Health.Healthy(rollout.nodeNames(), keys) == nil; !healthy {
 		return 0, nil
 	}

@@ -24,6 +24,7 @@ import (
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/utils/clock"
 
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
@@ -100,7 +101,7 @@ func Example() {
 	rollback := kmsrollback.NewController("kube-apiserver", kmsrollback.Options{
 		Rollout: kmsrollback.StaticPodRollout(operatorClient, kubeInformers.InformersFor(operandNamespace).Core().V1().Pods().Lister().Pods(operandNamespace),
 			labels.SelectorFromSet(labels.Set{"apiserver": "true"}), 0, nil),
-		Configs:        kmsrollback.RevisionedSecrets(kubeClient.CoreV1(), operandNamespace),
+		Configs:        revisions.Secrets(kubeClient.CoreV1(), operandNamespace, operatorClient),
 		Target:         kmsrollback.ManagedEncryptionConfig(kubeClient.CoreV1(), "kube-apiserver"),
 		Health:         &state,
 		AdminConfig:    kmsrollback.APIServerEncryption(configInformers.Config().V1().APIServers().Lister()),

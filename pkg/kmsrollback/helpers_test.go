@@ -19,6 +19,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -108,7 +109,7 @@ func (f *fixture) newController() *Controller {
 		Rollout: RolloutReaderFunc(func(context.Context) (Rollout, error) {
 			return rolloutFromStatus(f.status, nil, DefaultNotReadyAfter, f.clock.Now()), nil
 		}),
-		Configs:        RevisionedSecrets(f.kube.CoreV1(), operandNamespace),
+		Configs:        revisions.Secrets(f.kube.CoreV1(), operandNamespace, f.operator),
 		Target:         ManagedEncryptionConfig(f.kube.CoreV1(), "kube-apiserver"),
 		Health:         f.health,
 		AdminConfig:    AdminConfigFunc(func(context.Context) (string, error) { return f.admin, nil }),

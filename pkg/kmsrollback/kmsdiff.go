@@ -6,7 +6,6 @@ import (
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
-	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
 // decode reads the EncryptionConfiguration of a revision's encryption-config data without validating it: a
@@ -15,11 +14,11 @@ func decode(data map[string][]byte) (*apiserverv1.EncryptionConfiguration, error
 	return encryptionconfig.DecodeUnvalidated(data[encryptiondata.EncryptionConfSecretKey])
 }
 
-// kmsStanzas are the KMS providers of a config, per key id (kmsstate.KeyIDOf).
+// kmsStanzas are the KMS providers of a config, per key id (encryptionconfig.KMSKeyID).
 func kmsStanzas(config *apiserverv1.EncryptionConfiguration) map[string]sets.Set[encryptionconfig.KMSProvider] {
 	out := map[string]sets.Set[encryptionconfig.KMSProvider]{}
 	for _, p := range encryptionconfig.KMSProviders(config) {
-		id := kmsstate.KeyIDOf(p.Name, p.Endpoint)
+		id := p.KeyID()
 		if out[id] == nil {
 			out[id] = sets.New[encryptionconfig.KMSProvider]()
 		}

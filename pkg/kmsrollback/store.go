@@ -16,7 +16,7 @@ import (
 // Hold is one revert of a failed KMS config. It is active (the failed config is held out of library-go's
 // encryption controllers) until Released is set; it is over once Cleared is set.
 type Hold struct {
-	// Hash is the hash of the failed encryption-config (kmsprecondition.CandidateHash).
+	// Hash is the hash of the failed encryption-config (revisions.CandidateHash).
 	Hash string `json:"hash"`
 	// FailedRevision failed; RevertedTo is the last known good revision whose config was written back.
 	FailedRevision int32  `json:"failedRevision"`

@@ -16,6 +16,8 @@ import (
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 )
 
 // Operator conditions owned by the controller. Their suffixes make library-go's status controllers roll them
@@ -53,13 +55,9 @@ type KeyLister interface {
 	KMSKeys(ctx context.Context) (Keys, error)
 }
 
-// Keys are the KMS keys in use.
-type Keys struct {
-	// IDs are the key ids (the <id> of kms-<id>.sock).
-	IDs []string
-	// Providers maps KMS provider names to key ids.
-	Providers map[string]string
-}
+// Keys are the KMS keys in use: encryptionconfig.KMSKeysOf of each config in use, merged. IDs are the key ids
+// (the <id> of kms-<id>.sock, encryptionconfig.KMSKeyID); Providers maps KMS provider names to key ids.
+type Keys = encryptionconfig.KMSKeys
 
 // APIServerProber asks every kube-apiserver for its own view of KMS (pkg/kmsstate/apiserverprobe).
 type APIServerProber interface {

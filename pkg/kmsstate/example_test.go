@@ -14,6 +14,7 @@ import (
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/utils/clock"
 
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
@@ -55,7 +56,7 @@ func Example() {
 			if err != nil {
 				return kmsstate.Keys{}, err
 			}
-			return kmsstate.KeysFromConfig(config), nil
+			return encryptionconfig.KMSKeysOf(config), nil
 		}),
 		// APIServers: apiserverprobe.NewForConfig(...) adds each kube-apiserver's own view.
 		Recorder: recorder,

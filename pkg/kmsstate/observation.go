@@ -17,7 +17,7 @@ type Observation struct {
 	// unix:///var/run/kmsplugin/kms-<id>.sock) in the current encryption config.
 	KeyIDs []string
 	// Providers maps each KMS provider name of the current encryption config to its key id, so that the
-	// apiservers' per-provider metrics can be attributed to keys. See KeyIDsFromConfig.
+	// apiservers' per-provider metrics can be attributed to keys (encryptionconfig.KMSKeysOf).
 	Providers map[string]string
 	// Reports are status.encryptionStatus.healthReports of the operator resource, as written by the node-side
 	// reporters (library-go's kms-health-reporter or `kmsguard health-reporter`).

@@ -20,6 +20,8 @@ import (
 	"k8s.io/utils/clock"
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
@@ -87,7 +89,7 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	kubeInformers := v1helpers.NewKubeInformersForNamespaces(kubeClient, preconditionOperandNamespace, "openshift-config-managed")
 	gateRecorder := events.NewInMemoryRecorder("kms-rollout-gate-e2e", clock.RealClock{})
 	gate := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
-		Configs:        kmsprecondition.RevisionedSecrets(kubeClient.CoreV1(), preconditionOperandNamespace, operator),
+		Configs:        revisions.Secrets(kubeClient.CoreV1(), preconditionOperandNamespace, operator),
 		Nodes:          kmsstate.StaticPodNodes(operator),
 		Health:         kmsState,
 		Preflight:      kmsprecondition.PreflightFromConditions(operator),
@@ -95,7 +97,7 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 		OperatorClient: operator,
 		Recorder:       gateRecorder,
 	})
-	revisions := revisioncontroller.NewRevisionController("kube-apiserver", preconditionOperandNamespace,
+	revisionController := revisioncontroller.NewRevisionController("kube-apiserver", preconditionOperandNamespace,
 		[]revisioncontroller.RevisionResource{{Name: "kube-apiserver-pod"}},
 		[]revisioncontroller.RevisionResource{{Name: "encryption-config", Optional: true}},
 		kubeInformers.InformersFor(preconditionOperandNamespace), operator,
@@ -106,7 +108,7 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	kubeInformers.Start(ctx.Done())
 	operatorInformers.WaitForCacheSync(ctx.Done())
 	go kmsState.Run(ctx, 1)
-	go revisions.Run(ctx, 1)
+	go revisionController.Run(ctx, 1)
 
 	// 1. A revision that changes no KMS is created although master-1's plugin is dead.
 	waitForLatestRevision(t, operator, 1)
@@ -260,9 +262,9 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	}
 
 	// kmsstate, fed by a reporter for the plugin: the health of the KMS key and the KEK id it settles on. The
-	// provider's endpoint is not library-go's, so the key is named after the provider (kmsstate.KeyIDOf).
+	// provider's endpoint is not library-go's, so the key is named after the provider (encryptionconfig.KMSKeyID).
 	provider := encryptionstatus.NewKubeAPIServer(operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers())
-	keyID := kmsstate.KeyIDOf(providerName, plugin.Endpoint())
+	keyID := encryptionconfig.KMSKeyID(providerName, plugin.Endpoint())
 	startReporters(ctx, t, provider, keyID, map[string]*fake.Plugin{node: plugin})
 	kmsState := kmsstate.NewController("kube-apiserver", kmsstate.Options{
 		Config:         kmsstate.Config{ReportInterval: probeInterval},
@@ -270,13 +272,13 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 		StatusProvider: provider,
 		Nodes:          kmsstate.StaticPodNodes(operator),
 		Keys: kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) {
-			return kmsstate.KeysFromConfig(withAESCBC), nil
+			return encryptionconfig.KMSKeysOf(withAESCBC), nil
 		}),
 		Recorder: events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{}),
 	})
 
 	// The census and the gate read the configs from the same place.
-	configs := kmsprecondition.RevisionedSecrets(kubeClient.CoreV1(), preconditionOperandNamespace, operator)
+	configs := revisions.Secrets(kubeClient.CoreV1(), preconditionOperandNamespace, operator)
 	migrator := newE2EMigrator(t, a, kmsmigration.Options{Health: func(context.Context) error { return nil }})
 	census := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
 		// The API's object count confirms that the scan looked where the Secrets are.
@@ -298,7 +300,7 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 		OperatorClient: operator,
 		Recorder:       gateRecorder,
 	})
-	revisions := revisioncontroller.NewRevisionController("kube-apiserver", preconditionOperandNamespace,
+	revisionController := revisioncontroller.NewRevisionController("kube-apiserver", preconditionOperandNamespace,
 		[]revisioncontroller.RevisionResource{{Name: "kube-apiserver-pod"}},
 		[]revisioncontroller.RevisionResource{{Name: "encryption-config", Optional: true}},
 		kubeInformers.InformersFor(preconditionOperandNamespace), operator,
@@ -316,7 +318,7 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	operatorInformers.WaitForCacheSync(ctx.Done())
 	go kmsState.Run(ctx, 1)
 	go census.Run(ctx, 1)
-	go revisions.Run(ctx, 1)
+	go revisionController.Run(ctx, 1)
 	start := time.Now()
 	waitForLatestRevision(t, operator, 1)
 	t.Logf("revision 1 (KMS v2 writes, aescbc reads) after %s", time.Since(start).Round(10*time.Millisecond))
@@ -383,7 +385,7 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 		}
 	}
 	want := fmt.Sprintf("%s) may roll out; dropped read keys: secrets read key aescbc:%s: no value stored under it and the rollback window of %s has passed (evidence: raw etcd census of secrets",
-		kmsprecondition.CandidateHash(withoutAESCBC), aescbcID, window)
+		revisions.CandidateHash(withoutAESCBC), aescbcID, window)
 	if !strings.Contains(unblocked, want) {
 		t.Errorf("the last %s event says %q, want %q", kmsprecondition.EventUnblocked, unblocked, want)
 	}

@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
@@ -130,7 +131,7 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 	recorder := events.NewInMemoryRecorder("kms-rollback-e2e", clock.RealClock{})
 	rollback := kmsrollback.NewController("kube-apiserver", kmsrollback.Options{
 		Rollout:        kmsrollback.StaticPodRollout(operator, nil, nil, 0, nil),
-		Configs:        kmsrollback.RevisionedSecrets(kubeClient.CoreV1(), operandNamespace),
+		Configs:        revisions.Secrets(kubeClient.CoreV1(), operandNamespace, operator),
 		Target:         kmsrollback.ManagedEncryptionConfig(kubeClient.CoreV1(), "kube-apiserver"),
 		Health:         kmsState,
 		Store:          store,

@@ -2,7 +2,6 @@ package recovery
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -10,36 +9,24 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/overrides"
 )
 
-// The consent: spec.unsupportedConfigOverrides.kmsguard.confirmDataLoss = "<provider>:<KEK id>". It names the
-// lost key, not a boolean: a forgotten "confirm: true" would silently delete whatever becomes unreadable next
-// month, for whatever reason (a KMS outage after a restart makes every object unreadable for a while). A KEK
-// id only matches objects etcd shows were written under a key the admin has declared lost, and CheckConsent
-// still refuses it while the KMS says the key is in use or cannot be asked.
-const (
-	overrideGroup = "kmsguard"
-	overrideKey   = "confirmDataLoss"
-)
+// The consent: spec.unsupportedConfigOverrides.kmsguard.confirmDataLoss = "<provider>:<KEK id>" (pkg/overrides).
+// It names the lost key, not a boolean: a forgotten "confirm: true" would silently delete whatever becomes
+// unreadable next month, for whatever reason (a KMS outage after a restart makes every object unreadable for a
+// while). A KEK id only matches objects etcd shows were written under a key the admin has declared lost, and
+// CheckConsent still refuses it while the KMS says the key is in use or cannot be asked.
 
 // OverrideField is the path of the consent in an operator spec, for messages.
-const OverrideField = "spec.unsupportedConfigOverrides." + overrideGroup + "." + overrideKey
+const OverrideField = overrides.ConfirmDataLossField
 
 // ConsentFromSpec returns what spec.unsupportedConfigOverrides.kmsguard.confirmDataLoss names, "" when
-// none. An override that is not a JSON object is an error: it must not be read as consent, nor hide one.
+// none (overrides.FromSpec). An override that is not a JSON object is an error: it must not be read as consent,
+// nor hide one.
 func ConsentFromSpec(spec *operatorv1.OperatorSpec) (string, error) {
-	if spec == nil || len(spec.UnsupportedConfigOverrides.Raw) == 0 {
-		return "", nil
-	}
-	var overrides struct {
-		KMSGuard struct {
-			ConfirmDataLoss string `json:"confirmDataLoss"`
-		} `json:"kmsguard"`
-	}
-	if err := json.Unmarshal(spec.UnsupportedConfigOverrides.Raw, &overrides); err != nil {
-		return "", fmt.Errorf("parsing spec.unsupportedConfigOverrides: %w", err)
-	}
-	return strings.TrimSpace(overrides.KMSGuard.ConfirmDataLoss), nil
+	o, err := overrides.FromSpec(spec)
+	return o.ConfirmDataLoss, err
 }
 
 // ConsentError says why undecryptable objects are not deleted. Reason picks the condition reason and the exit
