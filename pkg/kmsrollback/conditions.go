@@ -8,14 +8,22 @@ import (
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
-	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+
+	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
 )
 
 // ConditionDegraded is the controller's condition. Its suffix makes library-go's status controllers roll it into
 // the ClusterOperator's Degraded.
 const ConditionDegraded = "KMSRollbackDegraded"
+
+// controllerName names ConditionControllerDegraded.
+const controllerName = "KMSRollback"
+
+// ConditionControllerDegraded is True with the error while a sync fails (it could not read its inputs or write
+// what it decided), as library-go's encryption controllers report theirs; False once a sync succeeds.
+var ConditionControllerDegraded = conditions.ControllerDegradedType(controllerName)
 
 // Events.
 const (
@@ -78,16 +86,16 @@ func (c *Controller) emitTransitionEvents(recorder events.Recorder, previous []o
 
 // applyCondition applies the condition with server-side apply under the controller's own field manager.
 func (c *Controller) applyCondition(ctx context.Context, cond operatorv1.OperatorCondition) error {
-	return c.options.OperatorClient.ApplyOperatorStatus(ctx, c.name, applyoperatorv1.OperatorStatus().WithConditions(
-		applyoperatorv1.OperatorCondition().WithType(cond.Type).WithStatus(cond.Status).WithReason(cond.Reason).WithMessage(truncate(cond.Message))))
+	return conditions.Apply(ctx, c.options.OperatorClient, c.name, cond)
 }
 
-// maxMessage keeps a condition readable when many nodes and failures are listed.
-const maxMessage = 4096
-
-func truncate(s string) string {
-	if len(s) <= maxMessage {
-		return s
+// unmanagedCondition is KMSRollbackDegraded while spec.managementState is not Managed: a failure that would be
+// reverted is reported as not reverted; anything else reads as when Managed (an outstanding revert still runs).
+func (c *Controller) unmanagedCondition(verdict Verdict, holds Holds, now time.Time, state operatorv1.ManagementState) operatorv1.OperatorCondition {
+	failed, ok := verdict.(*KMSRolloutFailedError)
+	if !ok || holds.handled(failed.Revision, failed.Hash) || holds.Active() != nil {
+		return c.condition(verdict, holds.Latest(), now)
 	}
-	return s[:maxMessage-len(" ...")] + " ..."
+	return conditions.New(ConditionDegraded, operatorv1.ConditionTrue, string(ReasonNotReverted),
+		fmt.Sprintf("%v; not reverted: spec.managementState is %s, and nothing is written unless it is Managed; to fix: %s", failed, state, fixHint(failed.KeyIDs)))
 }

@@ -3,16 +3,20 @@ package kmsrollback
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/management"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
+	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 )
 
@@ -75,8 +79,12 @@ type Controller struct {
 }
 
 // NewController builds the controller; run it with Run(ctx, 1). instanceName is the operator's controller
-// instance name; conditions are applied with the field manager "<instanceName>-KMSRollback".
-func NewController(instanceName string, opts Options) *Controller {
+// instance name; conditions are applied with the field manager "<instanceName>-KMSRollback". It fails when a
+// required option is missing.
+func NewController(instanceName string, opts Options) (*Controller, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
 	if opts.Backoff == (Backoff{}) {
 		opts.Backoff = DefaultBackoff
 	}
@@ -91,11 +99,29 @@ func NewController(instanceName string, opts Options) *Controller {
 		ResyncEvery(time.Minute).
 		WithInformers(append([]factory.Informer{opts.OperatorClient.Informer()}, opts.Informers...)...).
 		ToController(c.name, opts.Recorder.WithComponentSuffix("kms-rollback-controller"))
-	return c
+	return c, nil
+}
+
+func (o Options) validate() error {
+	var missing []string
+	for name, isNil := range map[string]bool{
+		"Rollout": o.Rollout == nil, "Configs": o.Configs == nil, "Target": o.Target == nil, "Health": o.Health == nil,
+		"Store": o.Store == nil, "OperatorClient": o.OperatorClient == nil, "Recorder": o.Recorder == nil,
+	} {
+		if isNil {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return fmt.Errorf("kmsrollback: missing required options: %s", strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err error) {
-	_, status, _, err := c.options.OperatorClient.GetOperatorState()
+	defer conditions.ReportSync(ctx, c.options.OperatorClient, c.name, controllerName, &err)
+	spec, status, _, err := c.options.OperatorClient.GetOperatorState()
 	if err != nil {
 		return fmt.Errorf("reading the operator state: %w", err)
 	}
@@ -113,6 +139,14 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	}
 	now := c.options.Clock.Now()
 	recorder := syncCtx.Recorder()
+
+	if !management.IsOperatorManaged(spec.ManagementState) {
+		// As library-go's encryption controllers: nothing is written while the admin manages the operand; what
+		// would be done is reported.
+		cond := c.unmanagedCondition(verdict, holds, now, spec.ManagementState)
+		c.emitTransitionEvents(recorder, status.Conditions, cond)
+		return c.applyCondition(ctx, cond)
+	}
 
 	// Whatever happens below, the condition says what the store says; it is applied last so that it never
 	// claims a revert that was not recorded.

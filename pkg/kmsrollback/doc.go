@@ -50,7 +50,18 @@
 //	newest revision failed because of KMS, reverted              True    RevertedFailingKMSConfig
 //	  (held, or released and waiting for the next rollout)
 //	failure attributed to KMS, no last known good config         True    CannotRevertKMSConfig
+//	failure attributed to KMS, spec.managementState is not       True    KMSConfigNotRevertedOperatorNotManaged
+//	  Managed: nothing reverted
 //	a newer config rolled out and is healthy after a revert      False   AsExpected
+//
+// Management state. As library-go's encryption controllers, the controller writes nothing unless
+// spec.managementState is Managed (management.IsOperatorManaged): while Unmanaged or Removed it neither reverts,
+// nor writes a held revert again, nor records releases and clears in the HoldStore; it keeps reading and
+// reporting. Managed again, the next sync does what was left undone.
+//
+// A sync that fails (an input cannot be read, a write fails) sets KMSRollbackControllerDegraded True with the
+// error (reason Error), as library-go's encryption controllers report theirs, and leaves KMSRollbackDegraded as
+// it was; the next successful sync sets it False AsExpected.
 //
 // The True message names the failed revision and config hash, the revision reverted to, the nodes, the KMS
 // errors and what to fix. Events: KMSConfigReverted (Warning) on a revert, KMSConfigRevertFailed (Warning)

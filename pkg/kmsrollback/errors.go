@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -12,7 +13,7 @@ type Reason string
 
 const (
 	// ReasonAsExpected: nothing failed, or the config after a revert rolled out healthy.
-	ReasonAsExpected Reason = "AsExpected"
+	ReasonAsExpected Reason = conditions.ReasonAsExpected
 	// ReasonFailureNotAttributedToKMS: the newest revision failed, but the evidence does not point at KMS.
 	ReasonFailureNotAttributedToKMS Reason = "FailureNotAttributedToKMS"
 	// ReasonRevertedFailingKMSConfig: a revision failed because of its KMS change and was reverted.
@@ -20,6 +21,9 @@ const (
 	// ReasonCannotRevertKMSConfig: a revision failed because of its KMS change and there is nothing to go back
 	// to (no earlier revision ran, or its encryption config is gone).
 	ReasonCannotRevertKMSConfig Reason = "CannotRevertKMSConfig"
+	// ReasonNotReverted: a revision failed because of its KMS change, and spec.managementState is not Managed, so
+	// nothing was reverted.
+	ReasonNotReverted Reason = "KMSConfigNotRevertedOperatorNotManaged"
 )
 
 // Verdict is the outcome of attributing a failed rollout. Its Reason picks the condition reason.

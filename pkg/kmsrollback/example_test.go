@@ -98,7 +98,7 @@ func Example() {
 	state, _ := kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, kmsstate.Observation{Now: now, Nodes: []string{"master-0", "master-1"}, KeyIDs: []string{"1", "2"},
 		Reports: []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyId: "2", Status: operatorv1.KMSPluginHealthStatusError, Detail: "connection refused", LastCheckedTime: metav1.NewTime(now)}}})
 
-	rollback := kmsrollback.NewController("kube-apiserver", kmsrollback.Options{
+	rollback, err := kmsrollback.NewController("kube-apiserver", kmsrollback.Options{
 		Rollout: kmsrollback.StaticPodRollout(operatorClient, kubeInformers.InformersFor(operandNamespace).Core().V1().Pods().Lister().Pods(operandNamespace),
 			labels.SelectorFromSet(labels.Set{"apiserver": "true"}), 0, nil),
 		Configs:        revisions.Secrets(kubeClient.CoreV1(), operandNamespace, operatorClient),
@@ -110,6 +110,10 @@ func Example() {
 		Recorder:       recorder,
 		Informers:      []factory.Informer{kubeInformers.InformersFor(operandNamespace).Core().V1().Pods().Informer()},
 	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 
 	// What the next sync does.
 	if err := rollback.Sync(context.Background(), factory.NewSyncContext("example", recorder)); err != nil {

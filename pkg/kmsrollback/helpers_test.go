@@ -90,6 +90,8 @@ type fixture struct {
 	recorder   events.InMemoryRecorder
 	controller *Controller
 	store      *HoldStore
+	// rolloutErr, when set, is what reading the rollout fails with.
+	rolloutErr error
 }
 
 func newFixture(t *testing.T, status *operatorv1.StaticPodOperatorStatus, h *health, objects ...runtime.Object) *fixture {
@@ -105,8 +107,21 @@ func newFixture(t *testing.T, status *operatorv1.StaticPodOperatorStatus, h *hea
 
 // newController builds a controller on the fixture's clients, as a restarted operator would.
 func (f *fixture) newController() *Controller {
-	return NewController("kube-apiserver", Options{
+	f.t.Helper()
+	c, err := NewController("kube-apiserver", f.options())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return c
+}
+
+// options are the controller's options on the fixture's clients.
+func (f *fixture) options() Options {
+	return Options{
 		Rollout: RolloutReaderFunc(func(context.Context) (Rollout, error) {
+			if f.rolloutErr != nil {
+				return Rollout{}, f.rolloutErr
+			}
 			return rolloutFromStatus(f.status, nil, DefaultNotReadyAfter, f.clock.Now()), nil
 		}),
 		Configs:        revisions.Secrets(f.kube.CoreV1(), operandNamespace, f.operator),
@@ -118,7 +133,7 @@ func (f *fixture) newController() *Controller {
 		Recorder:       f.recorder,
 		Backoff:        Backoff{Initial: 10 * time.Minute, Max: time.Hour},
 		Clock:          f.clock,
-	})
+	}
 }
 
 func (f *fixture) sync() {

@@ -195,7 +195,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 
 	// kmsrollback: revert a revision whose KMS change makes an apiserver fail, with evidence that KMS is to blame.
 	operandPods := kubeInformers.InformersFor(targetNamespace).Core().V1().Pods()
-	rollback := kmsrollback.NewController("kube-apiserver", kmsrollback.Options{
+	rollback, err := kmsrollback.NewController("kube-apiserver", kmsrollback.Options{
 		Rollout:        kmsrollback.StaticPodRollout(operatorClient, operandPods.Lister().Pods(targetNamespace), labels.Set{"apiserver": "true"}.AsSelector(), 0, nil),
 		Configs:        revisions.Secrets(kubeClient.CoreV1(), targetNamespace, operatorClient),
 		Target:         kmsrollback.ManagedEncryptionConfig(kubeClient.CoreV1(), targetNamespace),
@@ -206,6 +206,9 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 		Recorder:       recorder.WithComponentSuffix("kms-rollback"),
 		Informers:      []factory.Informer{operandPods.Informer()},
 	})
+	if err != nil {
+		return nil, err
+	}
 
 	// Lost-key recovery: finds the objects a lost KMS key made undecryptable (from raw etcd values) and deletes
 	// exactly those once the admin consents, naming the key id.
@@ -213,7 +216,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 	if err != nil {
 		return nil, err
 	}
-	recoveryController := recovery.NewController("kube-apiserver", recovery.Options{
+	recoveryController, err := recovery.NewController("kube-apiserver", recovery.Options{
 		OperatorClient: operatorClient,
 		Dynamic:        dynamicClient,
 		Resources:      resources,
@@ -223,6 +226,9 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 		Namespace:      operatorNamespace,
 		Recorder:       recorder.WithComponentSuffix("kms-recovery"),
 	})
+	if err != nil {
+		return nil, err
+	}
 
 	kubeInformers.Start(ctx.Done())
 	clusterInformers.Start(ctx.Done())

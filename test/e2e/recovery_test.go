@@ -157,7 +157,7 @@ func TestLostKeyRecovery(t *testing.T) {
 	}
 	recorder := events.NewInMemoryRecorder("kms-recovery-e2e", clock.RealClock{})
 	fakeClock := &steppingClock{now: time.Now()}
-	controller := recovery.NewController("kube-apiserver", recovery.Options{
+	controller, err := recovery.NewController("kube-apiserver", recovery.Options{
 		OperatorClient: operator,
 		Dynamic:        dynamic.NewForConfigOrDie(a.RESTConfig()),
 		Resources:      resources,
@@ -168,6 +168,9 @@ func TestLostKeyRecovery(t *testing.T) {
 		Recorder:       recorder,
 		Clock:          fakeClock,
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	sync := func(consent string) *operatorv1.OperatorCondition {
 		t.Helper()
 		setRecoveryConsent(ctx, t, operator, consent)

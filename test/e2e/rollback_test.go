@@ -129,7 +129,7 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 		Recorder: events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{}),
 	})
 	recorder := events.NewInMemoryRecorder("kms-rollback-e2e", clock.RealClock{})
-	rollback := kmsrollback.NewController("kube-apiserver", kmsrollback.Options{
+	rollback, err := kmsrollback.NewController("kube-apiserver", kmsrollback.Options{
 		Rollout:        kmsrollback.StaticPodRollout(operator, nil, nil, 0, nil),
 		Configs:        revisions.Secrets(kubeClient.CoreV1(), operandNamespace, operator),
 		Target:         kmsrollback.ManagedEncryptionConfig(kubeClient.CoreV1(), "kube-apiserver"),
@@ -138,6 +138,9 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 		OperatorClient: operator,
 		Recorder:       recorder,
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	controllersCtx, stopControllers := context.WithCancel(ctx)
 	operatorInformers.Start(controllersCtx.Done())
 	operatorInformers.WaitForCacheSync(controllersCtx.Done())

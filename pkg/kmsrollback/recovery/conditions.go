@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
+
+	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
 )
 
 // ConditionDegraded is the controller's condition. Its suffix makes library-go's status controllers roll it
@@ -18,7 +20,7 @@ type Reason string
 
 const (
 	// ReasonAsExpected: no object of the encrypted resources is undecryptable.
-	ReasonAsExpected Reason = "AsExpected"
+	ReasonAsExpected Reason = conditions.ReasonAsExpected
 	// ReasonUndecryptableObjects: objects are undecryptable and no consent names their key.
 	ReasonUndecryptableObjects Reason = "UndecryptableObjects"
 	// ReasonConsentMismatch: the consent names a key id no undecryptable object is stored under.
@@ -37,7 +39,17 @@ const (
 	ReasonKMSUnhealthy Reason = "KMSUnhealthy"
 	// ReasonDeletionFailed: with consent, some deletes failed (RBAC, feature gate, ...).
 	ReasonDeletionFailed Reason = "DeletionFailed"
+	// ReasonNotManaged: the consent would delete objects, but spec.managementState is not Managed: nothing is
+	// deleted (and the ConfigMap is not written) until it is.
+	ReasonNotManaged Reason = "ConsentNotActedOnOperatorNotManaged"
 )
+
+// controllerName names ConditionControllerDegraded.
+const controllerName = "KMSRecovery"
+
+// ConditionControllerDegraded is True with the error while a sync fails (a scan fails, the ConfigMap cannot be
+// written), as library-go's encryption controllers report theirs; False once a sync succeeds.
+var ConditionControllerDegraded = conditions.ControllerDegradedType(controllerName)
 
 // Events emitted by the controller besides the Deleter's.
 const (
@@ -47,18 +59,8 @@ const (
 	EventRecovered = "UndecryptableObjectsResolved"
 )
 
-// maxMessage keeps the condition readable and small; the ConfigMap has the full list.
-const maxMessage = 4096
-
 // maxListedInMessage is how many objects a message names.
 const maxListedInMessage = 20
-
-func truncate(s string) string {
-	if len(s) <= maxMessage {
-		return s
-	}
-	return s[:maxMessage-len(" ...")] + " ..."
-}
 
 // condition builds KMSRecoveryDegraded from a scan, the consent check and the deletions of this process.
 func (c *Controller) condition(findings *Findings, consent string, consentErr error, deletion *DeletionReport, thisSync bool, back int) operatorv1.OperatorCondition {
@@ -98,7 +100,7 @@ func (c *Controller) condition(findings *Findings, consent string, consentErr er
 	if deletion != nil {
 		parts = append(parts, c.deletionMessage(deletion, back))
 	}
-	cond.Message = truncate(strings.Join(parts, "; "))
+	cond.Message = conditions.Truncate(strings.Join(parts, "; "))
 	return cond
 }
 

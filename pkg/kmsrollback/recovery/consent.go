@@ -59,6 +59,8 @@ func (e *ConsentError) Error() string {
 		return fmt.Sprintf("the consent names %q, a KEK id that is in use (%s): objects under it are not lost, something else keeps them from being read; nothing is deleted", e.Consent, e.Detail)
 	case ReasonKMSUnhealthy:
 		return fmt.Sprintf("the consent names %q, but the KMS plugins of the current keys are not known healthy (%s): an outage makes objects unreadable that are not lost; nothing is deleted until they are", e.Consent, e.Detail)
+	case ReasonNotManaged:
+		return fmt.Sprintf("the consent names %q, the key of %d undecryptable objects, but %s: nothing is deleted unless it is Managed", e.Consent, e.Count, e.Detail)
 	default:
 		return fmt.Sprintf("%s: %s", e.Why, e.Detail)
 	}

@@ -4,13 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
-	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/management"
 	"github.com/openshift/library-go/pkg/operator/resource/resourceapply"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -18,6 +20,8 @@ import (
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
+
+	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
 )
 
 // DefaultInterval is how often the controller scans: each scan LISTs every object of every encrypted resource
@@ -61,6 +65,7 @@ type Controller struct {
 	mu          sync.Mutex
 	lastScan    time.Time
 	lastConsent string
+	lastManaged bool
 	// deletion is the last deletion run of this process, deletionConsent the consent it ran with; recreated are
 	// its deleted objects seen again since.
 	deletion        *DeletionReport
@@ -70,8 +75,11 @@ type Controller struct {
 
 // NewController builds the controller; run it with Run(ctx, 1) as any library-go controller. instanceName is
 // the operator's controller instance name; conditions are applied with the field manager
-// "<instanceName>-KMSRecovery".
-func NewController(instanceName string, opts Options) *Controller {
+// "<instanceName>-KMSRecovery". It fails when a required option is missing.
+func NewController(instanceName string, opts Options) (*Controller, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
 	if opts.Interval == 0 {
 		opts.Interval = DefaultInterval
 	}
@@ -92,10 +100,30 @@ func NewController(instanceName string, opts Options) *Controller {
 		WithInformers(opts.OperatorClient.Informer()).
 		ResyncEvery(time.Minute).
 		ToController(c.name, opts.Recorder.WithComponentSuffix("kms-recovery-controller"))
-	return c
+	return c, nil
+}
+
+// validate names the missing required options. No resource is refused too: a scan of nothing would report
+// "no undecryptable objects" without having looked.
+func (o Options) validate() error {
+	var missing []string
+	for name, isNil := range map[string]bool{
+		"OperatorClient": o.OperatorClient == nil, "Dynamic": o.Dynamic == nil, "Resources": len(o.Resources) == 0,
+		"ConfigMaps": o.ConfigMaps == nil, "Namespace": o.Namespace == "", "Recorder": o.Recorder == nil,
+	} {
+		if isNil {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return fmt.Errorf("recovery: missing required options: %s", strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err error) {
+	defer conditions.ReportSync(ctx, c.options.OperatorClient, c.name, controllerName, &err)
 	spec, status, _, err := c.options.OperatorClient.GetOperatorState()
 	if err != nil {
 		return fmt.Errorf("reading the operator state: %w", err)
@@ -105,12 +133,23 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		klog.Warningf("%s: ignoring the override: %v", c.name, overrideErr)
 	}
 
+	// As library-go's encryption controllers: nothing is written or deleted unless the operator is Managed; the
+	// scan and the condition go on.
+	managed := management.IsOperatorManaged(spec.ManagementState)
+
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.options.Clock.Now()
-	if !c.lastScan.IsZero() && now.Sub(c.lastScan) < c.options.Interval && consent == c.lastConsent {
+	if !c.lastScan.IsZero() && now.Sub(c.lastScan) < c.options.Interval && consent == c.lastConsent && managed == c.lastManaged {
 		return nil
 	}
+	// A failed sync is retried at once, not an Interval later: until one succeeds, KMSRecoveryControllerDegraded
+	// must not be cleared by a sync that skips the scan.
+	defer func() {
+		if err != nil {
+			c.lastScan = time.Time{}
+		}
+	}()
 
 	// The condition is applied once, whatever happens below; nil leaves it as it is (a failed scan says
 	// nothing new about the objects, and the error is returned to the factory, which logs and retries).
@@ -129,9 +168,13 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	if err != nil {
 		return err
 	}
-	c.lastScan, c.lastConsent = now, consent
+	c.lastScan, c.lastConsent, c.lastManaged = now, consent, managed
 
 	consented, consentErr := CheckConsent(ctx, findings, consent, c.options.KMS)
+	if !managed && consentErr == nil && len(consented.Objects) > 0 {
+		consentErr = &ConsentError{Why: ReasonNotManaged, Consent: consent, Found: findings.KeyIDs(), Count: len(consented.Objects),
+			Detail: fmt.Sprintf("spec.managementState is %s", spec.ManagementState)}
+	}
 	deletedNow := false
 	if consentErr == nil && len(consented.Objects) > 0 {
 		c.deleter.Recorder = syncCtx.Recorder()
@@ -153,6 +196,12 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	if errors.As(consentErr, &refusal) && refusal.Why == ReasonConsentMismatch && c.deletion != nil && c.deletionConsent == consent {
 		// The consent was used up by this process's deletion; what is left is under keys nobody consented to.
 		refusal.Why, refusal.Consent = ReasonUndecryptableObjects, ""
+	}
+	if !managed {
+		// Only reported: the ConfigMap waits for Managed too.
+		result := c.condition(findings, consent, consentErr, c.deletion, false, c.recreated.Len())
+		cond = &result
+		return nil
 	}
 	if err := c.writeReport(ctx, syncCtx, findings); err != nil {
 		return err
@@ -218,6 +267,5 @@ func (c *Controller) emitEvents(recorder events.Recorder, previous []operatorv1.
 }
 
 func (c *Controller) applyCondition(ctx context.Context, cond operatorv1.OperatorCondition) error {
-	return c.options.OperatorClient.ApplyOperatorStatus(ctx, c.name, applyoperatorv1.OperatorStatus().WithConditions(
-		applyoperatorv1.OperatorCondition().WithType(cond.Type).WithStatus(cond.Status).WithReason(cond.Reason).WithMessage(cond.Message)))
+	return conditions.Apply(ctx, c.options.OperatorClient, c.name, cond)
 }

@@ -60,7 +60,8 @@ func newControllerEnvWith(t *testing.T, cluster *recoverytest.Cluster, consent s
 		clock:    clocktesting.NewFakePassiveClock(t0),
 	}
 	e.recorder = events.NewInMemoryRecorder("test", e.clock)
-	e.ctrl = recovery.NewController("kube-apiserver", recovery.Options{
+	var err error
+	e.ctrl, err = recovery.NewController("kube-apiserver", recovery.Options{
 		OperatorClient: e.operator,
 		Dynamic:        cluster.Dynamic,
 		Resources:      []recovery.Resource{recoverytest.Secrets, recoverytest.ConfigMaps},
@@ -71,6 +72,9 @@ func newControllerEnvWith(t *testing.T, cluster *recoverytest.Cluster, consent s
 		Recorder:       e.recorder,
 		Clock:          e.clock,
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	return e
 }
 

@@ -71,6 +71,14 @@
 //	  every delete succeeded, nothing else unreadable     False AsExpected, with the deletion report
 //	  some deletes failed (RBAC, gate off)                True  DeletionFailed
 //	  objects under other keys remain                     True  UndecryptableObjects
+//	consent accepted, but spec.managementState is not     True  ConsentNotActedOnOperatorNotManaged
+//	  Managed: nothing deleted
+//
+// As library-go's encryption controllers, the controller deletes and writes nothing unless spec.managementState
+// is Managed (management.IsOperatorManaged): while Unmanaged or Removed it scans and reports, but neither
+// deletes nor writes the ConfigMap. A sync that fails (a scan, the ConfigMap write) sets
+// KMSRecoveryControllerDegraded True with the error (reason Error) and is retried at once; the next successful
+// sync sets it False AsExpected.
 //
 // A scan that fails (an apiserver without the feature gate answers a plain 500 naming no object) returns the
 // error and leaves the condition as it was. Messages name at most 20 objects; the ConfigMap

@@ -54,7 +54,7 @@ func Example() {
 		panic(err)
 	}
 	fmt.Println("skipped:", len(skipped))
-	controller := recovery.NewController("kube-apiserver", recovery.Options{
+	controller, err := recovery.NewController("kube-apiserver", recovery.Options{
 		OperatorClient: operatorClient,
 		Dynamic:        cluster.Dynamic,
 		Resources:      resources,
@@ -64,6 +64,9 @@ func Example() {
 		Namespace:      "openshift-kube-apiserver-operator",
 		Recorder:       recorder,
 	})
+	if err != nil {
+		panic(err)
+	}
 	// The operator runs it with the others: go controller.Run(ctx, 1). Here, one sync at a time.
 	sync := func() {
 		if err := controller.Sync(ctx, factory.NewSyncContext("example", recorder)); err != nil {
