@@ -4,12 +4,13 @@ import (
 	"context"
 	"embed"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 
 	configv1 "github.com/openshift/api/config/v1"
 	configclient "github.com/openshift/client-go/config/clientset/versioned"
 	corev1 "k8s.io/api/core/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -53,25 +54,26 @@ func apiServerOptions(encryptionConfigFile string) kmsenv.APIServerOptions {
 var crdFiles embed.FS
 
 // installConfigCRDs installs the config.openshift.io CRDs the controllers read (see doc.go for why they are
-// copies).
-func installConfigCRDs(cfg *rest.Config) error {
+// copies). They are written to dir first: envtest installs CRDs from files (its typed option would make
+// k8s.io/apiextensions-apiserver a direct dependency of kmsguard).
+func installConfigCRDs(cfg *rest.Config, dir string) error {
 	entries, err := crdFiles.ReadDir("crds")
 	if err != nil {
 		return err
 	}
-	var crds []*apiextensionsv1.CustomResourceDefinition
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
 	for _, e := range entries {
 		data, err := crdFiles.ReadFile(path.Join("crds", e.Name()))
 		if err != nil {
 			return err
 		}
-		crd := &apiextensionsv1.CustomResourceDefinition{}
-		if err := yaml.Unmarshal(data, crd); err != nil {
-			return fmt.Errorf("%s: %w", e.Name(), err)
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o600); err != nil {
+			return err
 		}
-		crds = append(crds, crd)
 	}
-	if _, err := envtest.InstallCRDs(cfg, envtest.CRDInstallOptions{CRDs: crds}); err != nil {
+	if _, err := envtest.InstallCRDs(cfg, envtest.CRDInstallOptions{Paths: []string{dir}, ErrorIfPathMissing: true}); err != nil {
 		return fmt.Errorf("installing the config.openshift.io CRDs: %w", err)
 	}
 	return nil

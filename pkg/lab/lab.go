@@ -126,7 +126,7 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	if _, _, err := l.cp.APIServer(0).InstallKubeAPIServerOperator(ctx); err != nil {
 		return nil, err
 	}
-	if err := installConfigCRDs(l.cp.APIServer(0).RESTConfig()); err != nil {
+	if err := installConfigCRDs(l.cp.APIServer(0).RESTConfig(), filepath.Join(dir, "crds")); err != nil {
 		return nil, err
 	}
 	if err := createClusterObjects(ctx, kubeClient, configClient, opts.Nodes); err != nil {
