@@ -52,9 +52,12 @@ func (c storeCounter) CountObjects(ctx context.Context, gr schema.GroupResource,
 // kekIDs is kmsstate's settled KEK id per key id.
 type kekIDs map[string]string
 
-func (k kekIDs) SettledKEKID(keyID string) (string, bool) {
+func (k kekIDs) SettledKEKID(keyID string) (string, error) {
 	kek, ok := k[keyID]
-	return kek, ok
+	if !ok {
+		return "", errors.New("kmsstate has not seen its plugins agree on a KEK id yet")
+	}
+	return kek, nil
 }
 
 func deployedOnly(t *testing.T, config *apiserverv1.EncryptionConfiguration) revisions.ConfigSource {

@@ -46,20 +46,13 @@ const (
 // DefaultResync is how often the controller publishes progress.
 const DefaultResync = 10 * time.Second
 
-// RotationsFunc returns the latest completed remote key_id rotation of a
-// library-go KMS key; kmsstate's Controller.State().LatestRotation.
-type RotationsFunc func(keyID string) (kmsstate.Rotation, bool)
-
-// RotationsFromState adapts a kmsstate Controller.
-func RotationsFromState(c *kmsstate.Controller) RotationsFunc {
-	return func(keyID string) (kmsstate.Rotation, bool) {
-		s, ok := c.State()
-		if !ok {
-			return kmsstate.Rotation{}, false
-		}
-		return s.LatestRotation(keyID)
-	}
+// RotationReader gives the latest completed remote key_id (KEK id) rotation of a library-go KMS key;
+// *kmsstate.Controller implements it (kmsstate.Reader).
+type RotationReader interface {
+	LatestRotation(keyID string) (kmsstate.Rotation, bool)
 }
+
+var _ RotationReader = (*kmsstate.Controller)(nil)
 
 // ControllerOptions configure NewController. Migrator and OperatorClient
 // are required; without WriteKeys or Rotations no rotation migration is
@@ -69,8 +62,9 @@ type ControllerOptions struct {
 	OperatorClient v1helpers.OperatorClient
 	Recorder       events.Recorder
 	WriteKeys      WriteKeysFunc
-	Rotations      RotationsFunc
-	Resync         time.Duration
+	// Rotations is kmsstate's controller.
+	Rotations RotationReader
+	Resync    time.Duration
 }
 
 // Controller publishes the Migrator's progress as conditions, events and
@@ -174,7 +168,7 @@ func (c *Controller) startRotationMigrations(ctx context.Context, recorder event
 	}
 	var errs []error
 	for gr, keyID := range writeKeys {
-		rotation, ok := c.options.Rotations(keyID)
+		rotation, ok := c.options.Rotations.LatestRotation(keyID)
 		if !ok || rotation.Completed.IsZero() {
 			continue
 		}

@@ -125,12 +125,12 @@ func TestControllerRotationMigration(t *testing.T) {
 		WriteKeys: func(context.Context) (map[schema.GroupResource]string, error) {
 			return map[schema.GroupResource]string{secretsGR: "2"}, nil
 		},
-		Rotations: func(keyID string) (kmsstate.Rotation, bool) {
+		Rotations: rotationsFunc(func(keyID string) (kmsstate.Rotation, bool) {
 			if keyID != "2" || len(rotations) == 0 {
 				return kmsstate.Rotation{}, false
 			}
 			return rotations[len(rotations)-1], true
-		},
+		}),
 	})
 	sync := func() {
 		t.Helper()
@@ -205,7 +205,7 @@ func TestControllerRotationAfterRestart(t *testing.T) {
 			WriteKeys: func(context.Context) (map[schema.GroupResource]string, error) {
 				return map[schema.GroupResource]string{secretsGR: "2"}, nil
 			},
-			Rotations: func(string) (kmsstate.Rotation, bool) { return rotation, true },
+			Rotations: rotationsFunc(func(string) (kmsstate.Rotation, bool) { return rotation, true }),
 		})
 		if err := controller.sync(context.Background(), factory.NewSyncContext("test", recorder)); err != nil {
 			t.Fatal(err)
@@ -282,3 +282,8 @@ func TestControllerPausedCondition(t *testing.T) {
 		t.Errorf("%d updates sent with the KMS down", n)
 	}
 }
+
+// rotationsFunc is a RotationReader of a function.
+type rotationsFunc func(keyID string) (kmsstate.Rotation, bool)
+
+func (f rotationsFunc) LatestRotation(keyID string) (kmsstate.Rotation, bool) { return f(keyID) }

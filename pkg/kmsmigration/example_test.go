@@ -70,7 +70,7 @@ func Example() {
 		OperatorClient: operatorClient,
 		Recorder:       recorder,
 		// WriteKeys: kmsmigration.WriteKeysFromDeployer(deployer, kubeClient.CoreV1(), keySelector, encryptedGRs),
-		// Rotations: kmsmigration.RotationsFromState(kmsState),
+		// Rotations: kmsState (the *kmsstate.Controller below),
 	})
 
 	// The census: KMSEncryptionVerified from raw etcd, and the rollout gate's

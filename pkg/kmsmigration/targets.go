@@ -18,7 +18,7 @@ import (
 // KEKIDSource gives the KEK id a KMS v2 key's plugins agreed on, by library-go key id (encryptionconfig.KMSKeyID);
 // *kmsstate.Controller implements it.
 type KEKIDSource interface {
-	SettledKEKID(keyID string) (string, bool)
+	SettledKEKID(keyID string) (string, error)
 }
 
 var _ KEKIDSource = (*kmsstate.Controller)(nil)
@@ -95,9 +95,10 @@ func writeKeyOf(k encryptionconfig.StorageKey, keks KEKIDSource) (evidence.Write
 		return evidence.WriteKey{Kind: k.Kind}, nil
 	case etcdvalue.KindKMSv2:
 		keyID := k.KeyID()
-		kek, ok := keks.SettledKEKID(keyID)
-		if !ok {
-			return evidence.WriteKey{}, fmt.Errorf("KMS key %s (provider %s): kmsstate has not seen its plugins agree on a KEK id yet", keyID, k.Name)
+		kek, err := keks.SettledKEKID(keyID)
+		if err != nil {
+			// Not settled, or kmsstate's verdict is stale: no KEK id is known to be current.
+			return evidence.WriteKey{}, fmt.Errorf("KMS key %s (provider %s): %w", keyID, k.Name, err)
 		}
 		return evidence.WriteKey{Kind: k.Kind, Name: k.Name, KeyID: kek}, nil
 	default:

@@ -16,14 +16,6 @@ type HealthReader interface {
 	Healthy(nodes, keyIDs []string) error
 }
 
-// kmsEvidence are the kmsstate failures that show a key failing on a node. Missing and stale reports say that
-// nothing is known, and a key id mismatch is a rotation in progress: neither explains a failed start.
-var kmsEvidence = map[kmsstate.Reason]bool{
-	kmsstate.ReasonDecryptFailing:    true,
-	kmsstate.ReasonPluginUnreachable: true,
-	kmsstate.ReasonPluginUnhealthy:   true,
-}
-
 // attribute judges the failures of the newest revision. It returns nil when the newest revision has not
 // failed, a *KMSRolloutFailedError or *CannotRevertError when the failure is KMS's, a *NotAttributedError when
 // it is not, and any other error when an input could not be read.
@@ -120,11 +112,8 @@ func failing(health HealthReader, node string, keys []string) ([]kmsstate.Failur
 	if !errors.As(err, &unhealthy) {
 		return nil, fmt.Errorf("reading KMS health of node %s: %w", node, err)
 	}
-	var evidence []kmsstate.Failure
-	for _, f := range unhealthy.Failures {
-		if kmsEvidence[f.Reason] && f.Node == node {
-			evidence = append(evidence, f)
-		}
-	}
-	return evidence, nil
+	// Only kmsstate's KMS faults are evidence (Reason.KMSFault): a missing or stale report, or a stale verdict,
+	// says that nothing is known, and a key id mismatch is a rotation in progress; neither explains a failed
+	// start. Healthy was asked about node alone.
+	return unhealthy.KMSFaults(), nil
 }

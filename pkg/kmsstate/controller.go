@@ -14,6 +14,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/encryption/kms"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
@@ -80,6 +81,14 @@ type Options struct {
 	// completed survive an operator restart (ConfigMapMemory). Without it, a rotation that completes while
 	// no operator runs is never reported.
 	Memory MemoryStore
+	// Publisher is optional: with it, each evaluation is published (ConfigMapMemory's state.json) for
+	// `kmsguard status` to show the operator's own verdict instead of evaluating again.
+	Publisher StatePublisher
+	// MaxStateAge bounds the age of the verdict the Reader methods answer with: an older evaluation is not
+	// healthy (ReasonStateStale). Default: Config.StaleAfter(), 4 report intervals, the bound a health report
+	// itself is held to: the controller evaluates at least every report interval (its resync), so missing four
+	// in a row means its syncs fail or stopped, while one slow sync (apiserver probes time out) is no alarm.
+	MaxStateAge time.Duration
 	// Clock is for tests; the real clock by default.
 	Clock clock.PassiveClock
 }
@@ -123,6 +132,8 @@ type Controller struct {
 	// memoryLoaded says whether options.Memory has been read; saved is what was last written to it.
 	memoryLoaded bool
 	saved        Memory
+	// published is what was last given to options.Publisher.
+	published *State
 }
 
 // NewController builds the controller; run it with Run(ctx, 1) as any library-go controller.
@@ -131,6 +142,9 @@ func NewController(instanceName string, opts Options) *Controller {
 		opts.Clock = clock.RealClock{}
 	}
 	opts.Config = opts.Config.withDefaults()
+	if opts.MaxStateAge <= 0 {
+		opts.MaxStateAge = opts.Config.StaleAfter()
+	}
 	c := &Controller{
 		name:    factory.ControllerInstanceName(instanceName, "KMSState"),
 		options: opts,
@@ -157,21 +171,20 @@ func (c *Controller) State() (State, bool) {
 	return *c.state, true
 }
 
-// Healthy is State().Healthy, failing when nothing has been evaluated yet.
-func (c *Controller) Healthy(nodes, keyIDs []string) error {
-	state, ok := c.State()
-	if !ok {
-		return &UnhealthyError{Failures: []Failure{{Reason: ReasonHealthReportMissing, Detail: "kmsstate has not evaluated any report yet"}}}
-	}
-	return state.Healthy(nodes, keyIDs)
-}
-
 func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
 	obs, err := c.observe(ctx)
 	if err != nil {
 		return err
 	}
 	if len(obs.KeyIDs) == 0 {
+		// Nothing to watch is a verdict too: keep it fresh, so that the Reader methods do not call it stale.
+		empty := State{EvaluatedAt: obs.Now, Nodes: sets.List(sets.New(obs.Nodes...))}
+		c.mu.Lock()
+		c.state = &empty
+		c.mu.Unlock()
+		if err := c.publish(ctx, empty); err != nil {
+			return err
+		}
 		return c.applyConditions(ctx,
 			condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use"),
 			condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use"))
@@ -193,7 +206,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	c.emitEvents(syncCtx.Recorder(), previous, c.failures, state)
 	c.metrics.update(&state, obs.Now)
 	cleanupErr := c.removeOrphans(ctx, syncCtx.Recorder(), obs.Reports, state.Orphans)
-	saveErr := c.saveMemory(ctx, memory)
+	saveErr := errors.Join(c.saveMemory(ctx, memory), c.publish(ctx, state))
 
 	degraded := condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonAsExpected, "")
 	if isDegraded, reason, message := state.Degraded(); isDegraded {

@@ -19,6 +19,17 @@ func (e *UnhealthyError) Error() string {
 // Reason is the reason of the most severe failure, for callers that set a condition from it.
 func (e *UnhealthyError) Reason() Reason { return e.Failures[0].Reason }
 
+// KMSFaults are the failures that show a KMS key failing (Reason.KMSFault), most severe first.
+func (e *UnhealthyError) KMSFaults() []Failure {
+	var out []Failure
+	for _, f := range e.Failures {
+		if f.Reason.KMSFault() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // Healthy answers whether the plugin of every key in keyIDs is healthy, with a fresh report, on every node in
 // nodes. It returns nil or an *UnhealthyError. A node or key the state was not evaluated for counts as
 // HealthReportMissing: nothing is healthy that kmsstate has not seen.

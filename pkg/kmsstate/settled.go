@@ -7,13 +7,3 @@ func (s *State) SettledKEKID(keyID string) (string, bool) {
 	kek, ok := s.SettledKEKIDs[keyID]
 	return kek, ok && kek != ""
 }
-
-// SettledKEKID is State().SettledKEKID, false before the first evaluation. kmsmigration's verification census
-// reads the KMS v2 write keys' KEK ids through it.
-func (c *Controller) SettledKEKID(keyID string) (string, bool) {
-	state, ok := c.State()
-	if !ok {
-		return "", false
-	}
-	return state.SettledKEKID(keyID)
-}

@@ -60,7 +60,7 @@ func TestSettledKEKID(t *testing.T) {
 		})
 	}
 	var c Controller
-	if kek, ok := c.SettledKEKID("1"); ok {
+	if kek, err := c.SettledKEKID("1"); err == nil {
 		t.Errorf("a controller that never evaluated has KEK id %q", kek)
 	}
 }

@@ -42,7 +42,27 @@ const (
 	// ReasonHealthReportMissing: a node of the current revision has never reported on a key of the current
 	// config.
 	ReasonHealthReportMissing Reason = "HealthReportMissing"
+	// ReasonStateStale: kmsstate's own latest evaluation is older than its freshness bound (Reader): its syncs
+	// fail or have stopped, and nothing is known about the plugins now. Only the Reader methods answer with it;
+	// no condition carries it (a controller that does not sync writes no condition).
+	ReasonStateStale Reason = "StateStale"
+	// ReasonStateNotEvaluated: kmsstate has not evaluated anything yet (the operator just started).
+	ReasonStateNotEvaluated Reason = "StateNotEvaluated"
 )
+
+// kmsFault are the reasons that show a key failing on a node: its data cannot be decrypted, or its plugin is
+// unreachable or answers unhealthy. The others say that nothing is known (a missing or stale report, a stale
+// or absent evaluation), that an apiserver's check fails without naming the key, or that a rotation is under
+// way (a key id mismatch): none of them proves that the KMS is to blame for a failure.
+var kmsFault = map[Reason]bool{
+	ReasonDecryptFailing:    true,
+	ReasonPluginUnreachable: true,
+	ReasonPluginUnhealthy:   true,
+}
+
+// KMSFault reports whether a failure of this reason shows the KMS key failing on the node, rather than that
+// nothing is known: kmsrollback reverts a revision only on such evidence.
+func (r Reason) KMSFault() bool { return kmsFault[r] }
 
 // ReasonAsExpected is the reason of a KMSPluginsDegraded=False condition.
 const ReasonAsExpected = "AsExpected"
@@ -56,6 +76,8 @@ var severity = map[Reason]int{
 	ReasonKeyIDMismatch:            4,
 	ReasonHealthReportStale:        5,
 	ReasonHealthReportMissing:      6,
+	ReasonStateNotEvaluated:        7,
+	ReasonStateStale:               8,
 }
 
 // Failure is one thing wrong with KMS on one node.

@@ -136,7 +136,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 		OperatorClient: operatorClient,
 		Recorder:       recorder.WithComponentSuffix("kms-migration"),
 		WriteKeys:      writeKeys,
-		Rotations:      kmsmigration.RotationsFromState(kmsState),
+		Rotations:      kmsState,
 	})
 
 	encryptionControllers, err := encryption.NewControllers(

@@ -350,15 +350,22 @@ func (w *writers) stop() map[string]string {
 	return w.last
 }
 
-func rotationsOf(p *atomic.Pointer[kmsstateRotation]) kmsmigration.RotationsFunc {
-	return func(keyID string) (r kmsstate.Rotation, ok bool) {
-		got := p.Load()
-		if got == nil || keyID != "1" {
-			return r, false
-		}
-		r.KeyID, r.From, r.To, r.Started, r.Completed = keyID, got.from, got.to, got.completed, got.completed
-		return r, true
+// rotationsOf is a kmsmigration.RotationReader of the rotation the test announces.
+func rotationsOf(p *atomic.Pointer[kmsstateRotation]) kmsmigration.RotationReader {
+	return announcedRotation{p}
+}
+
+type announcedRotation struct {
+	p *atomic.Pointer[kmsstateRotation]
+}
+
+func (a announcedRotation) LatestRotation(keyID string) (r kmsstate.Rotation, ok bool) {
+	got := a.p.Load()
+	if got == nil || keyID != "1" {
+		return r, false
 	}
+	r.KeyID, r.From, r.To, r.Started, r.Completed = keyID, got.from, got.to, got.completed, got.completed
+	return r, true
 }
 
 func waitMigration(t *testing.T, m *kmsmigration.Migrator, target kmsmigration.Target) kmsmigration.Progress {

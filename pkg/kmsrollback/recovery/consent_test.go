@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	operatorv1 "github.com/openshift/api/operator/v1"
@@ -139,6 +140,12 @@ func TestCheckConsent(t *testing.T) {
 			wantReason: recovery.ReasonKMSUnhealthy, wantDetail: "kmsstate has not evaluated",
 		},
 		{
+			// A healthy verdict kmsstate has not renewed for longer than its bound says nothing about now.
+			name: "kmsstate's healthy verdict is stale", consent: "kms:key-lost",
+			kms:        recovery.KMSStateView(lastEvaluated{state: kmsState(healthyOn(liveKey)), now: t0.Add(time.Hour)}),
+			wantReason: recovery.ReasonKMSUnhealthy, wantDetail: "StateStale",
+		},
+		{
 			name: "the KMS view cannot be read", consent: "kms:key-lost",
 			kms: recovery.KMSViewFunc(func(context.Context) (recovery.KMSSnapshot, error) {
 				return recovery.KMSSnapshot{}, errors.New("kubeapiservers.operator.openshift.io is forbidden")
@@ -200,7 +207,22 @@ func (w withoutKey) RawValue(ctx context.Context, etcdKey string) ([]byte, error
 
 type notEvaluated struct{}
 
-func (notEvaluated) State() (kmsstate.State, bool) { return kmsstate.State{}, false }
+func (notEvaluated) Current() (kmsstate.State, error) {
+	return kmsstate.State{}, &kmsstate.UnhealthyError{Failures: []kmsstate.Failure{{Reason: kmsstate.ReasonStateNotEvaluated, Detail: "kmsstate has not evaluated any report yet"}}}
+}
+
+// lastEvaluated is a kmsstate verdict held to kmsstate's freshness bound at now.
+type lastEvaluated struct {
+	state kmsstate.State
+	now   time.Time
+}
+
+func (l lastEvaluated) Current() (kmsstate.State, error) {
+	if err := l.state.Fresh(l.now, 2*time.Minute); err != nil {
+		return kmsstate.State{}, err
+	}
+	return l.state, nil
+}
 
 func TestConsentFromSpec(t *testing.T) {
 	scenarios := []struct {

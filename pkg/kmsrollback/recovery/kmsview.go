@@ -2,7 +2,6 @@ package recovery
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 
@@ -81,21 +80,22 @@ func (s *KMSSnapshot) AddReports(reports []operatorv1.KMSPluginHealthReport) {
 	}
 }
 
-// StateSource is what KMSStateView reads: (*kmsstate.Controller) satisfies it.
+// StateSource is what KMSStateView reads: kmsstate.Reader's Current; (*kmsstate.Controller) satisfies it.
 type StateSource interface {
-	State() (kmsstate.State, bool)
+	Current() (kmsstate.State, error)
 }
 
-// KMSStateView is the view of a running kmsstate controller. Before its first evaluation it answers with an
-// error: nothing is known healthy that kmsstate has not seen.
+// KMSStateView is the view of a running kmsstate controller. Before its first evaluation, or when its latest one
+// is older than its freshness bound, it answers with kmsstate's error: nothing is known healthy that kmsstate has
+// not seen lately, and the consent is refused (KMSUnhealthy).
 func KMSStateView(source StateSource) KMSView { return stateView{source} }
 
 type stateView struct{ source StateSource }
 
 func (v stateView) KMSSnapshot(context.Context) (KMSSnapshot, error) {
-	state, ok := v.source.State()
-	if !ok {
-		return KMSSnapshot{}, errors.New("kmsstate has not evaluated the KMS plugins yet")
+	state, err := v.source.Current()
+	if err != nil {
+		return KMSSnapshot{}, err
 	}
 	return SnapshotFromKMSState(state), nil
 }

@@ -1,0 +1,103 @@
+package kmsstate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kmsguard/kmsguard/pkg/internal/configmapdata"
+)
+
+// StatePublisher publishes the controller's evaluations, so that `kmsguard status` shows the operator's own
+// verdict, the one its conditions were set from, instead of evaluating the reports again without the
+// controller's memory and apiserver views (and contradicting the condition it prints beside it).
+type StatePublisher interface {
+	Publish(ctx context.Context, state State) error
+}
+
+// StateDataKey is the ConfigMap data key ConfigMapMemory publishes the latest State under, as JSON.
+const StateDataKey = "state.json"
+
+// DefaultConfigMapName is the name `kmsguard status` reads the published State from, in the operator's
+// namespace, unless told otherwise: give ConfigMapMemory this name.
+const DefaultConfigMapName = "kmsguard-kms-state"
+
+// Publish implements StatePublisher: the State as JSON under StateDataKey, beside the memory. It holds node
+// names, key ids, KEK ids, times and error details, never key material.
+func (s ConfigMapMemory) Publish(ctx context.Context, state State) error {
+	raw, err := json.Marshal(state)
+	if err != nil {
+		return err
+	}
+	err = configmapdata.Update(ctx, s.Client, s.Namespace, s.Name, func(data map[string]string) {
+		data[StateDataKey] = string(raw)
+	})
+	if err != nil {
+		return fmt.Errorf("publishing the KMS state to configmap %s/%s: %w", s.Namespace, s.Name, err)
+	}
+	return nil
+}
+
+// ReadPublished returns the State the controller published last, and false when none is published.
+func (s ConfigMapMemory) ReadPublished(ctx context.Context) (State, bool, error) {
+	cm, err := s.Client.ConfigMaps(s.Namespace).Get(ctx, s.Name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return State{}, false, nil
+	}
+	if err != nil {
+		return State{}, false, fmt.Errorf("reading configmap %s/%s: %w", s.Namespace, s.Name, err)
+	}
+	raw, ok := cm.Data[StateDataKey]
+	if !ok {
+		return State{}, false, nil
+	}
+	var state State
+	if err := json.Unmarshal([]byte(raw), &state); err != nil {
+		return State{}, false, fmt.Errorf("configmap %s/%s key %s: %w", s.Namespace, s.Name, StateDataKey, err)
+	}
+	return state, true, nil
+}
+
+// publishEvery is how often an unchanged State is published again, as a fraction of MaxStateAge, so that a
+// reader of the published State can apply the same freshness bound as the Reader methods.
+const publishEvery = 2
+
+// publish publishes state when what it says changed, or the published one is getting old; a failed write is
+// tried again on the next sync.
+func (c *Controller) publish(ctx context.Context, state State) error {
+	if c.options.Publisher == nil {
+		return nil
+	}
+	c.mu.RLock()
+	last := c.published
+	c.mu.RUnlock()
+	if last != nil && sameVerdict(*last, state) && state.EvaluatedAt.Sub(last.EvaluatedAt) < c.options.MaxStateAge/publishEvery {
+		return nil
+	}
+	if err := c.options.Publisher.Publish(ctx, state); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.published = &state
+	c.mu.Unlock()
+	return nil
+}
+
+// sameVerdict compares two States without their evaluation time and the report times and ages, which change
+// with every report while nothing else does.
+func sameVerdict(a, b State) bool {
+	strip := func(s State) State {
+		s.EvaluatedAt = time.Time{}
+		s.Plugins = append([]Plugin(nil), s.Plugins...)
+		for i := range s.Plugins {
+			s.Plugins[i].Age, s.Plugins[i].LastChecked = 0, time.Time{}
+		}
+		return s
+	}
+	return reflect.DeepEqual(strip(a), strip(b))
+}
