@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
@@ -142,9 +141,9 @@ func (o *healthReporterOptions) validate() error {
 // newReporter connects the validated options to the cluster and the plugins.
 // The plugins are dialed lazily; their connections close when ctx is done.
 func (o *healthReporterOptions) newReporter(ctx context.Context) (*pluginprobe.Reporter, error) {
-	restConfig, err := clientcmd.BuildConfigFromFlags("", o.kubeconfig)
+	restConfig, err := loadKubeconfig(o.kubeconfig)
 	if err != nil {
-		return nil, fmt.Errorf("loading kubeconfig: %w", err)
+		return nil, err
 	}
 	client, err := operatorclient.NewForConfig(rest.AddUserAgent(restConfig, healthReporterUserAgent))
 	if err != nil {

@@ -3,11 +3,10 @@
 package main
 
 import (
+	"context"
 	"os"
-
-	"k8s.io/component-base/cli"
 )
 
 func main() {
-	os.Exit(cli.Run(NewCommand()))
+	os.Exit(execute(context.Background(), NewCommand(), os.Args[1:], os.Stdout, os.Stderr))
 }

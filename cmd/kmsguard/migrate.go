@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,22 +18,9 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
-	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
-)
-
-// Exit codes of kmsguard migrate, for scripts.
-const (
-	// migrateExitOK: every object of every resource is rewritten, already current, or gone.
-	migrateExitOK = 0
-	// migrateExitError: a resource could not be migrated at all (flags, discovery, LIST, interrupted).
-	migrateExitError = 1
-	// migrateExitIncomplete: every resource was walked to its end, but some objects are undecryptable or could
-	// not be rewritten.
-	migrateExitIncomplete = 2
 )
 
 const (
@@ -50,7 +34,7 @@ const (
 )
 
 type migrateOptions struct {
-	kubeconfig  string
+	kube        *kubeFlags
 	resources   []string
 	qps         float32
 	burst       int
@@ -58,7 +42,7 @@ type migrateOptions struct {
 	pageSize    int64
 	writeKey    string
 	checkpoint  string
-	output      string
+	output      outputFormat
 	timeout     time.Duration
 
 	// terminal forces the progress bar (true) or plain lines (false); nil detects it from the output.
@@ -75,16 +59,17 @@ type migrateClients struct {
 	configMaps corev1client.ConfigMapsGetter
 }
 
-// migrateReport is what `kmsguard migrate -o json` prints.
+// migrateReport is what `kmsguard migrate -o json|yaml` prints.
 type migrateReport struct {
 	Resources []migrateResult `json:"resources"`
 	ExitCode  int             `json:"exitCode"`
 }
 
-// migrateResult is the outcome of one resource.
+// migrateResult is the outcome of one resource (kmsmigration.ResourceRun) as printed.
 type migrateResult struct {
-	Resource string              `json:"resource"`
-	Target   kmsmigration.Target `json:"target"`
+	Resource string                  `json:"resource"`
+	Target   kmsmigration.Target     `json:"target"`
+	Outcome  kmsmigration.RunOutcome `json:"outcome"`
 	// Counts include those of earlier invocations the migration resumed from (Resumed).
 	Counts  kmsmigration.Counts  `json:"counts"`
 	Resumed *kmsmigration.Counts `json:"resumed,omitempty"`
@@ -95,9 +80,18 @@ type migrateResult struct {
 	UndecryptableKeys []string        `json:"undecryptableKeys,omitempty"`
 	FailedKeys        []string        `json:"failedKeys,omitempty"`
 	Error             string          `json:"error,omitempty"`
+}
 
-	progress kmsmigration.Progress
-	code     int
+func resultOf(r kmsmigration.ResourceRun) migrateResult {
+	m := migrateResult{
+		Resource: r.Resource.String(), Target: r.Target, Outcome: r.Outcome, Counts: r.Progress.Counts, Resumed: r.Resumed, Total: r.Progress.Total,
+		Duration: metav1.Duration{Duration: r.Duration}, ObjectsPerSecond: r.ObjectsPerSecond,
+		UndecryptableKeys: r.Progress.UndecryptableKeys, FailedKeys: r.Progress.FailedKeys,
+	}
+	if r.Err != nil {
+		m.Error = r.Err.Error()
+	}
+	return m
 }
 
 func newMigrateCommand() *cobra.Command {
@@ -122,27 +116,22 @@ same --write-key resumes where the last one stopped; a finished migration is sta
 
 Progress is a bar redrawn in place on a terminal and a line every few seconds otherwise (on stderr with -o
 json). The summary gives per resource the counts, the objects per second of this run and the first keys of the
-objects that are undecryptable (see kmsguard recover) or could not be rewritten.
+objects that are undecryptable (see kmsguard recover) or could not be rewritten.`,
+		Example: `  # Secrets and ConfigMaps, 200 rewrites per second, 16 in flight
+  kmsguard migrate --resources secrets,configmaps --qps 200 --concurrency 16
 
-Exit codes:
-  0  every object is migrated
-  1  error: a resource could not be migrated (bad flags, discovery, LIST failures, interrupted)
-  2  finished, but some objects are undecryptable or could not be rewritten`,
+  # Resumable: Ctrl-C saves the progress, the same command resumes it
+  kmsguard migrate --resources secrets --write-key kms-2 --checkpoint-configmap openshift-kube-apiserver-operator/kmsguard-migrate
+
+  # The summary as JSON, progress on stderr
+  kmsguard migrate --resources secrets -o json`,
 		Args: cobra.NoArgs,
-		Run: func(cmd *cobra.Command, _ []string) {
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			code, err := o.runWithClients(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr())
-			if err != nil {
-				fmt.Fprintln(cmd.ErrOrStderr(), "Error:", err)
-			}
-			if code != migrateExitOK {
-				exit(code)
-			}
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return exitWith(o.runWithClients(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.kubeconfig, "kubeconfig", "", "path to a kubeconfig; empty uses in-cluster config")
+	o.kube = addKubeFlags(f)
 	f.StringSliceVar(&o.resources, "resources", []string{"secrets"}, "resources to migrate, as resource or resource.group")
 	f.Float32Var(&o.qps, "qps", kmsmigration.DefaultQPS, "rewrites per second; negative for no client-side limit")
 	f.IntVar(&o.burst, "burst", kmsmigration.DefaultBurst, "rewrites allowed at once above --qps")
@@ -150,7 +139,7 @@ Exit codes:
 	f.Int64Var(&o.pageSize, "page-size", kmsmigration.DefaultPageSize, "objects per LIST page")
 	f.StringVar(&o.writeKey, "write-key", "standalone", "label of the write key, recorded as the checkpoints' target")
 	f.StringVar(&o.checkpoint, "checkpoint-configmap", "", "namespace/name of a ConfigMap that keeps progress, to resume an interrupted run")
-	f.StringVarP(&o.output, "output", "o", "", "output format of the summary: json")
+	addOutputFlag(f, &o.output, "the summary")
 	f.DurationVar(&o.timeout, "timeout", 0, "bound on the whole run; 0 for none")
 	return cmd
 }
@@ -158,28 +147,28 @@ Exit codes:
 // runWithClients builds the clients from the flags and runs.
 func (o *migrateOptions) runWithClients(ctx context.Context, out, errOut io.Writer) (int, error) {
 	if err := o.validate(); err != nil {
-		return migrateExitError, err
+		return exitError, err
 	}
-	config, err := clientcmd.BuildConfigFromFlags("", o.kubeconfig)
+	o.kube.userAgent = "kmsguard-migrate"
+	config, err := o.kube.restConfig()
 	if err != nil {
-		return migrateExitError, fmt.Errorf("loading kubeconfig: %w", err)
+		return exitError, err
 	}
-	config = rest.AddUserAgent(config, "kmsguard-migrate")
 	// The migrator's token bucket (--qps) is the client-side limit; client-go's default of 5 requests per
 	// second would otherwise override it.
 	config.QPS, config.Burst = -1, 0
 	disc, err := discovery.NewDiscoveryClientForConfig(config)
 	if err != nil {
-		return migrateExitError, err
+		return exitError, err
 	}
 	clients := migrateClients{mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc))}
 	if clients.dynamic, err = dynamic.NewForConfig(config); err != nil {
-		return migrateExitError, err
+		return exitError, err
 	}
 	if o.checkpoint != "" {
 		kube, err := kubernetes.NewForConfig(config)
 		if err != nil {
-			return migrateExitError, err
+			return exitError, err
 		}
 		clients.configMaps = kube.CoreV1()
 	}
@@ -193,8 +182,8 @@ func (o *migrateOptions) runWithClients(ctx context.Context, out, errOut io.Writ
 
 func (o *migrateOptions) validate() error {
 	switch {
-	case o.output != "" && o.output != "json":
-		return fmt.Errorf("unknown output format %q: want json or nothing", o.output)
+	case o.output.validate() != nil:
+		return o.output.validate()
 	case len(o.resources) == 0:
 		return errors.New("--resources is empty")
 	case o.qps == 0:
@@ -226,15 +215,15 @@ func (o *migrateOptions) checkpointRef() (namespace, name string, err error) {
 	return namespace, name, nil
 }
 
-// run migrates every resource, prints the summary and returns the exit code with the error behind
-// migrateExitError.
+// run migrates every resource with kmsmigration's MigrateAll, prints as it goes and the summary, and returns
+// the exit code with the error behind it.
 func (o *migrateOptions) run(ctx context.Context, out, errOut io.Writer, clients migrateClients) (int, error) {
 	if err := o.validate(); err != nil {
-		return migrateExitError, err
+		return exitError, err
 	}
-	grs, err := o.resolve(clients.mapper)
+	grs, err := kmsmigration.ParseResources(o.resources)
 	if err != nil {
-		return migrateExitError, err
+		return exitError, fmt.Errorf("--resources: %w", err)
 	}
 	opts := kmsmigration.Options{
 		Dynamic:     clients.dynamic,
@@ -246,157 +235,80 @@ func (o *migrateOptions) run(ctx context.Context, out, errOut io.Writer, clients
 	}
 	if namespace, name, _ := o.checkpointRef(); name != "" {
 		if clients.configMaps == nil {
-			return migrateExitError, errors.New("--checkpoint-configmap needs a ConfigMap client")
+			return exitError, errors.New("--checkpoint-configmap needs a ConfigMap client")
 		}
 		opts.Checkpoints = kmsmigration.ConfigMapCheckpoints{Client: clients.configMaps, Namespace: namespace, Name: name}
 	}
 	migrator, err := kmsmigration.New(opts)
 	if err != nil {
-		return migrateExitError, err
+		return exitError, err
 	}
 
-	// Progress goes where it does not corrupt the summary: stderr when stdout carries JSON.
+	// Progress goes where it does not corrupt the summary: stderr when stdout carries JSON or YAML.
 	progressOut := out
-	if o.output == "json" {
+	if o.output.structured() {
 		progressOut = errOut
 	}
 	reporter := o.newProgressReporter(progressOut)
-	target := kmsmigration.Target{WriteKey: o.writeKey}
-	report := &migrateReport{}
-	for _, gr := range grs {
-		if ctx.Err() != nil {
-			break
-		}
-		result := migrateResource(ctx, migrator, opts.Checkpoints, reporter, gr, target)
-		report.Resources = append(report.Resources, result)
-		if o.output == "" {
-			printMigrateResult(out, result)
-		}
-	}
-
-	report.ExitCode = migrateExitOK
-	var errs []error
-	for _, r := range report.Resources {
-		switch r.code {
-		case migrateExitError:
-			report.ExitCode = migrateExitError
-			errs = append(errs, fmt.Errorf("%s: %s", r.Resource, r.Error))
-		case migrateExitIncomplete:
-			if report.ExitCode == migrateExitOK {
-				report.ExitCode = migrateExitIncomplete
+	run, err := migrator.MigrateAll(ctx, grs, kmsmigration.Target{WriteKey: o.writeKey}, kmsmigration.RunHooks{
+		Started: func(gr schema.GroupResource, resumed kmsmigration.Counts, started time.Time) func() {
+			return reporter.watch(migrator, gr, resumed, started)
+		},
+		Finished: func(r kmsmigration.ResourceRun) {
+			if !o.output.structured() {
+				printMigrateResult(out, r)
 			}
+		},
+	})
+	if err != nil {
+		return exitError, err
+	}
+
+	report := &migrateReport{ExitCode: migrateExitCode(ctx, run.Outcome)}
+	for _, r := range run.Resources {
+		report.Resources = append(report.Resources, resultOf(r))
+	}
+	if o.output.structured() {
+		if err := o.output.print(out, report); err != nil {
+			return exitError, err
 		}
 	}
-	if err := ctx.Err(); err != nil && len(report.Resources) < len(grs) {
-		report.ExitCode = migrateExitError
-		errs = append(errs, fmt.Errorf("stopped before migrating %d of %d resources: %w", len(grs)-len(report.Resources), len(grs), err))
+	if run.Outcome != kmsmigration.RunFailed {
+		return report.ExitCode, nil
 	}
-	if o.output == "json" {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(report); err != nil {
-			return migrateExitError, err
-		}
+	err = run.Err
+	if opts.Checkpoints != nil {
+		err = errors.Join(err, fmt.Errorf("progress is saved in ConfigMap %s: run again with the same --write-key to resume", o.checkpoint))
 	}
-	if report.ExitCode == migrateExitError {
-		if opts.Checkpoints != nil {
-			errs = append(errs, fmt.Errorf("progress is saved in ConfigMap %s: run again with the same --write-key to resume", o.checkpoint))
-		}
-		return migrateExitError, errors.Join(errs...)
-	}
-	return report.ExitCode, nil
+	return report.ExitCode, err
 }
 
-// resolve parses --resources and checks that the server serves each, before anything is migrated.
-func (o *migrateOptions) resolve(mapper meta.RESTMapper) ([]schema.GroupResource, error) {
-	var grs []schema.GroupResource
-	seen := map[schema.GroupResource]bool{}
-	for _, r := range o.resources {
-		gr := schema.ParseGroupResource(strings.TrimSpace(r))
-		if gr.Resource == "" {
-			return nil, fmt.Errorf("--resources: %q is not a resource", r)
-		}
-		if seen[gr] {
-			continue
-		}
-		seen[gr] = true
-		if _, err := mapper.ResourceFor(gr.WithVersion("")); err != nil {
-			return nil, fmt.Errorf("resolving %s: %w", gr, err)
-		}
-		grs = append(grs, gr)
-	}
-	return grs, nil
-}
-
-// migrateResource runs the migration of gr with progress reports, and summarizes it.
-func migrateResource(ctx context.Context, m *kmsmigration.Migrator, checkpoints kmsmigration.CheckpointStore, reporter *progressReporter, gr schema.GroupResource, target kmsmigration.Target) migrateResult {
-	result := migrateResult{Resource: gr.String(), Target: target}
-	// Migrate resumes from an unfinished checkpoint of the same target; its counts are not this run's work.
-	var base kmsmigration.Counts
-	if checkpoints != nil {
-		cp, err := checkpoints.Load(ctx, gr)
-		if err != nil {
-			result.Error, result.code = err.Error(), migrateExitError
-			return result
-		}
-		if cp != nil && cp.Target == target && cp.Finished.IsZero() {
-			base = cp.Counts
-			result.Resumed = &base
-		}
-	}
-
-	started := time.Now()
-	stop := reporter.watch(m, gr, base, started)
-	p, err := m.Migrate(ctx, gr, target)
-	stop()
-	elapsed := time.Since(started)
-
-	result.progress = p
-	result.Counts, result.Total = p.Counts, p.Total
-	result.UndecryptableKeys, result.FailedKeys = p.UndecryptableKeys, p.FailedKeys
-	result.Duration = metav1.Duration{Duration: elapsed}
-	result.ObjectsPerSecond = rate(handled(p.Counts)-handled(base), elapsed)
+// migrateExitCode maps a run's outcome to the exit code scheme.
+func migrateExitCode(ctx context.Context, outcome kmsmigration.RunOutcome) int {
 	switch {
-	case err == nil:
-		result.code = migrateExitOK
-	case onlyUnmigratedObjects(err):
-		result.Error, result.code = err.Error(), migrateExitIncomplete
-	default:
-		result.Error, result.code = err.Error(), migrateExitError
+	case outcome == kmsmigration.RunMigrated:
+		return exitOK
+	case outcome == kmsmigration.RunIncomplete:
+		return exitIncomplete
+	case interrupted(ctx):
+		return exitInterrupted
 	}
-	return result
+	return exitError
 }
 
-// onlyUnmigratedObjects says whether err only reports objects the migration walked past: undecryptable ones
-// or ones it could not rewrite.
-func onlyUnmigratedObjects(err error) bool {
-	if joined, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range joined.Unwrap() {
-			if !onlyUnmigratedObjects(e) {
-				return false
-			}
-		}
-		return true
-	}
-	var undecryptable *kmsmigration.UndecryptableError
-	var failed *kmsmigration.FailedError
-	return errors.As(err, &undecryptable) || errors.As(err, &failed)
-}
-
-func printMigrateResult(out io.Writer, r migrateResult) {
-	if r.code == migrateExitError && r.progress.Resource.Empty() {
-		// Not started.
-		fmt.Fprintf(out, "%s: %s\n", r.Resource, r.Error)
+func printMigrateResult(out io.Writer, r kmsmigration.ResourceRun) {
+	if !r.Started() {
+		fmt.Fprintf(out, "%s: %s\n", r.Resource, r.Err)
 		return
 	}
-	fmt.Fprintf(out, "%s; %.0f objects/s over %s\n", r.progress, r.ObjectsPerSecond, r.Duration.Round(time.Millisecond))
+	fmt.Fprintf(out, "%s; %.0f objects/s over %s\n", r.Progress, r.ObjectsPerSecond, r.Duration.Round(time.Millisecond))
 	if r.Resumed != nil {
 		fmt.Fprintf(out, "  resumed from a checkpoint with %d objects migrated\n", r.Resumed.Done())
 	}
-	printKeys(out, "undecryptable (kmsguard recover deletes them)", r.UndecryptableKeys, r.Counts.Undecryptable)
-	printKeys(out, "not rewritten", r.FailedKeys, r.Counts.Failed)
-	if r.code == migrateExitError {
-		fmt.Fprintf(out, "  error: %s\n", r.Error)
+	printKeys(out, "undecryptable (kmsguard recover deletes them)", r.Progress.UndecryptableKeys, r.Progress.Counts.Undecryptable)
+	printKeys(out, "not rewritten", r.Progress.FailedKeys, r.Progress.Counts.Failed)
+	if r.Outcome == kmsmigration.RunFailed {
+		fmt.Fprintf(out, "  error: %s\n", r.Err)
 	}
 }
 
@@ -411,14 +323,9 @@ func printKeys(out io.Writer, what string, keys []string, count int64) {
 }
 
 // handled are the objects a migration is done with, rewritten or not.
-func handled(c kmsmigration.Counts) int64 { return c.Done() + c.Failed + c.Undecryptable }
+func handled(c kmsmigration.Counts) int64 { return c.Handled() }
 
-func rate(objects int64, elapsed time.Duration) float64 {
-	if elapsed <= 0 {
-		return 0
-	}
-	return float64(objects) / elapsed.Seconds()
-}
+func rate(objects int64, elapsed time.Duration) float64 { return kmsmigration.Rate(objects, elapsed) }
 
 // progressReporter shows the progress of the running migration: a bar redrawn in place on a terminal, a line
 // every few seconds otherwise.

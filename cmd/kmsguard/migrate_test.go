@@ -73,7 +73,7 @@ func TestMigrate(t *testing.T) {
 	}{
 		{
 			name:    "every object migrated",
-			want:    migrateExitOK,
+			want:    exitOK,
 			wantOut: []string{"secrets 40/40 migrated (40 rewritten, 0 already current, 0 written concurrently, 0 deleted); ", " objects/s over "},
 		},
 		{
@@ -83,7 +83,7 @@ func TestMigrate(t *testing.T) {
 					c.Stale[key] = !strings.HasPrefix(key, "ns00/")
 				}
 			},
-			want:    migrateExitOK,
+			want:    exitOK,
 			wantOut: []string{"secrets 40/40 migrated (20 rewritten, 20 already current,"},
 		},
 		{
@@ -93,7 +93,7 @@ func TestMigrate(t *testing.T) {
 					c.Unreadable[key] = true
 				}
 			},
-			want:      migrateExitIncomplete,
+			want:      exitIncomplete,
 			wantStale: 3,
 			wantOut: []string{
 				" migrated (37 rewritten, 0 already current, 0 written concurrently, 0 deleted), 3 undecryptable; ",
@@ -103,7 +103,7 @@ func TestMigrate(t *testing.T) {
 		{
 			name:      "objects that cannot be rewritten: exit 2",
 			setup:     func(c *migrateCluster) { c.forbidden["ns01/s0004"] = true },
-			want:      migrateExitIncomplete,
+			want:      exitIncomplete,
 			wantStale: 1,
 			wantOut:   []string{"secrets 39/40 migrated", ", 1 failed; ", "  not rewritten (first 1 of 1):\n    ns01/s0004\n"},
 		},
@@ -113,10 +113,10 @@ func TestMigrate(t *testing.T) {
 			setup: func(c *migrateCluster) {
 				c.Unreadable["ns00/s0002"] = true
 			},
-			want:      migrateExitIncomplete,
+			want:      exitIncomplete,
 			wantStale: 1,
 			checkJSON: func(t *testing.T, r migrateReport) {
-				if r.ExitCode != migrateExitIncomplete || len(r.Resources) != 1 {
+				if r.ExitCode != exitIncomplete || len(r.Resources) != 1 {
 					t.Fatalf("report %+v", r)
 				}
 				got := r.Resources[0]
@@ -133,28 +133,28 @@ func TestMigrate(t *testing.T) {
 		{
 			name:      "a resource the server does not serve: nothing is migrated",
 			opts:      func(o *migrateOptions) { o.resources = []string{"secrets", "widgets.example.com"} },
-			want:      migrateExitError,
+			want:      exitError,
 			wantErr:   "resolving widgets.example.com",
 			wantStale: 40,
 		},
 		{
 			name:      "unknown output format",
-			opts:      func(o *migrateOptions) { o.output = "yaml" },
-			want:      migrateExitError,
-			wantErr:   `unknown output format "yaml"`,
+			opts:      func(o *migrateOptions) { o.output = "xml" },
+			want:      exitError,
+			wantErr:   `unknown output format "xml"`,
 			wantStale: 40,
 		},
 		{
 			name:      "qps 0 is refused",
 			opts:      func(o *migrateOptions) { o.qps = 0 },
-			want:      migrateExitError,
+			want:      exitError,
 			wantErr:   "--qps must not be 0",
 			wantStale: 40,
 		},
 		{
 			name:      "malformed checkpoint configmap",
 			opts:      func(o *migrateOptions) { o.checkpoint = "just-a-name" },
-			want:      migrateExitError,
+			want:      exitError,
 			wantErr:   "want namespace/name",
 			wantStale: 40,
 		},
@@ -236,7 +236,7 @@ func TestMigrateResumesFromCheckpoint(t *testing.T) {
 			opts.checkpoint, opts.output = "kmsguard/migration", "json"
 			var out bytes.Buffer
 			code, err := opts.run(ctx, &out, &bytes.Buffer{}, cluster.clients(kube))
-			if code != migrateExitOK || err != nil {
+			if code != exitOK || err != nil {
 				t.Fatalf("exit code %d, error %v", code, err)
 			}
 			var r migrateReport
@@ -277,9 +277,9 @@ func TestMigrateInterrupted(t *testing.T) {
 	}
 	var out bytes.Buffer
 	code, err := opts.run(ctx, &out, &bytes.Buffer{}, cluster.clients(kube))
-	if code != migrateExitError || err == nil || !strings.Contains(err.Error(), "context canceled") ||
+	if code != exitError || err == nil || !strings.Contains(err.Error(), "context canceled") ||
 		!strings.Contains(err.Error(), "progress is saved in ConfigMap kmsguard/migration") {
-		t.Fatalf("interrupted run: exit code %d, error %v; want %d with the checkpoint named", code, err, migrateExitError)
+		t.Fatalf("interrupted run: exit code %d, error %v; want %d with the checkpoint named", code, err, exitError)
 	}
 	cp, err := kmsmigration.ConfigMapCheckpoints{Client: kube.CoreV1(), Namespace: "kmsguard", Name: "migration"}.Load(context.Background(), apiservertest.GR)
 	if err != nil || cp == nil || !cp.Finished.IsZero() {
@@ -289,7 +289,7 @@ func TestMigrateInterrupted(t *testing.T) {
 	cluster.beforeUpdate = nil
 	out.Reset()
 	code, err = opts.run(context.Background(), &out, &bytes.Buffer{}, cluster.clients(kube))
-	if code != migrateExitOK || err != nil {
+	if code != exitOK || err != nil {
 		t.Fatalf("second run: exit code %d, error %v\n%s", code, err, out.String())
 	}
 	if n := cluster.StaleCount(); n != 0 {

@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
@@ -19,7 +16,6 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/pkg/etcdclient"
@@ -27,50 +23,23 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
-// Exit codes of kmsguard recover, for scripts. 0-3 keep their meaning from earlier releases.
-const (
-	// recoverExitOK: nothing is undecryptable (any more).
-	recoverExitOK = 0
-	// recoverExitError: the scan, a delete or the scan after the deletion failed, or the run timed out.
-	recoverExitError = 1
-	// recoverExitUndecryptable: undecryptable objects remain: no consent, a dry run, or objects under keys the
-	// consent does not name.
-	recoverExitUndecryptable = 2
-	// recoverExitConsentMismatch: --confirm-data-loss names no key of the undecryptable objects, or a bare KEK
-	// id that several KMS providers have (name <provider>:<KEK id>).
-	recoverExitConsentMismatch = 3
-	// recoverExitConsentUnprovable: --confirm-data-loss names "unknown" or "identity": etcd shows no lost key.
-	recoverExitConsentUnprovable = 4
-	// recoverExitConsentNamesCurrentKey: --confirm-data-loss names a KEK id a plugin serves or kmsstate knows as
-	// current.
-	recoverExitConsentNamesCurrentKey = 5
-	// recoverExitKMSUnhealthy: the plugins of the current keys are not healthy, or their health cannot be read.
-	recoverExitKMSUnhealthy = 6
-	// recoverExitInterrupted: stopped by Ctrl-C (SIGINT) or SIGTERM after the delete in flight; what was
-	// deleted is printed.
-	recoverExitInterrupted = 130
-)
-
 // exitCodes maps the consent refusals to exit codes.
 var exitCodes = map[recovery.Reason]int{
-	recovery.ReasonUndecryptableObjects:   recoverExitUndecryptable,
-	recovery.ReasonConsentMismatch:        recoverExitConsentMismatch,
-	recovery.ReasonConsentAmbiguous:       recoverExitConsentMismatch,
-	recovery.ReasonConsentUnprovable:      recoverExitConsentUnprovable,
-	recovery.ReasonConsentNamesCurrentKey: recoverExitConsentNamesCurrentKey,
-	recovery.ReasonKMSUnhealthy:           recoverExitKMSUnhealthy,
+	recovery.ReasonUndecryptableObjects:   exitIncomplete,
+	recovery.ReasonConsentMismatch:        exitConsentMismatch,
+	recovery.ReasonConsentAmbiguous:       exitConsentMismatch,
+	recovery.ReasonConsentUnprovable:      exitConsentUnprovable,
+	recovery.ReasonConsentNamesCurrentKey: exitConsentNamesCurrentKey,
+	recovery.ReasonKMSUnhealthy:           exitKMSUnhealthy,
 }
 
-// errInterrupted is the cause of the run's context when a signal stops it.
-var errInterrupted = errors.New("interrupted")
-
 type recoverOptions struct {
-	kubeconfig     string
+	kube           *kubeFlags
 	operator       string
 	resources      []string
 	consent        string
 	dryRun         bool
-	output         string
+	output         outputFormat
 	pageSize       int64
 	timeout        time.Duration
 	reportInterval time.Duration
@@ -125,37 +94,29 @@ Each deletion is printed as it happens (a JSON line with -o json) and recorded i
 per batch of 20 objects (UndecryptableObjectsDeletedBatch) in the operator's namespace, on the operator
 resource. Each object is re-checked right before its delete: an object that reads again is skipped. Ctrl-C
 stops after the delete in flight; the summary counts what was done. After a deletion a second scan reports
-what is left; if it fails, the record above stands.
+what is left; if it fails, the record above stands. With -o json every line is one JSON object whose "kind"
+says what it is ("deletion" per object, then "report", then "end" with the exit code); -o yaml prints the
+same records as YAML documents.`,
+		Example: `  # Which objects are undecryptable, and under which key (dry run; etcd flags as for kmsguard verify)
+  kmsguard recover --etcd-endpoints https://10.0.0.2:2379 --etcd-cacert etcd-ca.crt --etcd-cert etcd.crt --etcd-key etcd.key
 
-Exit codes:
-  0    nothing is undecryptable (any more)
-  1    error: a scan, a delete or the scan after the deletion failed, or --timeout passed
-  2    undecryptable objects remain (no consent, dry run, or objects under other keys)
-  3    --confirm-data-loss names no key of the undecryptable objects, or a KEK id of several providers
-  4    --confirm-data-loss names "unknown" or "identity": no etcd evidence of a lost key
-  5    --confirm-data-loss names a KEK id a KMS plugin serves or that is current
-  6    the KMS plugins of the current keys are not healthy, or their health cannot be read
-  130  interrupted (Ctrl-C, SIGTERM) after the delete in flight`,
+  # Delete the objects of the lost KMS key, and only those
+  kmsguard recover --etcd-endpoints ... --confirm-data-loss=1_secrets:<KEK id> --dry-run=false
+
+  # Each deletion as a JSON line, for a script
+  kmsguard recover --etcd-endpoints ... --confirm-data-loss=1_secrets:<KEK id> --dry-run=false -o json`,
 		Args: cobra.NoArgs,
-		Run: func(cmd *cobra.Command, _ []string) {
-			ctx, stop := interruptible(cmd.Context())
-			defer stop()
-			code, err := o.runWithClients(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr())
-			if err != nil {
-				fmt.Fprintln(cmd.ErrOrStderr(), "Error:", err)
-			}
-			if code != recoverExitOK {
-				exit(code)
-			}
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return exitWith(o.runWithClients(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.kubeconfig, "kubeconfig", "", "path to a kubeconfig; empty uses in-cluster config")
+	o.kube = addKubeFlags(f)
 	f.StringVar(&o.operator, "operator", "kubeapiserver", "operator resource whose KMS health reports a consent is checked against, and on which events are recorded: "+strings.Join(operatorNames(), ", "))
 	f.StringSliceVar(&o.resources, "resources", defaults, "encrypted resources to scan, as resource or resource.group")
 	f.StringVar(&o.consent, "confirm-data-loss", "", "the lost key whose undecryptable objects may be deleted: <provider>:<KEK id> as listed")
 	f.BoolVar(&o.dryRun, "dry-run", true, "report what would be deleted and delete nothing")
-	f.StringVarP(&o.output, "output", "o", "", "output format: json (JSON lines)")
+	addOutputFlag(f, &o.output, "a record per object as it is tried, then the report and the end: JSON lines or YAML documents")
 	f.Int64Var(&o.pageSize, "page-size", recovery.DefaultPageSize, "objects per LIST page")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Minute, "bound on the whole run")
 	f.DurationVar(&o.reportInterval, "report-interval", kmsstate.DefaultReportInterval, "the health reporters' --interval; reports older than 4 intervals are stale")
@@ -163,56 +124,35 @@ Exit codes:
 	return cmd
 }
 
-// interruptible ends ctx with errInterrupted on the first SIGINT or SIGTERM; a second one kills the process
-// as usual.
-func interruptible(parent context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(parent)
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-signals:
-			signal.Stop(signals)
-			cancel(errInterrupted)
-		case <-done:
-		}
-	}()
-	return ctx, func() {
-		close(done)
-		signal.Stop(signals)
-		cancel(nil)
-	}
-}
-
 // runWithClients builds the clients from the flags and runs.
 func (o *recoverOptions) runWithClients(ctx context.Context, out, errOut io.Writer) (int, error) {
 	if err := o.validate(); err != nil {
-		return recoverExitError, err
+		return exitError, err
 	}
-	config, err := clientcmd.BuildConfigFromFlags("", o.kubeconfig)
+	o.kube.userAgent = "kmsguard-recover"
+	config, err := o.kube.restConfig()
 	if err != nil {
-		return recoverExitError, fmt.Errorf("loading kubeconfig: %w", err)
+		return exitError, err
 	}
 	var c recoverClients
 	if c.discovery, err = discovery.NewDiscoveryClientForConfig(config); err != nil {
-		return recoverExitError, err
+		return exitError, err
 	}
 	if c.dynamic, err = dynamic.NewForConfig(config); err != nil {
-		return recoverExitError, err
+		return exitError, err
 	}
 	kube, err := kubernetes.NewForConfig(config)
 	if err != nil {
-		return recoverExitError, err
+		return exitError, err
 	}
 	operators, err := operatorclient.NewForConfig(config)
 	if err != nil {
-		return recoverExitError, err
+		return exitError, err
 	}
 	if len(o.etcd.Endpoints) > 0 {
 		client, err := etcdclient.Connect(ctx, o.etcd)
 		if err != nil {
-			return recoverExitError, err
+			return exitError, err
 		}
 		defer client.Close()
 		c.raw = recovery.EtcdValues(client)
@@ -249,8 +189,8 @@ func operatorRecorder(kube kubernetes.Interface, operator string) events.Recorde
 }
 
 func (o *recoverOptions) validate() error {
-	if o.output != "" && o.output != "json" {
-		return fmt.Errorf("unknown output format %q: want json or nothing", o.output)
+	if err := o.output.validate(); err != nil {
+		return err
 	}
 	if len(o.resources) == 0 {
 		return errors.New("--resources is empty")
@@ -261,84 +201,57 @@ func (o *recoverOptions) validate() error {
 	return nil
 }
 
-// run scans, checks the consent, deletes, prints as it goes, and scans again; it returns the exit code and the
-// error behind recoverExitError.
+// run runs the recovery flow (recovery.Run), prints as it goes, and returns the exit code and the error behind
+// it.
 func (o *recoverOptions) run(ctx context.Context, out, errOut io.Writer, c recoverClients) (int, error) {
 	if err := o.validate(); err != nil {
-		return recoverExitError, err
+		return exitError, err
 	}
 	grs := make([]schema.GroupResource, 0, len(o.resources))
 	for _, r := range o.resources {
 		grs = append(grs, schema.ParseGroupResource(strings.TrimSpace(r)))
 	}
-	resources, skipped, err := recovery.Resolve(c.discovery, grs)
-	if err != nil {
-		return recoverExitError, err
-	}
-	if len(resources) == 0 {
-		return recoverExitError, fmt.Errorf("the server serves none of %s", strings.Join(o.resources, ", "))
-	}
 	p := o.newPrinter(out)
-	scanner := &recovery.Scanner{Client: c.dynamic, Raw: c.raw, PageSize: o.pageSize, Progress: o.newScanProgress(errOut).report}
-	findings, err := scanner.Scan(ctx, resources, nil)
+	var printErr error
+	run, err := recovery.Run(ctx, recovery.RunOptions{
+		Discovery: c.discovery, Dynamic: c.dynamic, Raw: c.raw, KMS: c.kms, Recorder: c.recorder,
+		Resources: grs, Consent: o.consent, DryRun: o.dryRun, PageSize: o.pageSize,
+		Progress: o.newScanProgress(errOut).report,
+		OnFindings: func(r *recovery.RunReport) {
+			printErr = errors.Join(printErr, p.findings(o.reportOf(r), r.Findings))
+		},
+		OnResult: p.result,
+		OnDeletion: func(r *recovery.RunReport) {
+			report := p.report
+			report.Deletion, report.NotExpectedBack = r.Deletion, r.Deletion.NotExpectedBack()
+			printErr = errors.Join(printErr, p.deletion(report))
+		},
+	})
 	if err != nil {
-		return recoverExitError, err
+		return exitError, err
 	}
-	report := &recoverReport{Kind: "report", Skipped: skipped, Found: findings.Resources, KeyIDs: findings.KeyIDs(), Consent: o.consent, DryRun: o.dryRun}
-	if err := p.findings(report, findings); err != nil {
-		return recoverExitError, err
+	if printErr != nil {
+		return exitError, printErr
 	}
-	if findings.Count() == 0 {
-		return p.end(recoverExitOK, nil, nil)
-	}
-
-	consented, err := recovery.CheckConsent(ctx, findings, o.consent, c.kms)
-	var refusal *recovery.ConsentError
-	if errors.As(err, &refusal) {
-		report.Refusal = &refusalReport{Reason: refusal.Reason(), Message: refusal.Error()}
-		if err := p.refused(report, refusal); err != nil {
-			return recoverExitError, err
+	switch run.Outcome {
+	case recovery.RunClean:
+		return p.end(exitOK, run.Remaining, nil)
+	case recovery.RunUndecryptableRemain:
+		return p.end(exitIncomplete, run.Remaining, nil)
+	case recovery.RunRefused:
+		p.report.Refusal = &refusalReport{Reason: run.Refusal.Reason(), Message: run.Refusal.Error()}
+		if err := p.refused(p.report, run.Refusal); err != nil {
+			return exitError, err
 		}
-		return p.end(exitCodes[refusal.Reason()], nil, nil)
+		return p.end(exitCodes[run.Refusal.Reason()], nil, nil)
 	}
-	if err != nil {
-		return recoverExitError, err
+	if run.Deletion != nil && run.Deletion.Stopped != "" && interrupted(ctx) {
+		return p.end(exitInterrupted, nil, fmt.Errorf("interrupted: %d objects not tried", run.Deletion.NotTried))
 	}
+	return p.end(exitError, nil, run.Err)
+}
 
-	batch := &recovery.BatchRecorder{Recorder: c.recorder}
-	deleter := &recovery.Deleter{Client: c.dynamic, Raw: c.raw, Resources: resources, OnResult: func(r recovery.Result) {
-		p.result(r)
-		if !o.dryRun && c.recorder != nil {
-			batch.Add(r)
-		}
-	}}
-	report.Deletion = deleter.Delete(ctx, consented.Objects, consented.ConsentID, o.dryRun)
-	if c.recorder != nil {
-		batch.Flush()
-	}
-	report.NotExpectedBack = report.Deletion.NotExpectedBack()
-	if err := p.deletion(report); err != nil {
-		return recoverExitError, err
-	}
-
-	// What the run did is printed; the exit code says how it ended.
-	switch {
-	case report.Deletion.Stopped != "" && errors.Is(context.Cause(ctx), errInterrupted):
-		return p.end(recoverExitInterrupted, nil, fmt.Errorf("interrupted: %d objects not tried", report.Deletion.NotTried))
-	case report.Deletion.Stopped != "":
-		return p.end(recoverExitError, nil, fmt.Errorf("stopped (%s): %d objects not tried", report.Deletion.Stopped, report.Deletion.NotTried))
-	case report.Deletion.Count(recovery.OutcomeFailed) > 0:
-		return p.end(recoverExitError, nil, fmt.Errorf("%d deletes failed", report.Deletion.Count(recovery.OutcomeFailed)))
-	case o.dryRun:
-		return p.end(recoverExitUndecryptable, nil, nil)
-	}
-	after, err := scanner.Scan(ctx, resources, nil)
-	if err != nil {
-		return p.end(recoverExitError, nil, fmt.Errorf("scanning after the deletion (what was deleted is printed above): %w", err))
-	}
-	remaining := after.Count()
-	if remaining == 0 {
-		return p.end(recoverExitOK, &remaining, nil)
-	}
-	return p.end(recoverExitUndecryptable, &remaining, nil)
+// reportOf is the printed report of the first scan.
+func (o *recoverOptions) reportOf(r *recovery.RunReport) *recoverReport {
+	return &recoverReport{Kind: "report", Skipped: r.Skipped, Found: r.Findings.Resources, KeyIDs: r.Findings.KeyIDs(), Consent: o.consent, DryRun: o.dryRun}
 }

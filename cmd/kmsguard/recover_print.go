@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -55,29 +54,22 @@ type endLine struct {
 // recoverPrinter writes the output of one run as it goes, text or JSON lines.
 type recoverPrinter struct {
 	out     io.Writer
-	json    bool
+	format  outputFormat
 	consent string
 	report  *recoverReport
 	printed bool
 }
 
 func (o *recoverOptions) newPrinter(out io.Writer) *recoverPrinter {
-	return &recoverPrinter{out: out, json: o.output == "json", consent: o.consent}
+	return &recoverPrinter{out: out, format: o.output, consent: o.consent}
 }
 
-func (p *recoverPrinter) line(v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(p.out, "%s\n", data)
-	return err
-}
+func (p *recoverPrinter) line(v any) error { return p.format.printStream(p.out, v) }
 
 // findings prints the first scan.
 func (p *recoverPrinter) findings(report *recoverReport, findings *recovery.Findings) error {
 	p.report = report
-	if p.json {
+	if p.format.structured() {
 		return nil
 	}
 	for _, s := range report.Skipped {
@@ -109,7 +101,7 @@ func (p *recoverPrinter) findings(report *recoverReport, findings *recovery.Find
 
 // refused prints why nothing is deleted.
 func (p *recoverPrinter) refused(report *recoverReport, refusal *recovery.ConsentError) error {
-	if p.json {
+	if p.format.structured() {
 		return p.flushReport()
 	}
 	var msg string
@@ -136,7 +128,7 @@ func (p *recoverPrinter) refused(report *recoverReport, refusal *recovery.Consen
 // result prints one object as soon as it was tried. A write error is not returned: the deletion goes on and
 // the exit code and the events still tell.
 func (p *recoverPrinter) result(r recovery.Result) {
-	if p.json {
+	if p.format.structured() {
 		_ = p.line(deletionLine{Kind: "deletion", Result: r})
 		return
 	}
@@ -155,7 +147,7 @@ func (p *recoverPrinter) result(r recovery.Result) {
 
 // deletion prints the summary of the deletion run, from what it did.
 func (p *recoverPrinter) deletion(report *recoverReport) error {
-	if p.json {
+	if p.format.structured() {
 		return p.flushReport()
 	}
 	if report.DryRun {
@@ -174,16 +166,16 @@ func (p *recoverPrinter) deletion(report *recoverReport) error {
 
 // end prints the last line and passes the exit code and error through.
 func (p *recoverPrinter) end(code int, remaining *int, err error) (int, error) {
-	if p.json {
+	if p.format.structured() {
 		if printErr := p.flushReport(); printErr != nil {
-			return recoverExitError, printErr
+			return exitError, printErr
 		}
 		line := endLine{Kind: "end", Remaining: remaining, ExitCode: code}
 		if err != nil {
 			line.Error = err.Error()
 		}
 		if printErr := p.line(line); printErr != nil {
-			return recoverExitError, printErr
+			return exitError, printErr
 		}
 		return code, err
 	}

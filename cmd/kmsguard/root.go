@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -12,11 +11,18 @@ import (
 // NewCommand is the kmsguard root command.
 func NewCommand() *cobra.Command {
 	root := &cobra.Command{
-		Use:           "kmsguard",
-		Short:         "Keep a KMS-encrypted control plane alive and honest",
-		SilenceUsage:  true,
-		SilenceErrors: false,
+		Use:   "kmsguard",
+		Short: "Keep a KMS-encrypted control plane alive and honest",
+		Long: `kmsguard inspects and repairs KMS v2 encryption of an OpenShift (or any Kubernetes) control plane, with the
+code kube-apiserver-operator vendors from kmsguard's packages.
+
+The commands that talk to a cluster find it as kubectl does: --kubeconfig, $KUBECONFIG, ~/.kube/config or the
+in-cluster config, with --context, --request-timeout and the other kubeconfig overrides. Errors are printed on
+stderr as "error: ..."; -v=N shows client-go's diagnostics. -o json and -o yaml print structured output.
+
+` + exitCodeSchemeHelp(),
 	}
+	configureRoot(root)
 	root.AddCommand(newVersionCommand())
 	root.AddCommand(newHealthReporterCommand())
 	root.AddCommand(newStatusCommand())
@@ -24,30 +30,54 @@ func NewCommand() *cobra.Command {
 	root.AddCommand(newRecoverCommand())
 	root.AddCommand(newMigrateCommand())
 	root.AddCommand(newLabCommand())
+	for _, cmd := range root.Commands() {
+		documentCommand(cmd)
+	}
 	return root
 }
 
+// examples are the Example sections of the commands defined elsewhere.
+var examples = map[string]string{
+	"health-reporter": `  # The sidecar next to KMS plugin kms-1 on node master-0, reporting to the KubeAPIServer resource
+  kmsguard health-reporter --kms-sockets unix:///var/run/kmsplugin/kms-1.sock --node-name master-0`,
+	"lab": `  # A three-node control plane; prints its kubeconfig and runs until Ctrl-C
+  kmsguard lab
+
+  # Switch it to aescbc, then to KMS, once it runs
+  kmsguard lab --encryption aescbc,KMS`,
+}
+
+// documentCommand adds the exit codes to a command's --help, and its example where the command has none.
+func documentCommand(cmd *cobra.Command) {
+	if codes, ok := commandExitCodes[cmd.Name()]; ok {
+		long := cmd.Long
+		if long == "" {
+			long = cmd.Short + "."
+		}
+		cmd.Long = long + "\n\n" + exitCodesHelp(codes)
+	}
+	if cmd.Example == "" {
+		cmd.Example = examples[cmd.Name()]
+	}
+}
+
 func newVersionCommand() *cobra.Command {
-	var output string
+	var output outputFormat
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print the kmsguard version",
-		Args:  cobra.NoArgs,
+		Example: `  kmsguard version
+  kmsguard version -o json`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			info := version.Get()
-			switch output {
-			case "":
-				_, err := fmt.Fprintln(cmd.OutOrStdout(), info.String())
-				return err
-			case "json":
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(info)
-			default:
-				return fmt.Errorf("unknown output format %q: want json or nothing", output)
+			if output.structured() {
+				return output.print(cmd.OutOrStdout(), info)
 			}
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), info.String())
+			return err
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "", "output format: json")
+	addOutputFlag(cmd.Flags(), &output, "the version fields")
 	return cmd
 }

@@ -38,7 +38,7 @@ func TestVersionCommand(t *testing.T) {
 				}
 			},
 		},
-		{name: "unknown format", args: []string{"version", "-o", "yaml"}, wantErr: `unknown output format "yaml"`},
+		{name: "unknown format", args: []string{"version", "-o", "xml"}, wantErr: `unknown output format "xml"`},
 		{name: "extra argument", args: []string{"version", "now"}, wantErr: "unknown command"},
 	}
 	for _, s := range scenarios {

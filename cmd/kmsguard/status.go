@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/clientcmd"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
@@ -21,9 +19,9 @@ import (
 )
 
 type statusOptions struct {
-	kubeconfig     string
+	kube           *kubeFlags
 	operator       string
-	output         string
+	output         outputFormat
 	reportInterval time.Duration
 }
 
@@ -42,38 +40,51 @@ func newStatusCommand() *cobra.Command {
 		Long: `status reads the KMS health reports, the current encryption config and the conditions of an operator
 resource, evaluates them as kmsstate's controller does, and prints per node and key the plugin health, how
 fresh its report is and the remote key id it serves. It changes nothing.`,
+		Example: `  # The kube-apiserver's KMS plugins, with the current kubeconfig context
+  kmsguard status
+
+  # openshift-apiserver's, from another context, as YAML
+  kmsguard status --operator openshiftapiserver --context admin -o yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, ok := operands[o.operator]; !ok {
-				return fmt.Errorf("--operator must be one of %s", strings.Join(operatorNames(), ", "))
-			}
-			if o.output != "" && o.output != "json" {
-				return fmt.Errorf("unknown output format %q: want json or nothing", o.output)
-			}
-			config, err := clientcmd.BuildConfigFromFlags("", o.kubeconfig)
-			if err != nil {
-				return fmt.Errorf("loading kubeconfig: %w", err)
-			}
-			kube, err := kubernetes.NewForConfig(config)
-			if err != nil {
-				return err
-			}
-			operators, err := operatorclient.NewForConfig(config)
-			if err != nil {
-				return err
-			}
-			report, err := o.collect(cmd.Context(), kube, operators, time.Now())
-			if err != nil {
-				return err
-			}
-			return o.print(cmd.OutOrStdout(), report)
+			return exitWith(o.run(cmd.Context(), cmd.OutOrStdout()))
 		},
 	}
-	cmd.Flags().StringVar(&o.kubeconfig, "kubeconfig", "", "path to a kubeconfig; empty uses in-cluster config")
+	o.kube = addKubeFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.operator, "operator", "kubeapiserver", "operator resource: "+strings.Join(operatorNames(), ", "))
-	cmd.Flags().StringVarP(&o.output, "output", "o", "", "output format: json")
+	addOutputFlag(cmd.Flags(), &o.output, "the evaluation and the operator's KMS conditions")
 	cmd.Flags().DurationVar(&o.reportInterval, "report-interval", kmsstate.DefaultReportInterval, "the health reporters' --interval; reports older than 4 intervals are stale")
 	return cmd
+}
+
+// run reads the status and prints it; it returns the exit code and the error behind it.
+func (o *statusOptions) run(ctx context.Context, out io.Writer) (int, error) {
+	if _, ok := operands[o.operator]; !ok {
+		return exitError, fmt.Errorf("--operator must be one of %s", strings.Join(operatorNames(), ", "))
+	}
+	if err := o.output.validate(); err != nil {
+		return exitError, err
+	}
+	config, err := o.kube.restConfig()
+	if err != nil {
+		return exitError, err
+	}
+	kube, err := kubernetes.NewForConfig(config)
+	if err != nil {
+		return exitError, err
+	}
+	operators, err := operatorclient.NewForConfig(config)
+	if err != nil {
+		return exitError, err
+	}
+	report, err := o.collect(ctx, kube, operators, time.Now())
+	if err != nil {
+		return exitError, err
+	}
+	if err := o.print(out, report); err != nil {
+		return exitError, err
+	}
+	return exitOK, nil
 }
 
 func (o *statusOptions) collect(ctx context.Context, kube kubernetes.Interface, operators operatorclient.Interface, now time.Time) (*statusReport, error) {
@@ -91,10 +102,8 @@ func (o *statusOptions) collect(ctx context.Context, kube kubernetes.Interface, 
 }
 
 func (o *statusOptions) print(out io.Writer, report *statusReport) error {
-	if o.output == "json" {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(report)
+	if o.output.structured() {
+		return o.output.print(out, report)
 	}
 	state := report.State
 	if len(state.KeyIDs) == 0 {

@@ -108,7 +108,7 @@ func TestStatus(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			o := &statusOptions{operator: "kubeapiserver", output: s.output, reportInterval: 30 * time.Second}
+			o := &statusOptions{operator: "kubeapiserver", output: outputFormat(s.output), reportInterval: 30 * time.Second}
 			report, err := o.collect(context.Background(), kubefake.NewClientset(s.objects...), operatorfake.NewClientset(kas.DeepCopy()), now)
 			if s.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), s.wantErr) {

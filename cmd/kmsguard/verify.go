@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,18 +19,8 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 )
-
-// Exit codes of kmsguard verify. cli.Run maps every error to 1, which here means "not verified", so the
-// command ends the process itself.
-const (
-	exitVerified    = 0
-	exitNotVerified = 1
-	exitError       = 2
-)
-
-// exit ends the process; tests replace it.
-var exit = os.Exit
 
 type verifyOptions struct {
 	etcd             etcdclient.Config
@@ -40,13 +29,18 @@ type verifyOptions struct {
 	writeProvider    string
 	encryptionConfig string
 	kmsKeyID         string
-	output           string
+	output           outputFormat
 	maxListed        int
 	pageSize         int64
 	timeout          time.Duration
-	kubeconfig       string
-	kubeContext      string
+	kube             *kubeFlags
 	sample           int
+	// canDrop are the read keys --can-drop asks about; migrationFinished (--migration-finished), component and
+	// rollbackWindow are what the pruning rule judges them with.
+	canDrop           []string
+	migrationFinished string
+	component         string
+	rollbackWindow    time.Duration
 
 	// terminal forces redrawn progress (true) or plain lines (false); nil detects it from stderr.
 	terminal *bool
@@ -105,22 +99,28 @@ the config does not contain it.
 With --sample N it also reads N random objects per resource through the API: stored bytes prove the key an
 object is under, a read proves that the apiserver can still decrypt it.
 
-Progress of long scans goes to stderr: redrawn in place on a terminal, a line every few seconds otherwise.
+--can-drop asks whether a read key may leave the encryption config, by the rule the rollout gate applies
+(evidence.CanDropReadKey): only when this scan, started after the migration away from the key finished and
+confirmed by the API's count, finds no value under it, and --rollback-window has passed since that migration
+finished. The finish is --migration-finished, or else library-go's record in the cluster: the
+migrated-timestamp of the newest encryption key secret of --component in openshift-config-managed that lists
+the resource as migrated. The report says per read key and resource whether it may be dropped, and why not.
+Read keys: identity, aescbc:<key name> (also aesgcm, secretbox, kms-v1), kms-v2:<provider> (the whole
+provider) or kms-v2:<provider>:<KEK id> (one KMS key of it).
 
-Exit codes:
-  0  verified: every resource's objects are counted by the API and stored under the write key
-  1  not verified: values under other keys or unparsable, counts that disagree with the API, no keys while
-     the API lists objects, or a sampled object that could not be read
-  2  error: bad flags, etcd or the API unreachable, or no resource has any key under an explicit --etcd-prefix`,
+Progress of long scans goes to stderr: redrawn in place on a terminal, a line every few seconds otherwise.`,
+		Example: `  # On OpenShift, with etcd's client certificate (see above) and the current kubeconfig context
+  kmsguard verify --etcd-endpoints https://10.0.0.2:2379 --etcd-cacert etcd-ca.crt --etcd-cert etcd.crt --etcd-key etcd.key \
+      --resources secrets,configmaps --write-provider kms-v2:1_secrets:<KEK id>
+
+  # May the aescbc key 3 leave the config? (exit 7 and the reason when not yet)
+  kmsguard verify --etcd-endpoints ... --resources secrets --write-provider kms-v2:4_secrets:<KEK id> --can-drop aescbc:3
+
+  # The write key from an EncryptionConfiguration, the report as JSON
+  kmsguard verify --etcd-endpoints ... --encryption-config encryption-config.yaml --kms-key-id <KEK id> -o json`,
 		Args: cobra.NoArgs,
-		Run: func(cmd *cobra.Command, _ []string) {
-			code, err := o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
-			if err != nil {
-				fmt.Fprintln(cmd.ErrOrStderr(), "Error:", err)
-			}
-			if code != exitVerified {
-				exit(code)
-			}
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return exitWith(o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	f := cmd.Flags()
@@ -130,20 +130,23 @@ Exit codes:
 	f.StringVar(&o.writeProvider, "write-provider", "", "the write key: identity, <kind>:<name> or kms-v2:<provider>:<key id>")
 	f.StringVar(&o.encryptionConfig, "encryption-config", "", "EncryptionConfiguration file whose first provider for the resources (\"*.<group>\", \"*.*\" resolved as kube-apiserver does) is the write key")
 	f.StringVar(&o.kmsKeyID, "kms-key-id", "", "with --encryption-config: the key id of a KMS v2 write provider")
-	f.StringVarP(&o.output, "output", "o", "", "output format: json")
+	addOutputFlag(f, &o.output, "the report, with \"verified\" at top level and per resource")
 	f.IntVar(&o.maxListed, "max-listed", evidence.DefaultMaxListed, "how many offending etcd keys to list per resource")
 	f.Int64Var(&o.pageSize, "page-size", evidence.DefaultPageSize, "keys per etcd range read")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Minute, "bound on the whole scan")
 	f.IntVar(&o.sample, "sample", 0, "also read this many random objects per resource through the API, to confirm they decrypt")
-	f.StringVar(&o.kubeconfig, "kubeconfig", "", "path to a kubeconfig; empty uses $KUBECONFIG, ~/.kube/config or the in-cluster config")
-	f.StringVar(&o.kubeContext, "context", "", "the kubeconfig context to use")
+	f.StringArrayVar(&o.canDrop, "can-drop", nil, "a read key to judge by the pruning rule (repeatable): identity, <kind>:<name> or kms-v2:<provider>[:<KEK id>]")
+	f.StringVar(&o.migrationFinished, "migration-finished", "", "with --can-drop: when the migration away from the read keys finished (RFC 3339); empty reads library-go's migrated-timestamp from the cluster")
+	f.StringVar(&o.component, "component", defaultKeySecretComponent, "with --can-drop: the component of library-go's encryption key secrets (encryption-key-<component>-<id>)")
+	f.DurationVar(&o.rollbackWindow, "rollback-window", kmsprecondition.DefaultRollbackWindow, "with --can-drop: how long a read key stays after the migration away from it finished")
+	o.kube = addKubeFlags(f)
 	return cmd
 }
 
 // run verifies and prints the report; it returns the exit code and the error behind exitError.
 func (o *verifyOptions) run(ctx context.Context, out, errOut io.Writer) (int, error) {
-	if o.output != "" && o.output != "json" {
-		return exitError, fmt.Errorf("unknown output format %q: want json or nothing", o.output)
+	if err := o.output.validate(); err != nil {
+		return exitError, err
 	}
 	grs, err := o.parseResources()
 	if err != nil {
@@ -153,14 +156,18 @@ func (o *verifyOptions) run(ctx context.Context, out, errOut io.Writer) (int, er
 	if err != nil {
 		return exitError, err
 	}
+	drops, err := o.parseCanDrop()
+	if err != nil {
+		return exitError, err
+	}
 	etcd, err := etcdclient.Connect(ctx, o.etcd)
 	if err != nil {
 		return exitError, err
 	}
 	defer etcd.Close()
-	config, err := loadKubeConfig(o.kubeconfig, o.kubeContext)
+	config, err := o.kube.restConfig()
 	if err != nil {
-		return exitError, err
+		return exitError, fmt.Errorf("%w (verify needs the API to count objects)", err)
 	}
 	clients, err := apiClients(config, etcd, o.pageSize)
 	if err != nil {
@@ -168,11 +175,16 @@ func (o *verifyOptions) run(ctx context.Context, out, errOut io.Writer) (int, er
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	return o.verify(ctx, clients, grs, want, out, errOut)
+	if len(drops.keys) > 0 {
+		if clients.migrationFinished, err = o.migrationFinishedFunc(ctx, config); err != nil {
+			return exitError, err
+		}
+	}
+	return o.verify(ctx, clients, grs, want, drops, out, errOut)
 }
 
 // verify locates the resources in etcd, scans and counts them, and prints the report.
-func (o *verifyOptions) verify(ctx context.Context, c verifyClients, grs []schema.GroupResource, want evidence.WriteKey, out, errOut io.Writer) (int, error) {
+func (o *verifyOptions) verify(ctx context.Context, c verifyClients, grs []schema.GroupResource, want evidence.WriteKey, drops canDropRequest, out, errOut io.Writer) (int, error) {
 	resources, err := o.locate(ctx, c, grs, errOut)
 	if err != nil {
 		return exitError, err
@@ -193,13 +205,27 @@ func (o *verifyOptions) verify(ctx context.Context, c verifyClients, grs []schem
 	if err := o.checkExplicitPrefix(report); err != nil {
 		return exitError, err
 	}
-	if err := printVerifyReport(out, o.output, report); err != nil {
+	verdicts, err := judgeDrops(ctx, report, drops, c.migrationFinished, o.rollbackWindow, o.clock())
+	if err != nil {
 		return exitError, err
 	}
-	if !report.Verified() {
-		return exitNotVerified, nil
+	if err := printVerifyReport(out, o.output, report, verdicts); err != nil {
+		return exitError, err
 	}
-	return exitVerified, nil
+	switch {
+	case !allMayDrop(verdicts):
+		return exitReadKeyInUse, nil
+	case !report.Verified():
+		return exitIncomplete, nil
+	}
+	return exitOK, nil
+}
+
+func (o *verifyOptions) clock() time.Time {
+	if o.now != nil {
+		return o.now()
+	}
+	return time.Now()
 }
 
 // locate resolves where each resource is stored: its path through the API, its etcd prefix from
@@ -338,11 +364,9 @@ func writeKeyOf(k encryptionconfig.StorageKey, kmsKEKID string) (evidence.WriteK
 	return w, w.Validate()
 }
 
-func printVerifyReport(out io.Writer, format string, report *evidence.Report) error {
-	if format == "json" {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(report)
+func printVerifyReport(out io.Writer, format outputFormat, report *evidence.Report, drops []dropVerdict) error {
+	if format.structured() {
+		return format.print(out, verifyOutput{report: report, canDrop: drops})
 	}
 	fmt.Fprintf(out, "Write key: %s\n", report.WriteKey)
 	for _, r := range report.Resources {
@@ -389,5 +413,6 @@ func printVerifyReport(out io.Writer, format string, report *evidence.Report) er
 		}
 	}
 	fmt.Fprintf(out, "\nVerified: %v\n", report.Verified())
+	printDropVerdicts(out, drops)
 	return nil
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/discovery"
@@ -11,8 +9,8 @@ import (
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
-	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 )
 
@@ -25,18 +23,8 @@ type verifyClients struct {
 	// dynamic and mapper read the sample; nil without --sample.
 	dynamic dynamic.Interface
 	mapper  meta.RESTMapper
-}
-
-// loadKubeConfig loads the API's client config the way kubectl does: --kubeconfig, else $KUBECONFIG, else
-// ~/.kube/config, else the in-cluster config; --context picks a context.
-func loadKubeConfig(path, context string) (*rest.Config, error) {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = path
-	config, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: context}).ClientConfig()
-	if err != nil {
-		return nil, fmt.Errorf("loading the kubeconfig (verify needs the API to count objects: --kubeconfig, $KUBECONFIG, ~/.kube/config or in-cluster): %w", err)
-	}
-	return config, nil
+	// migrationFinished says when the migration of a resource finished, for --can-drop; nil without it.
+	migrationFinished kmsmigration.MigrationFinishedFunc
 }
 
 // apiClients builds the API side of verifyClients from config.

@@ -56,30 +56,30 @@ func TestVerifyCommand(t *testing.T) {
 	}{
 		{
 			name: "OpenShift's prefix detected, every object under the write key", keys: []string{"/kubernetes.io/secrets/a/1", "/kubernetes.io/secrets/b/2"},
-			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 2}, wantCode: exitVerified,
+			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 2}, wantCode: exitOK,
 			wantStderr:   []string{"secrets (kube-apiserver): scanning /kubernetes.io/secrets/, etcd prefix /kubernetes.io detected"},
 			wantPrefixes: []string{"/kubernetes.io/secrets/"}, wantReasons: []string{""},
 		},
 		{
 			name: "a custom resource, a route and a Secret, each under its own prefix",
 			keys: []string{"/registry/secrets/a/1", "/registry/example.com/widgets/a/w", "/openshift.io/routes/a/r"},
-			grs:  []schema.GroupResource{secrets, widgets, routes}, counts: countsCounter{secrets: 1, widgets: 1, routes: 1}, wantCode: exitVerified,
+			grs:  []schema.GroupResource{secrets, widgets, routes}, counts: countsCounter{secrets: 1, widgets: 1, routes: 1}, wantCode: exitOK,
 			wantPrefixes: []string{"/registry/secrets/", "/registry/example.com/widgets/", "/openshift.io/routes/"}, wantReasons: []string{"", "", ""},
 		},
 		{
 			name: "zero keys while the API lists objects", keys: []string{"/kubernetes.io/configmaps/a/c"},
-			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 3}, wantCode: exitNotVerified,
+			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 3}, wantCode: exitIncomplete,
 			wantPrefixes: []string{"/kubernetes.io/secrets/"}, wantReasons: []string{string(evidence.ReasonNoKeys)},
 		},
 		{
 			name: "zero keys and no objects: verified empty", keys: []string{"/kubernetes.io/configmaps/a/c"},
-			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 0}, wantCode: exitVerified,
+			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 0}, wantCode: exitOK,
 			wantStderr:   []string{"no keys of the resource under any known prefix; /kubernetes.io holds other keys"},
 			wantPrefixes: []string{"/kubernetes.io/secrets/"}, wantReasons: []string{""},
 		},
 		{
 			name: "more objects than keys", keys: []string{"/registry/secrets/a/1"},
-			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 2}, wantCode: exitNotVerified,
+			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 2}, wantCode: exitIncomplete,
 			wantPrefixes: []string{"/registry/secrets/"}, wantReasons: []string{string(evidence.ReasonCountMismatch)},
 		},
 		{
@@ -89,7 +89,7 @@ func TestVerifyCommand(t *testing.T) {
 		},
 		{
 			name: "an explicit prefix that holds the keys", keys: []string{"/kubernetes.io/secrets/a/1"}, prefix: "kubernetes.io",
-			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 1}, wantCode: exitVerified,
+			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 1}, wantCode: exitOK,
 			wantStderr:   []string{"scanning /kubernetes.io/secrets/, from --etcd-prefix"},
 			wantPrefixes: []string{"/kubernetes.io/secrets/"}, wantReasons: []string{""},
 		},
@@ -107,7 +107,7 @@ func TestVerifyCommand(t *testing.T) {
 			o := &verifyOptions{etcdPrefix: s.prefix, output: "json", pageSize: 100, maxListed: 10}
 			var out, errOut bytes.Buffer
 			c := verifyClients{kv: kv, counter: s.counts, lookup: crdLookup{widgets: true}}
-			code, err := o.verify(context.Background(), c, s.grs, want, &out, &errOut)
+			code, err := o.verify(context.Background(), c, s.grs, want, canDropRequest{}, &out, &errOut)
 			if code != s.wantCode || (err != nil) != (s.wantErr != "") || (err != nil && !strings.Contains(err.Error(), s.wantErr)) {
 				t.Fatalf("got %d, %v; want %d and an error containing %q\nstdout: %s\nstderr: %s", code, err, s.wantCode, s.wantErr, out.String(), errOut.String())
 			}
@@ -132,7 +132,7 @@ func TestVerifyCommand(t *testing.T) {
 			if err := json.Unmarshal(out.Bytes(), &report); err != nil {
 				t.Fatalf("stdout is not one JSON report: %v\n%s", err, out.String())
 			}
-			if report.Verified != (s.wantCode == exitVerified) || len(report.Resources) != len(s.wantPrefixes) {
+			if report.Verified != (s.wantCode == exitOK) || len(report.Resources) != len(s.wantPrefixes) {
 				t.Fatalf("report %+v", report)
 			}
 			for i, r := range report.Resources {

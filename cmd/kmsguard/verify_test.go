@@ -105,7 +105,7 @@ func TestVerifyRunFailsBeforeConnecting(t *testing.T) {
 		opts    verifyOptions
 		wantErr string
 	}{
-		{name: "unknown output", opts: verifyOptions{output: "yaml", resources: []string{"secrets"}, writeProvider: "identity"}, wantErr: "unknown output format"},
+		{name: "unknown output", opts: verifyOptions{output: "xml", resources: []string{"secrets"}, writeProvider: "identity"}, wantErr: "unknown output format"},
 		{name: "no resources", opts: verifyOptions{writeProvider: "identity"}, wantErr: "--resources is empty"},
 		{name: "a wildcard resource", opts: verifyOptions{writeProvider: "identity", resources: []string{"*.apps"}}, wantErr: "name one resource"},
 		{name: "missing CA file", opts: verifyOptions{resources: []string{"secrets"}, writeProvider: "identity", etcd: etcdclient.Config{Endpoints: []string{"https://127.0.0.1:2379"}, CAFile: "/nonexistent/ca.crt"}}, wantErr: "no such file"},
@@ -137,7 +137,7 @@ func TestPrintVerifyReport(t *testing.T) {
 			{Resource: "events", Prefix: "/kubernetes.io/events/", Revisions: []int64{42}, APICount: &evidence.APICount{Comparison: evidence.CompareExact, Revision: 42}}},
 	}
 	var out bytes.Buffer
-	if err := printVerifyReport(&out, "", report); err != nil {
+	if err := printVerifyReport(&out, "", report, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -157,7 +157,7 @@ func TestPrintVerifyReport(t *testing.T) {
 	}
 
 	out.Reset()
-	if err := printVerifyReport(&out, "json", report); err != nil {
+	if err := printVerifyReport(&out, "json", report, nil); err != nil {
 		t.Fatal(err)
 	}
 	var back evidence.Report

@@ -1,0 +1,243 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestMain runs kmsguard itself when KMSGUARD_TEST_MAIN is set, so that a test can run the command as a
+// process: with its own environment ($HOME is read once, when client-go starts) and its own exit code.
+func TestMain(m *testing.M) {
+	if os.Getenv("KMSGUARD_TEST_MAIN") == "1" {
+		os.Exit(execute(context.Background(), NewCommand(), os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// runKmsguard runs `kmsguard args...` as a process with env on top of a clean environment.
+func runKmsguard(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append([]string{"KMSGUARD_TEST_MAIN=1", "PATH=" + os.Getenv("PATH")}, env...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exitErr *exec.ExitError
+	switch {
+	case errors.As(err, &exitErr):
+		code = exitErr.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+// fakeOperatorAPI answers what `kmsguard status` reads of a cluster without KMS and records the requests.
+type fakeOperatorAPI struct {
+	lock     sync.Mutex
+	requests []string
+}
+
+func (f *fakeOperatorAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.lock.Lock()
+	f.requests = append(f.requests, r.URL.Path)
+	f.lock.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	// The first path segment names the kubeconfig the request came from.
+	_, path, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	switch "/" + path {
+	case "/apis/operator.openshift.io/v1/kubeapiservers/cluster":
+		fmt.Fprint(w, `{"apiVersion":"operator.openshift.io/v1","kind":"KubeAPIServer","metadata":{"name":"cluster"}}`)
+	case "/api/v1/nodes":
+		fmt.Fprint(w, `{"apiVersion":"v1","kind":"NodeList","metadata":{},"items":[{"metadata":{"name":"master-0"}}]}`)
+	default:
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, `{"apiVersion":"v1","kind":"Status","status":"Failure","reason":"NotFound","code":404}`)
+	}
+}
+
+func (f *fakeOperatorAPI) seen() string {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	return strings.Join(f.requests, "\n")
+}
+
+// writeKubeconfig writes a kubeconfig for server/<name>: the requests through it carry the name.
+func writeKubeconfig(t *testing.T, path, server, name string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	config := fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: %q}}]
+users: [{name: u, user: {}}]
+contexts: [{name: ctx, context: {cluster: c, user: u}}]
+current-context: ctx
+`, server+"/"+name)
+	if err := os.WriteFile(path, []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStatusFindsTheClusterAsKubectlDoes: `kmsguard status` without flags talks to the cluster of $KUBECONFIG,
+// else of ~/.kube/config; without either, outside a pod, it says so in one error line and nothing else (no
+// klog lines).
+func TestStatusFindsTheClusterAsKubectlDoes(t *testing.T) {
+	api := &fakeOperatorAPI{}
+	server := httptest.NewServer(api)
+	defer server.Close()
+
+	home := t.TempDir()
+	writeKubeconfig(t, filepath.Join(home, ".kube", "config"), server.URL, "from-home")
+	explicit := filepath.Join(t.TempDir(), "kubeconfig")
+	writeKubeconfig(t, explicit, server.URL, "from-env")
+
+	scenarios := []struct {
+		name      string
+		env       []string
+		args      []string
+		wantToken string
+	}{
+		{name: "$KUBECONFIG", env: []string{"HOME=" + home, "KUBECONFIG=" + explicit}, wantToken: "from-env"},
+		{name: "~/.kube/config", env: []string{"HOME=" + home}, wantToken: "from-home"},
+		{name: "--kubeconfig wins", env: []string{"HOME=" + home}, args: []string{"--kubeconfig", explicit}, wantToken: "from-env"},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			api.requests = nil
+			stdout, stderr, code := runKmsguard(t, s.env, append([]string{"status"}, s.args...)...)
+			if code != exitOK || stderr != "" {
+				t.Fatalf("exit code %d, stderr %q; want 0 and nothing", code, stderr)
+			}
+			if !strings.Contains(stdout, "kubeapiserver: no KMS key in the encryption config") {
+				t.Errorf("stdout %q", stdout)
+			}
+			if want := "/" + s.wantToken + "/apis/operator.openshift.io/v1/kubeapiservers/cluster"; !strings.Contains(api.seen(), want) {
+				t.Errorf("requests:\n%s\nwant %q", api.seen(), want)
+			}
+		})
+	}
+
+	t.Run("no kubeconfig outside a pod", func(t *testing.T) {
+		stdout, stderr, code := runKmsguard(t, []string{"HOME=" + t.TempDir()}, "status")
+		want := "error: no cluster to talk to: give --kubeconfig, set $KUBECONFIG, write ~/.kube/config, or run in a pod\n"
+		if code != exitError || stderr != want || stdout != "" {
+			t.Errorf("exit code %d, stderr %q, stdout %q; want %d and only %q", code, stderr, stdout, exitError, want)
+		}
+	})
+	t.Run("an unreachable cluster: one error line, no klog", func(t *testing.T) {
+		dead := httptest.NewServer(http.NotFoundHandler())
+		dead.Close()
+		kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+		writeKubeconfig(t, kubeconfig, dead.URL, "x")
+		_, stderr, code := runKmsguard(t, []string{"HOME=" + t.TempDir()}, "status", "--kubeconfig", kubeconfig, "--request-timeout", "5s")
+		if code != exitError || !strings.HasPrefix(stderr, "error: reading the kubeapiserver operator resource: ") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("exit code %d, stderr %q; want %d and one error line", code, stderr, exitError)
+		}
+	})
+	t.Run("a bad flag", func(t *testing.T) {
+		_, stderr, code := runKmsguard(t, nil, "status", "--no-such-flag")
+		if code != exitError || stderr != "error: unknown flag: --no-such-flag\nSee 'kmsguard status --help' for usage.\n" {
+			t.Errorf("exit code %d, stderr %q", code, stderr)
+		}
+	})
+}
+
+// TestExitCodesDocumented: every command's --help lists exactly the exit codes it may return, and has an
+// example; the README lists the scheme as exitCodeScheme says it.
+func TestExitCodesDocumented(t *testing.T) {
+	root := NewCommand()
+	for _, cmd := range root.Commands() {
+		if cmd.Name() == "help" || cmd.Name() == "completion" {
+			continue
+		}
+		codes, ok := commandExitCodes[cmd.Name()]
+		if !ok {
+			t.Errorf("%s has no exit codes", cmd.Name())
+			continue
+		}
+		if strings.Count(cmd.Long, "Exit codes:") != 1 {
+			t.Errorf("%s --help has %d exit code sections", cmd.Name(), strings.Count(cmd.Long, "Exit codes:"))
+		}
+		section := cmd.Long[strings.Index(cmd.Long, "Exit codes:"):]
+		if got := strings.Count(section, "\n  "); got != len(codes) {
+			t.Errorf("%s --help lists %d exit codes, want %d", cmd.Name(), got, len(codes))
+		}
+		for _, c := range codes {
+			if !strings.Contains(section, fmt.Sprintf("\n  %-4d %s", c.code, c.meaning)) {
+				t.Errorf("exit code %d is not listed in %s --help", c.code, cmd.Name())
+			}
+		}
+		if cmd.Example == "" {
+			t.Errorf("%s has no Example", cmd.Name())
+		}
+	}
+	scheme := map[int]bool{}
+	for _, c := range exitCodeScheme {
+		scheme[c.code] = true
+	}
+	for name, codes := range commandExitCodes {
+		for _, c := range codes {
+			if !scheme[c.code] {
+				t.Errorf("%s exits %d, which the scheme does not define", name, c.code)
+			}
+		}
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), exitCodeSchemeMarkdown()) {
+		t.Errorf("README.md does not list the exit codes as the code does; want:\n%s", exitCodeSchemeMarkdown())
+	}
+}
+
+// TestRecoverExitCodesDocumented: every consent refusal exits with a code recover's --help lists, none with
+// success or error.
+func TestRecoverExitCodesDocumented(t *testing.T) {
+	listed := map[int]bool{}
+	for _, c := range recoverExitCodes {
+		listed[c.code] = true
+	}
+	for reason, code := range exitCodes {
+		if code == exitOK || code == exitError || !listed[code] {
+			t.Errorf("refusal %s exits %d", reason, code)
+		}
+	}
+}
+
+// TestExitCodeOf: one error style, and an error of a command a signal stopped is exitInterrupted.
+func TestExitCodeOf(t *testing.T) {
+	stopped, cancel := context.WithCancelCause(context.Background())
+	cancel(errInterrupted)
+	for _, s := range []struct {
+		name     string
+		ctx      context.Context
+		err      error
+		want     int
+		wantLine string
+	}{
+		{name: "success", ctx: context.Background()},
+		{name: "plain error", ctx: context.Background(), err: errors.New("boom"), want: exitError, wantLine: "error: boom\n"},
+		{name: "a code without a message", ctx: context.Background(), err: exitWith(exitIncomplete, nil), want: exitIncomplete},
+		{name: "a code with a message", ctx: context.Background(), err: exitWith(exitKMSUnhealthy, errors.New("unhealthy")), want: exitKMSUnhealthy, wantLine: "error: unhealthy\n"},
+		{name: "an error after a signal", ctx: stopped, err: exitWith(exitError, context.Canceled), want: exitInterrupted, wantLine: "error: context canceled\n"},
+		{name: "a verdict after a signal stays", ctx: stopped, err: exitWith(exitIncomplete, nil), want: exitIncomplete},
+	} {
+		var errOut bytes.Buffer
+		if got := exitCodeOf(s.ctx, s.err, &errOut); got != s.want || errOut.String() != s.wantLine {
+			t.Errorf("%s: %d, %q; want %d, %q", s.name, got, errOut.String(), s.want, s.wantLine)
+		}
+	}
+}
