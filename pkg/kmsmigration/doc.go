@@ -39,7 +39,11 @@
 //     rest of the resource). They make the result an *UndecryptableError:
 //     library-go then does not record the resource as migrated, so the old
 //     read key, which may be the only one able to read them once the KMS is
-//     back, is not pruned behind the admin's back.
+//     back, is not pruned behind the admin's back;
+//   - recovers panics: a panic in any of its goroutines (the run, the
+//     pager's LIST, a worker, the health watch) ends that migration with a
+//     *conditions.PanicError as its result, logged with its stack, which
+//     KMSMigrationDegraded reports as MigrationFailed; the operator lives on.
 //
 // # Key rotation
 //

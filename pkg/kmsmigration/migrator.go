@@ -15,6 +15,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/flowcontrol"
 	"k8s.io/klog/v2"
+
+	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
 )
 
 // Migrator rewrites every object of a resource in-process so that it is
@@ -181,12 +183,15 @@ func (m *Migrator) newRun(gr schema.GroupResource, cp Checkpoint) (*run, error) 
 // checkpoint store.
 func (m *Migrator) execute(ctx context.Context, gr schema.GroupResource, mig *migration) {
 	defer close(mig.done)
-	var result error
-	if mig.run.cp.ListedAll {
-		result = resultError(gr, mig.run.cp)
-	} else {
-		result = mig.run.execute(ctx)
-	}
+	// A panic of the run is its failed result, never the end of the
+	// operator.
+	result := func() (err error) {
+		defer conditions.Recover(&err)
+		if mig.run.cp.ListedAll {
+			return resultError(gr, mig.run.cp)
+		}
+		return mig.run.execute(ctx)
+	}()
 	if ctx.Err() != nil {
 		// Stopped, not finished: the checkpoint stays resumable.
 		m.lock.Lock()

@@ -17,6 +17,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
+	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
 	"github.com/kmsguard/kmsguard/pkg/internal/pagedlist"
 )
 
@@ -43,6 +44,27 @@ type run struct {
 	// pendingUnreadable are keys the lister stepped over while fetching the
 	// next page; they belong to that page.
 	pendingUnreadable []string
+	// failure is the first panic recovered in one of the run's goroutines;
+	// it ends the run and is its result.
+	failure error
+}
+
+// fail records the first failure of a goroutine and stops the run.
+func (r *run) fail(cancel context.CancelFunc) func(error) {
+	return func(err error) {
+		r.lock.Lock()
+		if r.failure == nil {
+			r.failure = fmt.Errorf("migrating %s: %w", r.gr, err)
+		}
+		r.lock.Unlock()
+		cancel()
+	}
+}
+
+func (r *run) failed() error {
+	r.lock.Lock()
+	defer r.lock.Unlock()
+	return r.failure
 }
 
 // page is one LIST page on its way through the workers.
@@ -89,9 +111,22 @@ func (r *run) execute(ctx context.Context) error {
 	if r.opts.Health != nil {
 		r.gate.setHealth(r.opts.Health(ctx))
 	}
+	// A panic in any goroutine of the run ends the run with it as the
+	// result, instead of ending the operator (utilruntime.HandleCrash would
+	// re-panic); library-go's migration controller then reports the failed
+	// migration, and so does KMSMigrationDegraded.
+	fail := r.fail(cancel)
 	background.Add(2)
-	go func() { defer background.Done(); r.gate.watchHealth(ctx, r.opts.Health, r.opts.HealthInterval) }()
-	go func() { defer background.Done(); r.checkpointEvery(ctx) }()
+	go func() {
+		defer background.Done()
+		defer conditions.RecoverAs(fail)
+		r.gate.watchHealth(ctx, r.opts.Health, r.opts.HealthInterval)
+	}()
+	go func() {
+		defer background.Done()
+		defer conditions.RecoverAs(fail)
+		r.checkpointEvery(ctx)
+	}()
 
 	queue := make(chan work, r.opts.Concurrency)
 	var workers sync.WaitGroup
@@ -99,6 +134,7 @@ func (r *run) execute(ctx context.Context) error {
 		workers.Add(1)
 		go func() {
 			defer workers.Done()
+			defer conditions.RecoverAs(fail)
 			for w := range queue {
 				r.settle(w.page, w.obj, r.rewrite(ctx, w.obj))
 			}
@@ -108,6 +144,9 @@ func (r *run) execute(ctx context.Context) error {
 	listErr := r.list(ctx, queue)
 	close(queue)
 	workers.Wait()
+	if err := r.failed(); err != nil {
+		return err
+	}
 	if listErr != nil {
 		return listErr
 	}
@@ -147,7 +186,10 @@ func (r *run) list(ctx context.Context, queue chan<- work) error {
 		r.lock.Unlock()
 		listing.Wait()
 	}()
-	p := pager.New(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+	p := pager.New(func(ctx context.Context, opts metav1.ListOptions) (_ runtime.Object, err error) {
+		// The pager LISTs from a goroutine of its own: a panic there becomes
+		// the LIST's error.
+		defer conditions.Recover(&err)
 		r.lock.Lock()
 		if stopped {
 			r.lock.Unlock()
