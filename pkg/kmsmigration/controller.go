@@ -8,12 +8,13 @@ import (
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
-	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
+
+	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
@@ -27,7 +28,7 @@ const (
 
 // Condition reasons.
 const (
-	ReasonAsExpected    = "AsExpected"
+	ReasonAsExpected    = conditions.ReasonAsExpected
 	ReasonMigrating     = "Migrating"
 	ReasonUndecryptable = "UndecryptableObjects"
 	ReasonFailed        = "MigrationFailed"
@@ -213,7 +214,7 @@ func conditionsFor(progress []Progress) migrationConditions {
 	degradedReason := ""
 	setDegraded := func(reason, msg string) {
 		// The first reason by severity wins; every message is kept.
-		if degradedReason == "" || severity[reason] > severity[degradedReason] {
+		if degradedReason == "" || severity.MoreSevere(reason, degradedReason) {
 			degradedReason = reason
 		}
 		degraded = append(degraded, msg)
@@ -255,12 +256,7 @@ func conditionsFor(progress []Progress) migrationConditions {
 
 // severity orders the Degraded reasons: the one that needs the admin most
 // urgently names the condition.
-var severity = map[string]int{
-	string(PausedErrorThreshold): 1,
-	ReasonFailed:                 2,
-	string(PausedKMSUnhealthy):   3,
-	ReasonUndecryptable:          4,
-}
+var severity = conditions.NewSeverity(ReasonUndecryptable, string(PausedKMSUnhealthy), ReasonFailed, string(PausedErrorThreshold))
 
 // finishedMigration tells one finished migration of a resource from the
 // next. The finish time alone does not: two migrations can end within one
@@ -299,24 +295,9 @@ func (c *Controller) emitEvents(recorder events.Recorder, progress []Progress, p
 }
 
 func (c *Controller) apply(ctx context.Context, conds migrationConditions) error {
-	status := applyoperatorv1.OperatorStatus()
-	for _, cond := range []operatorv1.OperatorCondition{conds.progressing, conds.degraded} {
-		status = status.WithConditions(applyoperatorv1.OperatorCondition().
-			WithType(cond.Type).WithStatus(cond.Status).WithReason(cond.Reason).WithMessage(truncate(cond.Message)))
-	}
-	if err := c.options.OperatorClient.ApplyOperatorStatus(ctx, c.name, status); err != nil {
+	if err := conditions.Apply(ctx, c.options.OperatorClient, c.name, conds.progressing, conds.degraded); err != nil {
 		klog.Warningf("%s: applying conditions: %v", c.name, err)
 		return err
 	}
 	return nil
-}
-
-// maxMessage keeps a condition readable and small with many resources.
-const maxMessage = 4096
-
-func truncate(s string) string {
-	if len(s) <= maxMessage {
-		return s
-	}
-	return s[:maxMessage-len(" ...")] + " ..."
 }

@@ -9,11 +9,11 @@ import (
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
-	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 
+	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 )
 
@@ -150,8 +150,7 @@ func (c *VerificationController) sync(ctx context.Context, syncCtx factory.SyncC
 			syncCtx.Recorder().Warningf("KMSEncryptionNotVerified", "%s", cond.Message)
 		}
 	}
-	applyErr := c.options.OperatorClient.ApplyOperatorStatus(ctx, c.name, applyoperatorv1.OperatorStatus().WithConditions(
-		applyoperatorv1.OperatorCondition().WithType(cond.Type).WithStatus(cond.Status).WithReason(cond.Reason).WithMessage(truncate(cond.Message))))
+	applyErr := conditions.Apply(ctx, c.options.OperatorClient, c.name, cond)
 	return errors.Join(scanErr, applyErr)
 }
 

@@ -7,10 +7,10 @@ import (
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
-	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/klog/v2"
 
+	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
 	"github.com/kmsguard/kmsguard/pkg/overrides"
 )
 
@@ -151,20 +151,5 @@ func (g *Gate) emitEvents(v verdict, previous []operatorv1.OperatorCondition, c 
 
 // applyConditions applies both conditions with server-side apply under the gate's own field manager.
 func (g *Gate) applyConditions(ctx context.Context, c gateConditions) error {
-	status := applyoperatorv1.OperatorStatus()
-	for _, cond := range []operatorv1.OperatorCondition{c.progressing, c.degraded} {
-		status = status.WithConditions(applyoperatorv1.OperatorCondition().
-			WithType(cond.Type).WithStatus(cond.Status).WithReason(cond.Reason).WithMessage(truncate(cond.Message)))
-	}
-	return g.options.OperatorClient.ApplyOperatorStatus(ctx, g.name, status)
-}
-
-// maxMessage keeps a condition readable (and under etcd's object size) when hundreds of failures are listed.
-const maxMessage = 4096
-
-func truncate(s string) string {
-	if len(s) <= maxMessage {
-		return s
-	}
-	return s[:maxMessage-len(" ...")] + " ..."
+	return conditions.Apply(ctx, g.options.OperatorClient, g.name, c.progressing, c.degraded)
 }

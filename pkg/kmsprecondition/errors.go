@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
@@ -41,20 +42,15 @@ const (
 // Reasons of an open gate.
 const (
 	// ReasonAsExpected: no KMS change pending, or a KMS change whose checks all pass.
-	ReasonAsExpected Reason = "AsExpected"
+	ReasonAsExpected Reason = conditions.ReasonAsExpected
 	// ReasonForced: the candidate would have been blocked, and the admin forced it through
 	// unsupportedConfigOverrides.
 	ReasonForced Reason = "Forced"
 )
 
-var severity = map[Reason]int{
-	ReasonInvalidEncryptionConfig: 0,
-	ReasonReadKeyStillInUse:       1,
-	ReasonPreflightFailed:         2,
-	ReasonPreflightNotPassed:      3,
-	ReasonKMSPluginsNotHealthy:    4,
-	ReasonRollbackWindowNotPassed: 5,
-}
+// severity ranks the blocking reasons in the order of the constants above.
+var severity = conditions.NewSeverity(ReasonInvalidEncryptionConfig, ReasonReadKeyStillInUse, ReasonPreflightFailed,
+	ReasonPreflightNotPassed, ReasonKMSPluginsNotHealthy, ReasonRollbackWindowNotPassed)
 
 // needsAdmin are the reasons that no amount of waiting resolves: they degrade without the grace period.
 func needsAdmin(r Reason) bool {
@@ -186,7 +182,7 @@ func (e *PluginsNotHealthyError) Reason() Reason { return ReasonKMSPluginsNotHea
 
 // sortBlocking orders blocking errors most severe first.
 func sortBlocking(errs []BlockingError) {
-	sort.SliceStable(errs, func(i, j int) bool { return severity[errs[i].Reason()] < severity[errs[j].Reason()] })
+	sort.SliceStable(errs, func(i, j int) bool { return severity.MoreSevere(errs[i].Reason(), errs[j].Reason()) })
 }
 
 func joinBlocking(errs []BlockingError) string {
