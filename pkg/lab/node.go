@@ -14,7 +14,9 @@ import (
 
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	"github.com/openshift/library-go/pkg/operator/encryption/encryptiondata"
+	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	"github.com/openshift/library-go/pkg/operator/staticpod/startupmonitor/annotations"
+	"google.golang.org/grpc/codes"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -72,7 +74,9 @@ const (
 //     (NodeStatus.LastFallbackCount).
 //   - KMS plugin sidecars: before the apiserver starts, a fake KMS v2 plugin serves every KMS provider of the
 //     revision's config at kmsplugin/kms-<key id>.sock of the node's directory, all backed by the lab's one
-//     simulated KMS; plugins of keys the running config no longer has are stopped.
+//     simulated KMS (a key whose secret names another Vault address gets a plugin that cannot reach its KMS);
+//     plugins of keys neither the running nor the candidate config has are stopped, and kmsguard's health
+//     reporter probes the others.
 //
 // Installer pods are carried out one at a time per node, in the order the installer controller creates them;
 // across nodes nothing is serialized here: one node at a time is the installer controller's job.
@@ -428,7 +432,7 @@ func (n *Node) restart(ctx context.Context, revision int32, fallback map[string]
 	} else {
 		return err
 	}
-	if err := n.startPlugins(config); err != nil {
+	if err := n.startPlugins(ctx, config); err != nil {
 		return err
 	}
 	if err := n.recreateMirrorPod(ctx, revision, fallback); err != nil {
@@ -444,23 +448,65 @@ func (n *Node) restart(ctx context.Context, revision int32, fallback map[string]
 
 // startPlugins serves a fake plugin on every KMS v2 endpoint of config that has none yet. The apiserver checks
 // its plugins before it reports healthy, so they must listen before it starts.
-func (n *Node) startPlugins(config *apiserverv1.EncryptionConfiguration) error {
-	n.mu.Lock()
-	defer n.mu.Unlock()
+//
+// Each plugin is the sidecar of one library-go KMS key, configured from that key's secret: a plugin whose key
+// names the simulated KMS's address (SimulatedKMSAddress) reaches it; one whose key names any other address
+// runs but cannot reach its KMS, and fails every call with Unavailable, as a Vault plugin pointed at an
+// unreachable Vault does.
+func (n *Node) startPlugins(ctx context.Context, config *apiserverv1.EncryptionConfiguration) error {
 	for _, socket := range kmsSockets(config) {
-		if _, ok := n.plugins[socket]; ok {
+		n.mu.Lock()
+		_, running := n.plugins[socket]
+		n.mu.Unlock()
+		if running {
 			continue
 		}
 		if err := os.MkdirAll(filepath.Dir(socket), 0o700); err != nil {
 			return err
 		}
 		plugin := fake.NewPlugin(n.kms, socket)
+		if address := n.kmsAddress(ctx, keyIDOfSocket(socket)); address != "" && address != SimulatedKMSAddress {
+			for _, m := range []fake.Method{fake.MethodStatus, fake.MethodEncrypt, fake.MethodDecrypt} {
+				plugin.FailMethodWith(m, codes.Unavailable, fmt.Sprintf("cannot reach the KMS at %s (the lab's KMS is %s)", address, SimulatedKMSAddress))
+			}
+			n.logf("%s: the plugin on %s cannot reach its KMS at %s", n.name, socket, address)
+		}
 		if err := plugin.Start(); err != nil {
 			return fmt.Errorf("%s: serving the KMS plugin on %s: %w", n.name, socket, err)
 		}
+		n.mu.Lock()
 		n.plugins[socket] = plugin
+		n.mu.Unlock()
 	}
 	return nil
+}
+
+// kmsAddress is the Vault address library-go's key controller recorded in the secret of KMS key keyID
+// (encryption-key-openshift-kube-apiserver-<keyID>), or "" when there is no such key: a hand-written config's
+// plugin reaches the simulated KMS.
+func (n *Node) kmsAddress(ctx context.Context, keyID string) string {
+	var secret *corev1.Secret
+	err := retryAPI(ctx, func() error {
+		var err error
+		secret, err = n.client.CoreV1().Secrets("openshift-config-managed").Get(ctx, fmt.Sprintf("encryption-key-%s-%s", targetNamespace, keyID), metav1.GetOptions{})
+		return err
+	})
+	if err != nil {
+		if !apierrors.IsNotFound(err) {
+			n.logf("%s: reading KMS key %s: %v", n.name, keyID, err)
+		}
+		return ""
+	}
+	key, err := secrets.ToKeyState(secret)
+	if err != nil || key.KMS == nil {
+		return ""
+	}
+	return key.KMS.Plugin.Vault.VaultAddress
+}
+
+// keyIDOfSocket is the key id of a plugin socket kms-<key id>.sock.
+func keyIDOfSocket(socket string) string {
+	return strings.TrimSuffix(strings.TrimPrefix(filepath.Base(socket), "kms-"), ".sock")
 }
 
 // reconcileSidecars runs a plugin for every KMS key of the running revision's config and of the candidate
@@ -488,7 +534,7 @@ func (n *Node) reconcileSidecars(ctx context.Context, candidates corelisters.Sec
 	}
 	want := map[string]bool{}
 	for _, config := range configs {
-		if err := n.startPlugins(config); err != nil {
+		if err := n.startPlugins(ctx, config); err != nil {
 			n.logf("%s: %v", n.name, err)
 		}
 		for _, socket := range kmsSockets(config) {
@@ -524,8 +570,7 @@ func (n *Node) startReporter(ctx context.Context, sockets []string) {
 	reporterCtx, cancel := context.WithCancel(ctx)
 	var plugins []pluginprobe.Plugin
 	for _, socket := range sockets {
-		keyID := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(socket), "kms-"), ".sock")
-		plugin, err := pluginprobe.NewGRPCPlugin(reporterCtx, keyID, "unix://"+socket, reporterCallTimeout)
+		plugin, err := pluginprobe.NewGRPCPlugin(reporterCtx, keyIDOfSocket(socket), "unix://"+socket, reporterCallTimeout)
 		if err != nil {
 			n.logf("%s: health reporter: %v", n.name, err)
 			continue
