@@ -14,11 +14,17 @@ import (
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/restmapper"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/lab"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
@@ -123,6 +129,8 @@ func TestLabAESCBCToKMS(t *testing.T) {
 	history := readLifecycles(t, l.Nodes())
 	checkOneNodeAtATime(t, history)
 	checkReadKeyBeforeWrite(t, history, switchedAt)
+
+	verifyUnderKMS(t, l, kmsKeyID)
 
 	// Every Secret reads back unchanged, and etcd holds each under a KMS v2 key.
 	for name, value := range want {
@@ -280,4 +288,42 @@ func secretsProviders(config *apiserverv1.EncryptionConfiguration) []apiserverv1
 		}
 	}
 	return nil
+}
+
+// verifyUnderKMS proves from raw etcd values what `kmsguard verify` proves: every Secret and ConfigMap is stored
+// under the KMS write key of library-go's key keyID (provider <keyID>_<resource>) and the KEK id the simulated
+// KMS serves, and the API counts as many objects as the scan found.
+func verifyUnderKMS(t *testing.T, l *lab.Lab, keyID string) {
+	t.Helper()
+	ctx := context.Background()
+	etcd, err := l.ControlPlane().EtcdClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := l.RESTConfig()
+	discoveryClient, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifier := evidence.NewVerifier(etcd, evidence.Options{Counter: &evidence.MetadataCounter{
+		Client: metadata.NewForConfigOrDie(cfg),
+		Mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(discoveryClient)),
+	}})
+	for _, resource := range []string{"secrets", "configmaps"} {
+		writeKey, err := evidence.ParseWriteKey(fmt.Sprintf("kms-v2:%s_%s:%s", keyID, resource, l.KMS().CurrentKeyID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		report, err := verifier.Verify(ctx, []evidence.Resource{evidence.BuiltInResource("/registry", schema.GroupResource{Resource: resource})}, writeKey)
+		if err != nil {
+			t.Fatalf("verifying %s: %v", resource, err)
+		}
+		r := report.Resources[0]
+		if !report.Verified() || r.Total == 0 || r.UnderWriteKey != r.Total {
+			t.Errorf("%s not proven under %s: %d of %d values under it, %d under other keys %v, %d corrupt; verdict %+v",
+				resource, writeKey, r.UnderWriteKey, r.Total, r.NotUnderWriteKey, r.NotUnderWriteKeyListed, r.Corrupt, r.Verdict())
+			continue
+		}
+		t.Logf("%s: %d of %d values in etcd under %s", resource, r.UnderWriteKey, r.Total, writeKey)
+	}
 }
