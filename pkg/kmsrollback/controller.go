@@ -299,7 +299,7 @@ func (c *Controller) healthyRollout(ctx context.Context, h *Hold, rollout Rollou
 	// error of this controller.
 	config, decodeErr := decode(data)
 	if decodeErr != nil {
-		return 0, nil //nolint:nilerr // an undecodable config is a verdict (not healthy), not a failure to read it
+		return 0, nil
 	}
 	keys := encryptionconfig.KMSKeysOf(config).IDs
 	if healthy := len(keys) == 0 || c.options.Health.Healthy(rollout.nodeNames(), keys) == nil; !healthy {

@@ -334,7 +334,7 @@ func classify(ctx context.Context, raw RawValueReader, etcdKey string) (storedVa
 	v, err := etcdvalue.Parse(value)
 	if err != nil {
 		// etcdvalue's errors never contain value bytes.
-		return storedValue{keyID: UnknownKeyID, detail: err.Error()}, nil //nolint:nilerr // an unparsable value is a verdict (key unknown), not a failure to read it
+		return storedValue{keyID: UnknownKeyID, detail: err.Error()}, nil // an unparsable value is a verdict (key unknown), not a failure to read it
 	}
 	switch v.Kind {
 	case etcdvalue.KindKMSv2:
