@@ -83,13 +83,17 @@ func Example() {
 		panic(err)
 	}
 	defer etcd.Close()
-	kmsState := kmsstate.NewController("kube-apiserver", kmsstate.Options{
+	kmsState, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
 		OperatorClient: v1helpers.NewFakeStaticPodOperatorClient(&operatorv1.StaticPodOperatorSpec{}, &operatorv1.StaticPodOperatorStatus{}, nil, nil),
 		StatusProvider: encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset().OperatorV1().KubeAPIServers()),
 		Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nil, nil }),
 		Keys:           kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) { return kmsstate.Keys{}, nil }),
 		Recorder:       recorder,
 	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	configs := revisions.Secrets(kubeClient.CoreV1(), "openshift-kube-apiserver", operatorClient)
 	census := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
 		// The API's object count confirms that the scan looked where the

@@ -61,13 +61,17 @@ func Example() {
 		&operatorv1.StaticPodOperatorSpec{OperatorSpec: operatorv1.OperatorSpec{ManagementState: operatorv1.Managed}},
 		&operatorv1.StaticPodOperatorStatus{NodeStatuses: []operatorv1.NodeStatus{{NodeName: "master-0"}, {NodeName: "master-1"}}},
 		nil, nil)
-	kmsState := kmsstate.NewController("kube-apiserver", kmsstate.Options{
+	kmsState, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
 		OperatorClient: operatorClient,
 		StatusProvider: encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset().OperatorV1().KubeAPIServers()),
 		Nodes:          kmsstate.StaticPodNodes(operatorClient),
 		Keys:           kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) { return kmsstate.Keys{}, nil }),
 		Recorder:       events.NewInMemoryRecorder("kms-state", clock.RealClock{}),
 	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 
 	// The operator's etcd client (the etcd-client secret of openshift-etcd); the client connects lazily.
 	etcd, err := clientv3.New(clientv3.Config{Endpoints: []string{"https://etcd.openshift-etcd.svc:2379"}})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -13,12 +14,14 @@ import (
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/encryption/kms"
 	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/management"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
+	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
 )
 
 // Operator conditions owned by the controller. Their suffixes make library-go's status controllers roll them
@@ -33,6 +36,15 @@ const (
 	ReasonKMSNotConfigured      = "KMSNotConfigured"
 	ReasonKeyRotationInProgress = "KeyRotationInProgress"
 )
+
+// controllerName names ConditionControllerDegraded.
+const controllerName = "KMSState"
+
+// ConditionControllerDegraded is True with the error while a sync fails (the nodes, keys or health reports
+// cannot be read, a condition, the memory or the published state cannot be written), as library-go's encryption
+// controllers report theirs; False once a sync succeeds. KMSPluginsDegraded says what is wrong with KMS; this one
+// says that the controller cannot tell.
+var ConditionControllerDegraded = conditions.ControllerDegradedType(controllerName)
 
 // Event reasons. Events are emitted on transitions only: a fault that lasts an hour is two events, not 120.
 const (
@@ -116,8 +128,17 @@ type Options struct {
 // all. KMSKeyRotationProgressing is True (KeyRotationInProgress, "key 1: old -> new") from the first report
 // of a new remote key_id until every node's plugin and kube-apiserver use it.
 //
+// A sync that fails sets KMSStateControllerDegraded True with the error (reason Error), as library-go's
+// encryption controllers report theirs, and leaves the conditions above as they were; the next successful sync
+// sets it False AsExpected. A stale verdict is what the Reader methods then answer with (MaxStateAge).
+//
 // Reports of nodes or keys that no longer exist are removed once they are stale, so that a live reporter
 // never fights the cleanup.
+//
+// Management state. As library-go's encryption controllers, the controller writes nothing but its conditions
+// unless spec.managementState is Managed (management.IsOperatorManaged): while Unmanaged or Removed it keeps
+// evaluating, reporting conditions, events and metrics and answering the Reader methods, but removes no orphaned
+// health report and saves neither the Memory nor the published State. Managed again, the next sync does both.
 type Controller struct {
 	factory.Controller
 
@@ -136,8 +157,12 @@ type Controller struct {
 	published *State
 }
 
-// NewController builds the controller; run it with Run(ctx, 1) as any library-go controller.
-func NewController(instanceName string, opts Options) *Controller {
+// NewController builds the controller; run it with Run(ctx, 1) as any library-go controller. It fails when a
+// required option is missing.
+func NewController(instanceName string, opts Options) (*Controller, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
@@ -158,7 +183,24 @@ func NewController(instanceName string, opts Options) *Controller {
 		ResyncEvery(opts.ReportInterval).
 		WithInformers(opts.OperatorClient.Informer()).
 		ToController(c.name, opts.Recorder.WithComponentSuffix("kms-state-controller"))
-	return c
+	return c, nil
+}
+
+func (o Options) validate() error {
+	var missing []string
+	for name, isNil := range map[string]bool{
+		"OperatorClient": o.OperatorClient == nil, "StatusProvider": o.StatusProvider == nil, "Nodes": o.Nodes == nil,
+		"Keys": o.Keys == nil, "Recorder": o.Recorder == nil,
+	} {
+		if isNil {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return fmt.Errorf("kmsstate: missing required options: %s", strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 // State returns the latest evaluation, or false before the first one finished.
@@ -171,7 +213,15 @@ func (c *Controller) State() (State, bool) {
 	return *c.state, true
 }
 
-func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
+func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err error) {
+	defer conditions.ReportSync(ctx, c.options.OperatorClient, c.name, controllerName, &err)
+	spec, _, _, err := c.options.OperatorClient.GetOperatorState()
+	if err != nil {
+		return fmt.Errorf("reading the operator state: %w", err)
+	}
+	// As library-go's encryption controllers: nothing but the conditions is written while the admin manages the
+	// operand; the verdict is still evaluated and reported.
+	managed := management.IsOperatorManaged(spec.ManagementState)
 	obs, err := c.observe(ctx)
 	if err != nil {
 		return err
@@ -182,8 +232,10 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 		c.mu.Lock()
 		c.state = &empty
 		c.mu.Unlock()
-		if err := c.publish(ctx, empty); err != nil {
-			return err
+		if managed {
+			if err := c.publish(ctx, empty); err != nil {
+				return err
+			}
 		}
 		return c.applyConditions(ctx,
 			condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use"),
@@ -205,8 +257,13 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	c.emitEvents(syncCtx.Recorder(), previous, c.failures, state)
 	c.metrics.update(&state, obs.Now)
-	cleanupErr := c.removeOrphans(ctx, syncCtx.Recorder(), obs.Reports, state.Orphans)
-	saveErr := errors.Join(c.saveMemory(ctx, memory), c.publish(ctx, state))
+	var cleanupErr, saveErr error
+	if managed {
+		cleanupErr = c.removeOrphans(ctx, syncCtx.Recorder(), obs.Reports, state.Orphans)
+		saveErr = errors.Join(c.saveMemory(ctx, memory), c.publish(ctx, state))
+	} else if len(state.Orphans) > 0 {
+		klog.V(2).InfoS("kmsstate left orphaned health reports: the operator is not Managed", "controller", c.name, "managementState", spec.ManagementState, "orphans", len(state.Orphans))
+	}
 
 	degraded := condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonAsExpected, "")
 	if isDegraded, reason, message := state.Degraded(); isDegraded {
@@ -282,7 +339,7 @@ func (c *Controller) observe(ctx context.Context) (Observation, error) {
 }
 
 func condition(conditionType string, status operatorv1.ConditionStatus, reason, message string) *applyoperatorv1.OperatorConditionApplyConfiguration {
-	return applyoperatorv1.OperatorCondition().WithType(conditionType).WithStatus(status).WithReason(reason).WithMessage(message)
+	return conditions.ToApply(conditions.New(conditionType, status, reason, message))
 }
 
 func (c *Controller) applyConditions(ctx context.Context, conditions ...*applyoperatorv1.OperatorConditionApplyConfiguration) error {

@@ -47,7 +47,7 @@ func Example() {
 	recorder := events.NewInMemoryRecorder("kube-apiserver-operator", clock.RealClock{})
 
 	// The wiring.
-	controller := kmsstate.NewController("kube-apiserver", kmsstate.Options{
+	controller, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
 		OperatorClient: operatorClient,
 		StatusProvider: encryptionstatus.NewKubeAPIServer(operatorClientset.OperatorV1().KubeAPIServers()),
 		Nodes:          kmsstate.StaticPodNodes(operatorClient),
@@ -62,8 +62,15 @@ func Example() {
 		Recorder: recorder,
 		// Remote key_ids and rotations survive operator restarts, so that a rotation completed while no
 		// operator ran is still reported (and migrated for by kmsmigration).
-		Memory: kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: "kmsguard-kms-state"},
+		Memory: kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: kmsstate.DefaultConfigMapName},
+		// Each evaluation is published beside the memory, where `kmsguard status` reads the operator's own
+		// verdict instead of evaluating the reports again.
+		Publisher: kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: kmsstate.DefaultConfigMapName},
 	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan struct{})
 	go func() {

@@ -39,7 +39,7 @@ type operatorProcess struct {
 func startOperator(t *testing.T, store MemoryStore, now time.Time) *operatorProcess {
 	clock := clocktesting.NewFakeClock(now)
 	p := &operatorProcess{t: t, reports: &fakeStatusProvider{}, recorder: events.NewInMemoryRecorder("test", clock), clock: clock}
-	p.controller = NewController("test", Options{
+	p.controller = newTestController(t, Options{
 		OperatorClient: &recordingOperatorClient{OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)},
 		StatusProvider: p.reports, Nodes: staticNodes{"master-0", "master-1"}, Keys: staticKeys{IDs: []string{"1"}},
 		Recorder: p.recorder, Clock: clock, Memory: store,

@@ -43,7 +43,7 @@ func TestControllerVerdictFreshness(t *testing.T) {
 			clock := clocktesting.NewFakeClock(t0)
 			statusProvider := &fakeStatusProvider{}
 			recorder := events.NewInMemoryRecorder("test", clock)
-			c := NewController("test", Options{
+			c := newTestController(t, Options{
 				OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
 				StatusProvider: statusProvider, Nodes: staticNodes{"master-0"}, Keys: s.keys,
 				Recorder: recorder, Clock: clock, MaxStateAge: maxAge,
@@ -89,7 +89,7 @@ func TestControllerVerdictFreshness(t *testing.T) {
 func TestControllerWithoutKMSKeysStaysFresh(t *testing.T) {
 	clock := clocktesting.NewFakeClock(t0)
 	recorder := events.NewInMemoryRecorder("test", clock)
-	c := NewController("test", Options{
+	c := newTestController(t, Options{
 		OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
 		StatusProvider: &fakeStatusProvider{}, Nodes: staticNodes{"master-0"}, Keys: staticKeys{},
 		Recorder: recorder, Clock: clock,
@@ -117,7 +117,7 @@ func TestControllerPublishes(t *testing.T) {
 	statusProvider := &fakeStatusProvider{}
 	recorder := events.NewInMemoryRecorder("test", clock)
 	store := ConfigMapMemory{Client: fake.NewClientset().CoreV1(), Namespace: "operator", Name: DefaultConfigMapName}
-	c := NewController("test", Options{
+	c := newTestController(t, Options{
 		OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
 		StatusProvider: statusProvider, Nodes: staticNodes{"master-0"}, Keys: staticKeys{IDs: []string{"1"}},
 		Recorder: recorder, Clock: clock, Memory: store, Publisher: store,

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
 )
 
 // Reason names one class of KMS failure. It is the reason of the KMSPluginsDegraded condition when it is the
@@ -67,18 +69,18 @@ func (r Reason) KMSFault() bool { return kmsFault[r] }
 // ReasonAsExpected is the reason of a KMSPluginsDegraded=False condition.
 const ReasonAsExpected = "AsExpected"
 
-// severity orders the reasons; lower is more severe.
-var severity = map[Reason]int{
-	ReasonDecryptFailing:           0,
-	ReasonPluginUnreachable:        1,
-	ReasonPluginUnhealthy:          2,
-	ReasonAPIServerKMSCheckFailing: 3,
-	ReasonKeyIDMismatch:            4,
-	ReasonHealthReportStale:        5,
-	ReasonHealthReportMissing:      6,
-	ReasonStateNotEvaluated:        7,
-	ReasonStateStale:               8,
-}
+// severity orders the reasons, most severe first: the order an admin has to act in.
+var severity = conditions.NewSeverity(
+	ReasonDecryptFailing,
+	ReasonPluginUnreachable,
+	ReasonPluginUnhealthy,
+	ReasonAPIServerKMSCheckFailing,
+	ReasonKeyIDMismatch,
+	ReasonHealthReportStale,
+	ReasonHealthReportMissing,
+	ReasonStateNotEvaluated,
+	ReasonStateStale,
+)
 
 // Failure is one thing wrong with KMS on one node.
 type Failure struct {
@@ -224,8 +226,8 @@ func failureMessage(failures []Failure) string {
 func sortFailures(failures []Failure) {
 	sort.SliceStable(failures, func(i, j int) bool {
 		a, b := failures[i], failures[j]
-		if severity[a.Reason] != severity[b.Reason] {
-			return severity[a.Reason] < severity[b.Reason]
+		if ra, rb := severity.Rank(a.Reason), severity.Rank(b.Reason); ra != rb {
+			return ra < rb
 		}
 		if a.Node != b.Node {
 			return a.Node < b.Node

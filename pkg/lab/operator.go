@@ -99,7 +99,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 	// health-reporter sidecar does). The keys are those of the deployed config, of the candidate the next revision
 	// will carry (the rollout gate asks about those) and of a config kmsrollback holds out.
 	holdStore := kmsrollback.NewHoldStore(kubeClient.CoreV1(), operatorNamespace, "kmsguard-rollback")
-	kmsState := kmsstate.NewController("kube-apiserver", kmsstate.Options{
+	kmsState, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
 		Config:         kmsstate.Config{ReportInterval: reportInterval},
 		OperatorClient: operatorClient,
 		StatusProvider: encryptionstatus.NewKubeAPIServer(operatorClientset.OperatorV1().KubeAPIServers()),
@@ -108,6 +108,9 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 		Recorder:       recorder.WithComponentSuffix("kms-state"),
 		Memory:         kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: "kmsguard-kms-state"},
 	})
+	if err != nil {
+		return nil, err
+	}
 
 	// library-go's deployer reads which encryption config every apiserver runs from the mirror pods' revision
 	// labels; kmsrollback's HoldingDeployer keeps a reverted config from being taken for the desired one.

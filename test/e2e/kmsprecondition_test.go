@@ -74,7 +74,7 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	provider := encryptionstatus.NewKubeAPIServer(operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers())
 	const keyID = "1"
 	startReporters(ctx, t, provider, keyID, plugins)
-	kmsState := kmsstate.NewController("kube-apiserver", kmsstate.Options{
+	kmsState, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
 		Config:         kmsstate.Config{ReportInterval: probeInterval},
 		OperatorClient: operator,
 		StatusProvider: provider,
@@ -84,6 +84,9 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 		}),
 		Recorder: events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{}),
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	// The gate and library-go's revision controller, wired as staticpod.NewBuilder does.
 	kubeInformers := v1helpers.NewKubeInformersForNamespaces(kubeClient, preconditionOperandNamespace, "openshift-config-managed")
@@ -266,7 +269,7 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	provider := encryptionstatus.NewKubeAPIServer(operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers())
 	keyID := encryptionconfig.KMSKeyID(providerName, plugin.Endpoint())
 	startReporters(ctx, t, provider, keyID, map[string]*fake.Plugin{node: plugin})
-	kmsState := kmsstate.NewController("kube-apiserver", kmsstate.Options{
+	kmsState, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
 		Config:         kmsstate.Config{ReportInterval: probeInterval},
 		OperatorClient: operator,
 		StatusProvider: provider,
@@ -276,6 +279,9 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 		}),
 		Recorder: events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{}),
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	// The census and the gate read the configs from the same place.
 	configs := revisions.Secrets(kubeClient.CoreV1(), preconditionOperandNamespace, operator)

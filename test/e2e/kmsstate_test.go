@@ -70,7 +70,7 @@ func startKMSStateFixture(t *testing.T) *kmsStateFixture {
 	}
 
 	f.recorder = events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{})
-	controller := kmsstate.NewController("kube-apiserver", kmsstate.Options{
+	controller, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
 		Config:         kmsstate.Config{ReportInterval: probeInterval},
 		OperatorClient: operator,
 		StatusProvider: provider,
@@ -81,6 +81,9 @@ func startKMSStateFixture(t *testing.T) *kmsStateFixture {
 		APIServers: apiservers,
 		Recorder:   f.recorder,
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	informers.Start(ctx.Done())
 	go controller.Run(ctx, 1)
 	return f

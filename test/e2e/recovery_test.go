@@ -117,7 +117,7 @@ func TestLostKeyRecovery(t *testing.T) {
 	statusProvider := encryptionstatus.NewKubeAPIServer(operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers())
 	startNodeReporter(ctx, t, statusProvider, "master-0", map[string]*fake.Plugin{"1": lostPlugin, "2": livePlugin})
 	kmsRecorder := events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{})
-	kmsState := kmsstate.NewController("kube-apiserver", kmsstate.Options{
+	kmsState, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
 		Config:         kmsstate.Config{ReportInterval: probeInterval},
 		OperatorClient: operator,
 		StatusProvider: statusProvider,
@@ -127,6 +127,9 @@ func TestLostKeyRecovery(t *testing.T) {
 		}),
 		Recorder: kmsRecorder,
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	operatorInformers.Start(ctx.Done())
 	operatorInformers.WaitForCacheSync(ctx.Done())
 	go kmsState.Run(ctx, 1)

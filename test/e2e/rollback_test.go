@@ -107,7 +107,7 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 	// 3. kmsstate and the rollback controller.
 	kubeAPIServers := operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers()
 	store := kmsrollback.NewHoldStore(kubeClient.CoreV1(), operatorNamespace, "kmsguard-rollback")
-	kmsState := kmsstate.NewController("kube-apiserver", kmsstate.Options{
+	kmsState, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
 		Config:         kmsstate.Config{ReportInterval: probeInterval},
 		OperatorClient: operator,
 		StatusProvider: provider,
@@ -128,6 +128,9 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 		}),
 		Recorder: events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{}),
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	recorder := events.NewInMemoryRecorder("kms-rollback-e2e", clock.RealClock{})
 	rollback, err := kmsrollback.NewController("kube-apiserver", kmsrollback.Options{
 		Rollout:        kmsrollback.StaticPodRollout(operator, nil, nil, 0, nil),

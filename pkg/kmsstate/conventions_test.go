@@ -1,0 +1,202 @@
+package kmsstate
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	"k8s.io/client-go/kubernetes/fake"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+)
+
+// newTestController is NewController for options a test knows to be complete.
+func newTestController(t testing.TB, opts Options) *Controller {
+	t.Helper()
+	c, err := NewController("test", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// writes are the fake clientset's actions that change anything.
+func writes(client *fake.Clientset) []string {
+	var out []string
+	for _, a := range client.Actions() {
+		switch a.GetVerb() {
+		case "get", "list", "watch":
+		default:
+			out = append(out, a.GetVerb()+" "+a.GetResource().Resource)
+		}
+	}
+	return out
+}
+
+// TestNotManagedWritesNothing: while spec.managementState is not Managed, the controller still evaluates and sets
+// its conditions, but removes no orphaned health report and writes neither its memory nor the published state.
+// Managed again, the next sync does both.
+func TestNotManagedWritesNothing(t *testing.T) {
+	scenarios := []struct {
+		name  string
+		state operatorv1.ManagementState
+	}{
+		{name: "Unmanaged", state: operatorv1.Unmanaged},
+		{name: "Removed", state: operatorv1.Removed},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			clock := clocktesting.NewFakeClock(t0)
+			kube := fake.NewClientset()
+			store := ConfigMapMemory{Client: kube.CoreV1(), Namespace: "operator", Name: DefaultConfigMapName}
+			operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{ManagementState: s.state}, &operatorv1.OperatorStatus{}, nil)
+			statusProvider := &fakeStatusProvider{reports: []operatorv1.KMSPluginHealthReport{
+				healthy("master-0", "1", "a"),
+				report("master-9", "1", operatorv1.KMSPluginHealthStatusHealthy, "a", time.Hour),
+			}}
+			recorder := events.NewInMemoryRecorder("test", clock)
+			c := newTestController(t, Options{
+				OperatorClient: operatorClient, StatusProvider: statusProvider, Nodes: staticNodes{"master-0"},
+				Keys: staticKeys{IDs: []string{"1"}}, Recorder: recorder, Clock: clock, Memory: store, Publisher: store,
+			})
+			sync := func() {
+				t.Helper()
+				if err := c.sync(context.Background(), factory.NewSyncContext("test", recorder)); err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			sync()
+			if len(statusProvider.applies) != 0 {
+				t.Errorf("removed orphaned reports while %s: %v", s.state, statusProvider.applies)
+			}
+			if w := writes(kube); len(w) != 0 {
+				t.Errorf("wrote while %s: %v", s.state, w)
+			}
+			_, status, _, err := operatorClient.GetOperatorState()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cond := v1helpers.FindOperatorCondition(status.Conditions, ConditionKMSPluginsDegraded); cond == nil || cond.Status != operatorv1.ConditionFalse {
+				t.Errorf("%s while %s: %+v, want it reported False", ConditionKMSPluginsDegraded, s.state, cond)
+			}
+			if _, ok := c.State(); !ok {
+				t.Errorf("no state evaluated while %s", s.state)
+			}
+
+			spec, _, rv, err := operatorClient.GetOperatorState()
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec = spec.DeepCopy()
+			spec.ManagementState = operatorv1.Managed
+			if _, _, err := operatorClient.UpdateOperatorSpec(context.Background(), rv, spec); err != nil {
+				t.Fatal(err)
+			}
+			clock.Step(time.Second)
+			sync()
+			if _, ok := statusProvider.applies[encryptionstatus.ReporterFieldManager("master-9")]; !ok {
+				t.Errorf("Managed again, the orphaned report of master-9 was not removed: %v", statusProvider.applies)
+			}
+			if w := writes(kube); len(w) == 0 {
+				t.Errorf("Managed again, neither the memory nor the state was written")
+			}
+			if _, ok, err := store.ReadPublished(context.Background()); err != nil || !ok {
+				t.Errorf("Managed again, no published state: %v %v", ok, err)
+			}
+		})
+	}
+}
+
+// TestFailedSyncReported: a sync that cannot read its inputs sets KMSStateControllerDegraded with the error and
+// leaves the KMS conditions of the last good sync; the next good sync clears it.
+func TestFailedSyncReported(t *testing.T) {
+	readErr := errors.New("etcdserver: request timed out")
+	scenarios := []struct {
+		name        string
+		getErrs     []error
+		wantStatus  operatorv1.ConditionStatus
+		wantMessage string
+	}{
+		{name: "success", getErrs: []error{nil}, wantStatus: operatorv1.ConditionFalse},
+		{name: "failure after success", getErrs: []error{nil, readErr}, wantStatus: operatorv1.ConditionTrue, wantMessage: "reading KMS health reports: " + readErr.Error()},
+		{name: "success after failure", getErrs: []error{nil, readErr, nil}, wantStatus: operatorv1.ConditionFalse},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			clock := clocktesting.NewFakeClock(t0)
+			operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{ManagementState: operatorv1.Managed}, &operatorv1.OperatorStatus{}, nil)
+			statusProvider := &fakeStatusProvider{reports: []operatorv1.KMSPluginHealthReport{healthy("master-0", "1", "a")}}
+			recorder := events.NewInMemoryRecorder("test", clock)
+			c := newTestController(t, Options{
+				OperatorClient: operatorClient, StatusProvider: statusProvider, Nodes: staticNodes{"master-0"},
+				Keys: staticKeys{IDs: []string{"1"}}, Recorder: recorder, Clock: clock,
+			})
+			var err error
+			for _, getErr := range s.getErrs {
+				statusProvider.getErr = getErr
+				err = c.sync(context.Background(), factory.NewSyncContext("test", recorder))
+			}
+			if (err != nil) != (s.wantStatus == operatorv1.ConditionTrue) {
+				t.Errorf("sync error %v, want one: %v", err, s.wantStatus == operatorv1.ConditionTrue)
+			}
+			_, status, _, getErr := operatorClient.GetOperatorState()
+			if getErr != nil {
+				t.Fatal(getErr)
+			}
+			cond := v1helpers.FindOperatorCondition(status.Conditions, ConditionControllerDegraded)
+			if cond == nil || cond.Status != s.wantStatus || cond.Message != s.wantMessage {
+				t.Errorf("%s = %+v, want %s %q", ConditionControllerDegraded, cond, s.wantStatus, s.wantMessage)
+			}
+			if plugins := v1helpers.FindOperatorCondition(status.Conditions, ConditionKMSPluginsDegraded); plugins == nil || plugins.Status != operatorv1.ConditionFalse {
+				t.Errorf("%s = %+v, want the last good sync's False kept", ConditionKMSPluginsDegraded, plugins)
+			}
+		})
+	}
+}
+
+// TestNewControllerRequiredOptions: each missing required option is named, instead of a panic on first use.
+func TestNewControllerRequiredOptions(t *testing.T) {
+	complete := func() Options {
+		return Options{
+			OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
+			StatusProvider: &fakeStatusProvider{}, Nodes: staticNodes{"master-0"}, Keys: staticKeys{},
+			Recorder: events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0)),
+		}
+	}
+	scenarios := []struct {
+		name    string
+		clear   func(*Options)
+		wantErr string
+	}{
+		{name: "complete", clear: func(*Options) {}},
+		{name: "no OperatorClient", clear: func(o *Options) { o.OperatorClient = nil }, wantErr: "OperatorClient"},
+		{name: "no StatusProvider", clear: func(o *Options) { o.StatusProvider = nil }, wantErr: "StatusProvider"},
+		{name: "no Nodes", clear: func(o *Options) { o.Nodes = nil }, wantErr: "Nodes"},
+		{name: "no Keys", clear: func(o *Options) { o.Keys = nil }, wantErr: "Keys"},
+		{name: "no Recorder", clear: func(o *Options) { o.Recorder = nil }, wantErr: "Recorder"},
+		{name: "none", clear: func(o *Options) { *o = Options{} }, wantErr: "Keys, Nodes, OperatorClient, Recorder, StatusProvider"},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			opts := complete()
+			s.clear(&opts)
+			c, err := NewController("test", opts)
+			switch {
+			case s.wantErr == "" && (err != nil || c == nil):
+				t.Errorf("NewController: %v", err)
+			case s.wantErr != "" && (err == nil || !strings.HasSuffix(err.Error(), "missing required options: "+s.wantErr)):
+				t.Errorf("error %v, want one naming %s", err, s.wantErr)
+			case s.wantErr != "" && c != nil:
+				t.Errorf("a controller was built without %s", s.wantErr)
+			}
+		})
+	}
+}
