@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -13,6 +14,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
 // TestMain runs kmsguard itself when KMSGUARD_TEST_MAIN is set, so that a test can run the command as a
@@ -42,7 +46,8 @@ func runKmsguard(t *testing.T, env []string, args ...string) (stdout, stderr str
 	return out.String(), errOut.String(), code
 }
 
-// fakeOperatorAPI answers what `kmsguard status` reads of a cluster without KMS and records the requests.
+// fakeOperatorAPI answers what `kmsguard status` reads of a cluster without KMS (the operator resource and
+// the evaluation its kmsstate controller published) and records the requests.
 type fakeOperatorAPI struct {
 	lock     sync.Mutex
 	requests []string
@@ -58,6 +63,15 @@ func (f *fakeOperatorAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch "/" + path {
 	case "/apis/operator.openshift.io/v1/kubeapiservers/cluster":
 		fmt.Fprint(w, `{"apiVersion":"operator.openshift.io/v1","kind":"KubeAPIServer","metadata":{"name":"cluster"}}`)
+	case "/api/v1/namespaces/openshift-kube-apiserver-operator/configmaps/kmsguard-kms-state":
+		// The operator's kmsstate controller published, just now, an evaluation of a config without KMS keys.
+		state, err := json.Marshal(kmsstate.State{EvaluatedAt: time.Now(), Nodes: []string{"master-0"}})
+		if err != nil {
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		cm, _ := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]string{"namespace": "openshift-kube-apiserver-operator", "name": "kmsguard-kms-state"}, "data": map[string]string{kmsstate.StateDataKey: string(state)}})
+		_, _ = w.Write(cm)
 	case "/api/v1/nodes":
 		fmt.Fprint(w, `{"apiVersion":"v1","kind":"NodeList","metadata":{},"items":[{"metadata":{"name":"master-0"}}]}`)
 	default:
@@ -115,7 +129,9 @@ func TestStatusFindsTheClusterAsKubectlDoes(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
+			api.lock.Lock()
 			api.requests = nil
+			api.lock.Unlock()
 			stdout, stderr, code := runKmsguard(t, s.env, append([]string{"status"}, s.args...)...)
 			if code != exitOK || stderr != "" {
 				t.Fatalf("exit code %d, stderr %q; want 0 and nothing", code, stderr)

@@ -9,7 +9,7 @@ import (
 //
 //	0    success: the command did, or proved, what it was asked
 //	1    error: bad flags, a cluster or etcd that cannot be reached or read, a failed step
-//	2    not done or not proven: not verified, objects left unmigrated or undecryptable
+//	2    not done or not proven: no current published KMS state, not verified, objects left unmigrated or undecryptable
 //	3-7  a refusal, each with one meaning (below)
 //	130  interrupted (Ctrl-C, SIGTERM)
 const (
@@ -46,8 +46,9 @@ var (
 		{exitError, "error"},
 	}
 	statusExitCodes = []exitCode{
-		{exitOK, "the status was read and printed"},
+		{exitOK, "the operator's current evaluation and conditions were read and printed"},
 		{exitError, "error: bad flags, or the API cannot be reached or read"},
+		{exitIncomplete, "the operator has published no evaluation, or a stale one, or one older than its KMSPluginsDegraded condition"},
 		{exitInterrupted, "interrupted (Ctrl-C, SIGTERM)"},
 	}
 	verifyExitCodes = []exitCode{
@@ -100,7 +101,7 @@ func exitCodesHelp(codes []exitCode) string {
 var exitCodeScheme = []exitCode{
 	{exitOK, "success: done, or proven (`verify`: verified; `migrate`: every object migrated; `recover`: nothing undecryptable)"},
 	{exitError, "error: bad flags, the API or etcd unreachable, a failed step, `--timeout` passed"},
-	{exitIncomplete, "not done or not proven: `verify` not verified, `migrate` left objects undecryptable or not rewritten, `recover` left undecryptable objects (no consent, dry run, other keys)"},
+	{exitIncomplete, "not done or not proven: `status` has no current published evaluation, `verify` not verified, `migrate` left objects undecryptable or not rewritten, `recover` left undecryptable objects (no consent, dry run, other keys)"},
 	{exitConsentMismatch, "`recover`: `--confirm-data-loss` names no key of the undecryptable objects, or a bare KEK id several providers have"},
 	{exitConsentUnprovable, "`recover`: `--confirm-data-loss` names `unknown` or `identity`: no etcd evidence of a lost key"},
 	{exitConsentNamesCurrentKey, "`recover`: `--confirm-data-loss` names a KEK id a KMS plugin serves or that is current"},
@@ -124,7 +125,7 @@ func exitCodeSchemeHelp() string {
 	return `Exit codes follow one scheme for every command (each command's --help lists its own):
   0    success: done, or proven
   1    error: bad flags, the API or etcd unreachable, a failed step
-  2    not done or not proven: not verified, objects left unmigrated or undecryptable
+  2    not done or not proven: no current published KMS state, not verified, objects left unmigrated or undecryptable
   3-7  a refusal with a specific meaning (recover: 3-6, verify --can-drop: 7)
   130  interrupted (Ctrl-C, SIGTERM)`
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -25,10 +26,17 @@ type statusOptions struct {
 	reportInterval time.Duration
 }
 
-// statusReport is what `kmsguard status -o json` prints.
+// statusReport is what `kmsguard status -o json|yaml` prints.
 type statusReport struct {
-	Operator   string                         `json:"operator"`
-	State      kmsstate.State                 `json:"state"`
+	Operator string `json:"operator"`
+	// Published says whether kmsstate has published an evaluation; State is that evaluation.
+	Published bool            `json:"published"`
+	State     *kmsstate.State `json:"state,omitempty"`
+	// Stale says why the published evaluation is not current: older than the freshness bound, or older than
+	// the KMSPluginsDegraded condition's last transition. Empty when it is current.
+	Stale []string `json:"stale,omitempty"`
+	// Verdict is the KMSPluginsDegraded condition, the operator's verdict; nil when the operator has none.
+	Verdict    *operatorv1.OperatorCondition  `json:"verdict,omitempty"`
 	Conditions []operatorv1.OperatorCondition `json:"conditions"`
 }
 
@@ -36,10 +44,12 @@ func newStatusCommand() *cobra.Command {
 	o := &statusOptions{}
 	cmd := &cobra.Command{
 		Use:   "status",
-		Short: "Show KMS plugin health per node and key, key rotations and the operator's KMS conditions",
-		Long: `status reads the KMS health reports, the current encryption config and the conditions of an operator
-resource, evaluates them as kmsstate's controller does, and prints per node and key the plugin health, how
-fresh its report is and the remote key id it serves. It changes nothing.`,
+		Short: "Show the operator's KMS plugin health per node and key, key rotations and its KMS conditions",
+		Long: `status prints the evaluation the operator's kmsstate controller published last (the one its conditions
+were set from): per node and key the plugin health, how old its report was and the remote key id it serves,
+with the time of the evaluation. The verdict is the operator's KMSPluginsDegraded condition; status does not
+evaluate the reports again, so what it prints cannot contradict the condition. It says when the published
+evaluation is stale or older than the condition. It changes nothing.`,
 		Example: `  # The kube-apiserver's KMS plugins, with the current kubeconfig context
   kmsguard status
 
@@ -52,8 +62,8 @@ fresh its report is and the remote key id it serves. It changes nothing.`,
 	}
 	o.kube = addKubeFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.operator, "operator", "kubeapiserver", "operator resource: "+strings.Join(operatorNames(), ", "))
-	addOutputFlag(cmd.Flags(), &o.output, "the evaluation and the operator's KMS conditions")
-	cmd.Flags().DurationVar(&o.reportInterval, "report-interval", kmsstate.DefaultReportInterval, "the health reporters' --interval; reports older than 4 intervals are stale")
+	addOutputFlag(cmd.Flags(), &o.output, "the published evaluation and the operator's KMS conditions")
+	cmd.Flags().DurationVar(&o.reportInterval, "report-interval", kmsstate.DefaultReportInterval, "the health reporters' --interval; a published evaluation older than 4 intervals is stale")
 	return cmd
 }
 
@@ -84,63 +94,116 @@ func (o *statusOptions) run(ctx context.Context, out io.Writer) (int, error) {
 	if err := o.print(out, report); err != nil {
 		return exitError, err
 	}
-	return exitOK, nil
+	return report.exitCode(), nil
 }
 
+// exitCode: what status shows is known only when a current evaluation is published.
+func (r *statusReport) exitCode() int {
+	if !r.Published || len(r.Stale) > 0 {
+		return exitIncomplete
+	}
+	return exitOK
+}
+
+// collect reads the operator resource's conditions and the evaluation kmsstate published in the operator's
+// namespace. It evaluates nothing itself.
 func (o *statusOptions) collect(ctx context.Context, kube kubernetes.Interface, operators operatorclient.Interface, now time.Time) (*statusReport, error) {
-	state, resource, err := evaluateOperand(ctx, kube, operators, o.operator, o.reportInterval, now)
+	operand := operands[o.operator]
+	resource, err := operand.read(ctx, operators)
+	if err != nil {
+		return nil, fmt.Errorf("reading the %s operator resource: %w", o.operator, err)
+	}
+	store := kmsstate.ConfigMapMemory{Client: kube.CoreV1(), Namespace: operand.operatorNamespace, Name: kmsstate.DefaultConfigMapName}
+	state, published, err := store.ReadPublished(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var kmsConditions []operatorv1.OperatorCondition
+	report := &statusReport{Operator: o.operator, Published: published}
 	for _, c := range resource.conditions {
+		if c.Type == kmsstate.ConditionKMSPluginsDegraded {
+			report.Verdict = &c
+		}
 		if strings.HasPrefix(c.Type, "KMS") || strings.HasPrefix(c.Type, "Encryption") {
-			kmsConditions = append(kmsConditions, c)
+			report.Conditions = append(report.Conditions, c)
 		}
 	}
-	return &statusReport{Operator: o.operator, State: state, Conditions: kmsConditions}, nil
+	if !published {
+		return report, nil
+	}
+	report.State = &state
+	if err := state.Fresh(now, kmsstate.Config{ReportInterval: o.reportInterval}.StaleAfter()); err != nil {
+		why := err.Error()
+		var stale *kmsstate.UnhealthyError
+		if errors.As(err, &stale) && len(stale.Failures) == 1 {
+			why = stale.Failures[0].Detail
+		}
+		report.Stale = append(report.Stale, why)
+	}
+	if v := report.Verdict; v != nil && v.LastTransitionTime.After(state.EvaluatedAt) {
+		report.Stale = append(report.Stale, fmt.Sprintf("the published evaluation (%s) is older than the %s condition's last transition (%s): the operator has not published the evaluation it set the condition from",
+			state.EvaluatedAt.UTC().Format(time.RFC3339), v.Type, v.LastTransitionTime.UTC().Format(time.RFC3339)))
+	}
+	return report, nil
 }
 
 func (o *statusOptions) print(out io.Writer, report *statusReport) error {
 	if o.output.structured() {
 		return o.output.print(out, report)
 	}
-	state := report.State
+	if report.State == nil {
+		fmt.Fprintf(out, "%s: nothing published: the operator's kmsstate controller has published no evaluation (configmap %s/%s, key %s); is it running, with Options.Publisher?\n",
+			report.Operator, operands[report.Operator].operatorNamespace, kmsstate.DefaultConfigMapName, kmsstate.StateDataKey)
+	} else if err := printState(out, report.Operator, report.State); err != nil {
+		return err
+	}
+	for _, why := range report.Stale {
+		fmt.Fprintf(out, "STALE: %s\n", oneLine(why))
+	}
+	if v := report.Verdict; v != nil {
+		fmt.Fprintf(out, "\nVerdict (%s): %s %s", v.Type, v.Status, v.Reason)
+		if v.Message != "" {
+			fmt.Fprintf(out, ": %s", oneLine(v.Message))
+		}
+		fmt.Fprintln(out)
+	} else {
+		fmt.Fprintf(out, "\nVerdict: the operator has no %s condition\n", kmsstate.ConditionKMSPluginsDegraded)
+	}
+	if len(report.Conditions) > 0 {
+		fmt.Fprintln(out, "\nOperator conditions:")
+		w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+		slices.SortFunc(report.Conditions, func(a, b operatorv1.OperatorCondition) int { return strings.Compare(a.Type, b.Type) })
+		for _, c := range report.Conditions {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", c.Type, c.Status, c.Reason, oneLine(c.Message))
+		}
+		return w.Flush()
+	}
+	return nil
+}
+
+// printState prints the published evaluation: its time, a row per node and key, rotations and what it ignored.
+// Report ages are as of the evaluation, not of now.
+func printState(out io.Writer, operator string, state *kmsstate.State) error {
+	fmt.Fprintf(out, "Evaluated at %s by the operator's kmsstate controller\n", state.EvaluatedAt.UTC().Format(time.RFC3339))
 	if len(state.KeyIDs) == 0 {
-		fmt.Fprintf(out, "%s: no KMS key in the encryption config\n", report.Operator)
+		fmt.Fprintf(out, "%s: no KMS key in the encryption config\n", operator)
 	}
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "NODE\tKEY\tHEALTH\tLAST CHECKED\tREMOTE KEY ID\tDETAIL")
 	for _, p := range state.Plugins {
 		checked := "never"
 		if !p.LastChecked.IsZero() {
-			checked = p.Age.Round(time.Second).String() + " ago"
+			checked = p.Age.Round(time.Second).String() + " before"
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", p.Node, p.KeyID, p.Health, checked, orDash(p.KEKID), oneLine(p.Detail))
 	}
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	degraded, reason, message := state.Degraded()
-	fmt.Fprintf(out, "\nEvaluation: degraded=%v reason=%s", degraded, reason)
-	if message != "" {
-		fmt.Fprintf(out, ": %s", message)
-	}
-	fmt.Fprintln(out)
 	for _, r := range state.Rotations {
 		fmt.Fprintf(out, "Key rotation in progress: %s (waiting for %s)\n", r, strings.Join(r.Pending, ", "))
 	}
 	for _, i := range state.Ignored {
 		fmt.Fprintf(out, "Ignored %s: %s\n", i.What, i.Why)
-	}
-	if len(report.Conditions) > 0 {
-		fmt.Fprintln(out, "\nOperator conditions:")
-		w = tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-		slices.SortFunc(report.Conditions, func(a, b operatorv1.OperatorCondition) int { return strings.Compare(a.Type, b.Type) })
-		for _, c := range report.Conditions {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", c.Type, c.Status, c.Reason, oneLine(c.Message))
-		}
-		return w.Flush()
 	}
 	return nil
 }

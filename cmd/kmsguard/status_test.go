@@ -12,110 +12,148 @@ import (
 	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
-const kmsConfigYAML = `apiVersion: apiserver.config.k8s.io/v1
-kind: EncryptionConfiguration
-resources:
-- resources: [secrets]
-  providers:
-  - kms: {apiVersion: v2, name: 1_secrets, endpoint: unix:///var/run/kmsplugin/kms-1.sock}
-  - identity: {}
-`
-
+// TestStatus: status prints the evaluation the operator's kmsstate controller published and the verdict of its
+// KMSPluginsDegraded condition, and evaluates nothing itself: the operator resource's raw health reports say
+// every plugin is healthy, which an evaluation by status (as it did before) would have printed next to a
+// degraded condition.
 func TestStatus(t *testing.T) {
 	now := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
-	kas := &operatorv1.KubeAPIServer{
-		ObjectMeta: metav1.ObjectMeta{Name: "cluster"},
-		Status: operatorv1.KubeAPIServerStatus{
-			StaticPodOperatorStatus: operatorv1.StaticPodOperatorStatus{
-				OperatorStatus: operatorv1.OperatorStatus{Conditions: []operatorv1.OperatorCondition{
-					{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionTrue, Reason: "PluginUnreachable", Message: "node master-1 key 1"},
-					{Type: "NodeInstallerDegraded", Status: operatorv1.ConditionFalse},
+	evaluatedAt := now.Add(-10 * time.Second)
+	degraded := operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionTrue, Reason: "PluginUnreachable", Message: "node master-1 key 1", LastTransitionTime: metav1.NewTime(evaluatedAt)}
+	kas := func(verdict operatorv1.OperatorCondition) *operatorv1.KubeAPIServer {
+		return &operatorv1.KubeAPIServer{
+			ObjectMeta: metav1.ObjectMeta{Name: "cluster"},
+			Status: operatorv1.KubeAPIServerStatus{
+				StaticPodOperatorStatus: operatorv1.StaticPodOperatorStatus{
+					OperatorStatus: operatorv1.OperatorStatus{Conditions: []operatorv1.OperatorCondition{verdict, {Type: "NodeInstallerDegraded", Status: operatorv1.ConditionFalse}}},
+					NodeStatuses:   []operatorv1.NodeStatus{{NodeName: "master-0"}, {NodeName: "master-1"}},
+				},
+				// What the reporters wrote since: every plugin healthy. The controller's own evaluation (its
+				// apiserver views, its memory) is what the condition says, and what status must print.
+				EncryptionStatus: operatorv1.KMSEncryptionStatus{HealthReports: []operatorv1.KMSPluginHealthReport{
+					{NodeName: "master-0", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "kek-a", LastCheckedTime: metav1.NewTime(now.Add(-time.Second))},
+					{NodeName: "master-1", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "kek-a", LastCheckedTime: metav1.NewTime(now.Add(-time.Second))},
 				}},
-				NodeStatuses: []operatorv1.NodeStatus{{NodeName: "master-0"}, {NodeName: "master-1"}},
 			},
-			EncryptionStatus: operatorv1.KMSEncryptionStatus{HealthReports: []operatorv1.KMSPluginHealthReport{
-				{NodeName: "master-0", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "kek-a", LastCheckedTime: metav1.NewTime(now.Add(-12 * time.Second))},
-				{NodeName: "master-1", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusError, KEKId: "kek-a", Detail: "connection refused", LastCheckedTime: metav1.NewTime(now.Add(-3 * time.Second))},
-			}},
-		},
+		}
 	}
-	configSecret := &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "openshift-kube-apiserver", Name: "encryption-config"},
-		Data:       map[string][]byte{"encryption-config": []byte(kmsConfigYAML)},
+	// evaluated is an evaluation at the given time, as the controller publishes it: master-1's plugin
+	// unreachable.
+	evaluated := func(at time.Time, keyIDs ...string) kmsstate.State {
+		state, _ := kmsstate.Evaluate(kmsstate.Config{ReportInterval: 30 * time.Second}, kmsstate.Memory{}, kmsstate.Observation{
+			Now: at, Nodes: []string{"master-0", "master-1"}, KeyIDs: keyIDs,
+			Reports: []operatorv1.KMSPluginHealthReport{
+				{NodeName: "master-0", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "kek-a", LastCheckedTime: metav1.NewTime(at.Add(-12 * time.Second))},
+				{NodeName: "master-1", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusError, KEKId: "kek-a", Detail: "connection refused", LastCheckedTime: metav1.NewTime(at.Add(-3 * time.Second))},
+			},
+		})
+		return state
 	}
+	published := func(state kmsstate.State) *kmsstate.State { return &state }
 	scenarios := []struct {
-		name    string
-		objects []runtime.Object
-		output  string
-		wantErr string
-		check   func(t *testing.T, out string)
+		name      string
+		published *kmsstate.State
+		verdict   operatorv1.OperatorCondition
+		output    string
+		wantExit  int
+		want      []string
+		wantNot   []string
+		check     func(t *testing.T, out string)
 	}{
 		{
-			name:    "table",
-			objects: []runtime.Object{configSecret},
-			check: func(t *testing.T, out string) {
-				for _, want := range []string{
-					"master-0  1    Healthy      12s ago       kek-a",
-					"master-1  1    Unreachable  3s ago        -              connection refused",
-					"Evaluation: degraded=true reason=PluginUnreachable",
-					"KMSPluginsDegraded  True  PluginUnreachable  node master-1 key 1",
-				} {
-					if !strings.Contains(out, want) {
-						t.Errorf("output does not contain %q:\n%s", want, out)
-					}
-				}
-				if strings.Contains(out, "NodeInstallerDegraded") {
-					t.Errorf("output lists conditions that are not about KMS:\n%s", out)
-				}
+			name:      "the published evaluation and the condition's verdict",
+			published: published(evaluated(evaluatedAt, "1")),
+			verdict:   degraded,
+			wantExit:  exitOK,
+			want: []string{
+				"Evaluated at 2026-12-02T11:59:50Z by the operator's kmsstate controller",
+				"master-0  1    Healthy      12s before    kek-a",
+				"master-1  1    Unreachable  3s before     -              connection refused",
+				"Verdict (KMSPluginsDegraded): True PluginUnreachable: node master-1 key 1",
+				"KMSPluginsDegraded  True  PluginUnreachable  node master-1 key 1",
+			},
+			// The raw reports are not evaluated again: no healthy master-1, no verdict of status's own.
+			wantNot: []string{"master-1  1    Healthy", "degraded=false", "NodeInstallerDegraded", "STALE", "nothing published"},
+		},
+		{
+			name:      "stale published evaluation",
+			published: published(evaluated(now.Add(-5*time.Minute), "1")),
+			verdict:   operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionTrue, Reason: "PluginUnreachable", LastTransitionTime: metav1.NewTime(now.Add(-6 * time.Minute))},
+			wantExit:  exitIncomplete,
+			want:      []string{"Evaluated at 2026-12-02T11:55:00Z", "STALE: kmsstate's latest evaluation is from 2026-12-02T11:55:00Z, 5m0s ago, older than 2m0s"},
+			wantNot:   []string{"older than the KMSPluginsDegraded condition"},
+		},
+		{
+			name:      "published evaluation older than the condition",
+			published: published(evaluated(evaluatedAt, "1")),
+			verdict:   operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionFalse, Reason: "AsExpected", LastTransitionTime: metav1.NewTime(now.Add(-time.Second))},
+			wantExit:  exitIncomplete,
+			want: []string{
+				"STALE: the published evaluation (2026-12-02T11:59:50Z) is older than the KMSPluginsDegraded condition's last transition (2026-12-02T11:59:59Z)",
+				"Verdict (KMSPluginsDegraded): False AsExpected",
 			},
 		},
 		{
-			name:    "json",
-			objects: []runtime.Object{configSecret},
-			output:  "json",
+			name:     "nothing published",
+			verdict:  degraded,
+			wantExit: exitIncomplete,
+			want: []string{
+				"kubeapiserver: nothing published: the operator's kmsstate controller has published no evaluation (configmap openshift-kube-apiserver-operator/kmsguard-kms-state, key state.json)",
+				"Verdict (KMSPluginsDegraded): True PluginUnreachable",
+			},
+			wantNot: []string{"NODE", "Evaluated at"},
+		},
+		{
+			name:      "no KMS key",
+			published: published(evaluated(evaluatedAt)),
+			verdict:   operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionFalse, Reason: "KMSNotConfigured", LastTransitionTime: metav1.NewTime(evaluatedAt)},
+			wantExit:  exitOK,
+			want:      []string{"kubeapiserver: no KMS key in the encryption config"},
+		},
+		{
+			name:      "json",
+			published: published(evaluated(evaluatedAt, "1")),
+			verdict:   degraded,
+			output:    "json",
+			wantExit:  exitOK,
 			check: func(t *testing.T, out string) {
 				var report statusReport
 				if err := json.Unmarshal([]byte(out), &report); err != nil {
 					t.Fatalf("not JSON: %v\n%s", err, out)
 				}
-				if len(report.State.Plugins) != 2 || report.State.Plugins[1].Health != kmsstate.PluginUnreachable || len(report.Conditions) != 1 {
-					t.Errorf("unexpected report: %+v", report)
+				if !report.Published || report.State == nil || len(report.State.Plugins) != 2 || report.State.Plugins[1].Health != kmsstate.PluginUnreachable {
+					t.Errorf("unexpected state: %+v", report)
+				}
+				if report.Verdict == nil || report.Verdict.Reason != "PluginUnreachable" || len(report.Conditions) != 1 || len(report.Stale) != 0 {
+					t.Errorf("unexpected verdict: %+v", report)
 				}
 			},
 		},
 		{
-			name: "no encryption config",
-			check: func(t *testing.T, out string) {
-				if !strings.Contains(out, "no KMS key in the encryption config") {
-					t.Errorf("output:\n%s", out)
-				}
-			},
-		},
-		{
-			name: "invalid encryption config",
-			objects: []runtime.Object{&corev1.Secret{
-				ObjectMeta: metav1.ObjectMeta{Namespace: "openshift-kube-apiserver", Name: "encryption-config"},
-				Data:       map[string][]byte{"encryption-config": []byte("kind: EncryptionConfiguration\napiVersion: apiserver.config.k8s.io/v1\nresources: [{resources: [secrets], providers: [{kms: {apiVersion: v2, name: x, endpoint: tcp://1.2.3.4:5}}]}]\n")},
-			}},
-			wantErr: "openshift-kube-apiserver/encryption-config: invalid EncryptionConfiguration",
+			name:     "yaml, nothing published",
+			verdict:  degraded,
+			output:   "yaml",
+			wantExit: exitIncomplete,
+			want:     []string{"published: false", "operator: kubeapiserver", "reason: PluginUnreachable"},
+			wantNot:  []string{"state:"},
 		},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			o := &statusOptions{operator: "kubeapiserver", output: outputFormat(s.output), reportInterval: 30 * time.Second}
-			report, err := o.collect(context.Background(), kubefake.NewClientset(s.objects...), operatorfake.NewClientset(kas.DeepCopy()), now)
-			if s.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), s.wantErr) {
-					t.Fatalf("want error containing %q, got %v", s.wantErr, err)
+			kube := kubefake.NewClientset()
+			if s.published != nil {
+				store := kmsstate.ConfigMapMemory{Client: kube.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: kmsstate.DefaultConfigMapName}
+				if err := store.Publish(context.Background(), *s.published); err != nil {
+					t.Fatal(err)
 				}
-				return
 			}
+			o := &statusOptions{operator: "kubeapiserver", output: outputFormat(s.output), reportInterval: 30 * time.Second}
+			report, err := o.collect(context.Background(), kube, operatorfake.NewClientset(kas(s.verdict)), now)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +161,36 @@ func TestStatus(t *testing.T) {
 			if err := o.print(&out, report); err != nil {
 				t.Fatal(err)
 			}
-			s.check(t, out.String())
+			if got := report.exitCode(); got != s.wantExit {
+				t.Errorf("exit code %d, want %d", got, s.wantExit)
+			}
+			for _, want := range s.want {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("output does not contain %q:\n%s", want, out.String())
+				}
+			}
+			for _, not := range s.wantNot {
+				if strings.Contains(out.String(), not) {
+					t.Errorf("output contains %q:\n%s", not, out.String())
+				}
+			}
+			if s.check != nil {
+				s.check(t, out.String())
+			}
 		})
+	}
+}
+
+// TestStatusUnreadablePublishedState: a published state that cannot be decoded is an error, not "nothing
+// published".
+func TestStatusUnreadablePublishedState(t *testing.T) {
+	kube := kubefake.NewClientset(&corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "openshift-kube-apiserver-operator", Name: kmsstate.DefaultConfigMapName},
+		Data:       map[string]string{kmsstate.StateDataKey: "{"},
+	})
+	kas := &operatorv1.KubeAPIServer{ObjectMeta: metav1.ObjectMeta{Name: "cluster"}}
+	o := &statusOptions{operator: "kubeapiserver", reportInterval: 30 * time.Second}
+	if _, err := o.collect(context.Background(), kube, operatorfake.NewClientset(kas), time.Now()); err == nil || !strings.Contains(err.Error(), "state.json") {
+		t.Fatalf("want an error naming state.json, got %v", err)
 	}
 }

@@ -106,7 +106,8 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 		Nodes:          kmsstate.StaticPodNodes(operatorClient),
 		Keys:           kmsKeys(kubeClient, operatorClient, holdStore),
 		Recorder:       recorder.WithComponentSuffix("kms-state"),
-		Memory:         kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: "kmsguard-kms-state"},
+		Memory:         kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: kmsstate.DefaultConfigMapName},
+		Publisher:      kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: kmsstate.DefaultConfigMapName},
 	})
 	if err != nil {
 		return nil, err
