@@ -209,7 +209,7 @@ func TestGateOnCensus(t *testing.T) {
 
 			base := time.Now() // the scan starts after it: Verify stamps reports with the real clock
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(base))
-			census := NewVerificationController("kube-apiserver", VerificationOptions{
+			census := newTestVerificationController(t, "kube-apiserver", VerificationOptions{
 				Verifier:       evidence.NewVerifier(kv, evidence.Options{Counter: storeCounter{kv}}),
 				Targets:        TargetsFromConfig(configs, s.keks, TargetOptions{}),
 				OperatorClient: operator,
@@ -261,7 +261,7 @@ func TestReadKeyEvidence(t *testing.T) {
 	configmaps := schema.GroupResource{Resource: "configmaps"}
 	recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
 	finished := t0.Add(-time.Hour)
-	c := NewVerificationController("test", VerificationOptions{
+	c := newTestVerificationController(t, "test", VerificationOptions{
 		Verifier: evidence.NewVerifier(kv, evidence.Options{Counter: storeCounter{kv}}),
 		Targets: func(context.Context) ([]VerifyTarget, error) {
 			return []VerifyTarget{{

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/management"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
@@ -44,6 +46,15 @@ const (
 	EventFailed            = "KMSMigrationFailed"
 )
 
+// controllerName names ConditionControllerDegraded.
+const controllerName = "KMSMigration"
+
+// ConditionControllerDegraded is True with the error while a sync fails (the operator state or the write keys
+// cannot be read, a rotation migration cannot be started, the conditions cannot be applied), as library-go's
+// encryption controllers report theirs; False once a sync succeeds. KMSMigrationDegraded says how the migrations
+// went; this one says that the controller itself fails.
+var ConditionControllerDegraded = conditions.ControllerDegradedType(controllerName)
+
 // DefaultResync is how often the controller publishes progress.
 const DefaultResync = 10 * time.Second
 
@@ -55,9 +66,9 @@ type RotationReader interface {
 
 var _ RotationReader = (*kmsstate.Controller)(nil)
 
-// ControllerOptions configure NewController. Migrator and OperatorClient
-// are required; without WriteKeys or Rotations no rotation migration is
-// started.
+// ControllerOptions configure NewController. Migrator, OperatorClient and
+// Recorder are required; without WriteKeys or Rotations no rotation
+// migration is started.
 type ControllerOptions struct {
 	Migrator       *Migrator
 	OperatorClient v1helpers.OperatorClient
@@ -83,6 +94,21 @@ type ControllerOptions struct {
 //
 // Progressing's message has one line per migration, e.g. "secrets
 // 41200/50000 migrated (41000 rewritten, ...), 3 undecryptable".
+//
+// A sync that fails sets KMSMigrationControllerDegraded True with the error
+// (reason Error), as library-go's encryption controllers report theirs, and
+// leaves the conditions above as they were; the next successful sync sets
+// it False AsExpected.
+//
+// # Management state
+//
+// As library-go's encryption controllers, the controller starts no
+// migration unless spec.managementState is Managed
+// (management.IsOperatorManaged): while Unmanaged or Removed it starts no
+// rotation migration and keeps publishing the progress of those running
+// (library-go's migration controller, which starts the others, stops on
+// its own). Managed again, the next sync starts what a completed rotation
+// still needs.
 //
 // # Key rotation
 //
@@ -113,8 +139,11 @@ type Controller struct {
 }
 
 // NewController returns the controller, to be run with library-go's
-// factory.Controller Run.
-func NewController(instanceName string, options ControllerOptions) *Controller {
+// factory.Controller Run. It fails when a required option is missing.
+func NewController(instanceName string, options ControllerOptions) (*Controller, error) {
+	if err := options.validate(); err != nil {
+		return nil, err
+	}
 	if options.Resync <= 0 {
 		options.Resync = DefaultResync
 	}
@@ -131,15 +160,37 @@ func NewController(instanceName string, options ControllerOptions) *Controller {
 		WithInformers(options.OperatorClient.Informer(), options.Migrator).
 		ResyncEvery(options.Resync).
 		ToController(c.name, options.Recorder.WithComponentSuffix("kms-migration-controller"))
-	return c
+	return c, nil
 }
 
-func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
-	_, status, _, err := c.options.OperatorClient.GetOperatorState()
-	if err != nil {
-		return err
+func (o ControllerOptions) validate() error {
+	var missing []string
+	for name, isNil := range map[string]bool{
+		"Migrator": o.Migrator == nil, "OperatorClient": o.OperatorClient == nil, "Recorder": o.Recorder == nil,
+	} {
+		if isNil {
+			missing = append(missing, name)
+		}
 	}
-	rotationErr := c.startRotationMigrations(ctx, syncCtx.Recorder())
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return fmt.Errorf("kmsmigration: missing required options: %s", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err error) {
+	defer conditions.ReportSync(ctx, c.options.OperatorClient, c.name, controllerName, &err)
+	spec, status, _, err := c.options.OperatorClient.GetOperatorState()
+	if err != nil {
+		return fmt.Errorf("reading the operator state: %w", err)
+	}
+	var rotationErr error
+	if management.IsOperatorManaged(spec.ManagementState) {
+		rotationErr = c.startRotationMigrations(ctx, syncCtx.Recorder())
+	} else {
+		klog.V(4).InfoS("no KMS key rotation migration is started: the operator is not Managed", "controller", c.name, "managementState", spec.ManagementState)
+	}
 
 	progress := c.options.Migrator.Progress()
 	for _, p := range progress {

@@ -118,7 +118,7 @@ func TestControllerRotationMigration(t *testing.T) {
 	var rotations []kmsstate.Rotation
 	operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)
 	recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
-	controller := NewController("test", ControllerOptions{
+	controller := newTestController(t, ControllerOptions{
 		Migrator:       m,
 		OperatorClient: operatorClient,
 		Recorder:       recorder,
@@ -198,7 +198,7 @@ func TestControllerRotationAfterRestart(t *testing.T) {
 		opts.Checkpoints = store
 		m := newTestMigrator(t, opts)
 		recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
-		controller := NewController("test", ControllerOptions{
+		controller := newTestController(t, ControllerOptions{
 			Migrator:       m,
 			OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
 			Recorder:       recorder,
@@ -248,7 +248,7 @@ func TestControllerPausedCondition(t *testing.T) {
 	m := newTestMigrator(t, opts)
 	operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)
 	recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
-	controller := NewController("test", ControllerOptions{Migrator: m, OperatorClient: operatorClient, Recorder: recorder})
+	controller := newTestController(t, ControllerOptions{Migrator: m, OperatorClient: operatorClient, Recorder: recorder})
 	if _, _, _, err := m.EnsureMigration(secretsGR, "2"); err != nil {
 		t.Fatal(err)
 	}

@@ -65,13 +65,15 @@ func Example() {
 	// Publishes KMSMigrationProgressing/Degraded and migrates again after
 	// kmsstate sees a remote key rotation complete; run it with the other
 	// controllers: go controller.Run(ctx, 1).
-	_ = kmsmigration.NewController("kube-apiserver", kmsmigration.ControllerOptions{
+	if _, err := kmsmigration.NewController("kube-apiserver", kmsmigration.ControllerOptions{
 		Migrator:       migrator,
 		OperatorClient: operatorClient,
 		Recorder:       recorder,
 		// WriteKeys: kmsmigration.WriteKeysFromDeployer(deployer, kubeClient.CoreV1(), keySelector, encryptedGRs),
 		// Rotations: kmsState (the *kmsstate.Controller below),
-	})
+	}); err != nil {
+		panic(err)
+	}
 
 	// The census: KMSEncryptionVerified from raw etcd, and the rollout gate's
 	// evidence for dropping a read key (kmsprecondition.Options.Evidence).
@@ -95,7 +97,7 @@ func Example() {
 		return
 	}
 	configs := revisions.Secrets(kubeClient.CoreV1(), "openshift-kube-apiserver", operatorClient)
-	census := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
+	census, err := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
 		// The API's object count confirms that the scan looked where the
 		// objects are (the starter's rest config in place of this one).
 		Verifier: evidence.NewVerifier(etcd, evidence.Options{Counter: &evidence.MetadataCounter{
@@ -111,6 +113,9 @@ func Example() {
 			migrator.LastFinished),
 		ScanTimeout: kmsmigration.DefaultScanTimeout,
 	})
+	if err != nil {
+		panic(err)
+	}
 	// go census.Run(ctx, 1); pass census to kmsprecondition.NewGate as Evidence.
 	var _ kmsprecondition.ReadKeyEvidence = census
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -31,6 +32,14 @@ const (
 	// too slow): nothing is known.
 	ReasonScanDeadlineExceeded = "ScanDeadlineExceeded"
 )
+
+// verificationControllerName names ConditionVerificationControllerDegraded.
+const verificationControllerName = "KMSEncryptionVerification"
+
+// ConditionVerificationControllerDegraded is True with the error while a sync fails (the write keys or etcd
+// cannot be read, the scan times out, the condition cannot be applied), as library-go's encryption controllers
+// report theirs; False once a sync succeeds.
+var ConditionVerificationControllerDegraded = conditions.ControllerDegradedType(verificationControllerName)
 
 // DefaultVerifyInterval is how often etcd is scanned when nothing happens.
 // A scan reads every key and value of the encrypted resources (tens of
@@ -87,11 +96,24 @@ type VerificationOptions struct {
 //	the scan did not finish within ScanTimeout     Unknown ScanDeadlineExceeded
 //	nothing encrypted                              False NoEncryptedResources
 //
+// A sync that fails also sets KMSEncryptionVerificationControllerDegraded
+// True with the error (reason Error), as library-go's encryption
+// controllers report theirs; the next successful sync sets it False
+// AsExpected. KMSEncryptionVerified Unknown says what is not known; the
+// ControllerDegraded condition makes a failing scan count in the
+// ClusterOperator's Degraded.
+//
 // The reports of the last successful scan are kept for the pruning rule
 // (evidence.CanDropReadKey): the rollout gate reads them through
 // ReadKeyEvidence. A failed scan keeps the previous reports: they still
 // describe etcd at the time they were made, and the rule only accepts a
 // report made after the migration finished.
+//
+// The controller does not look at spec.managementState: it only reads etcd
+// and the write keys, and writes nothing but its own conditions, which
+// library-go's controllers report whatever the management state. An
+// Unmanaged operator still wants to know whether its data is where it
+// should be.
 type VerificationController struct {
 	factory.Controller
 
@@ -102,8 +124,12 @@ type VerificationController struct {
 	report []*evidence.Report
 }
 
-// NewVerificationController returns the controller.
-func NewVerificationController(instanceName string, options VerificationOptions) *VerificationController {
+// NewVerificationController returns the controller. It fails when a
+// required option is missing.
+func NewVerificationController(instanceName string, options VerificationOptions) (*VerificationController, error) {
+	if err := options.validate(); err != nil {
+		return nil, err
+	}
 	if options.Interval <= 0 {
 		options.Interval = DefaultVerifyInterval
 	}
@@ -122,7 +148,24 @@ func NewVerificationController(instanceName string, options VerificationOptions)
 		f = f.WithInformers(options.Migrator)
 	}
 	c.Controller = f.ToController(c.name, options.Recorder.WithComponentSuffix("kms-encryption-verification-controller"))
-	return c
+	return c, nil
+}
+
+func (o VerificationOptions) validate() error {
+	var missing []string
+	for name, isNil := range map[string]bool{
+		"Verifier": o.Verifier == nil, "Targets": o.Targets == nil, "OperatorClient": o.OperatorClient == nil,
+		"Recorder": o.Recorder == nil,
+	} {
+		if isNil {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return fmt.Errorf("kmsmigration: missing required verification options: %s", strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 // Reports returns the reports of the last successful scan, one per target.
@@ -132,7 +175,8 @@ func (c *VerificationController) Reports() []*evidence.Report {
 	return append([]*evidence.Report(nil), c.report...)
 }
 
-func (c *VerificationController) sync(ctx context.Context, syncCtx factory.SyncContext) error {
+func (c *VerificationController) sync(ctx context.Context, syncCtx factory.SyncContext) (err error) {
+	defer conditions.ReportSync(ctx, c.options.OperatorClient, c.name, verificationControllerName, &err)
 	cond, reports, scanErr := c.verify(ctx)
 	if scanErr == nil {
 		c.lock.Lock()

@@ -93,7 +93,7 @@ func TestVerificationController(t *testing.T) {
 			}
 			operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
-			c := NewVerificationController("test", VerificationOptions{
+			c := newTestVerificationController(t, "test", VerificationOptions{
 				Verifier:       evidence.NewVerifier(etcd, evidence.Options{Counter: storeCounter{kv}}),
 				Targets:        func(context.Context) ([]VerifyTarget, error) { return s.targets, s.targetsErr },
 				OperatorClient: operatorClient,

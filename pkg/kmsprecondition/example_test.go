@@ -85,7 +85,7 @@ func Example() {
 	configs := revisions.Secrets(kubeClient.CoreV1(), operandNamespace, operatorClient)
 	// The census of raw etcd values: the gate's evidence that no value is left under a dropped read key. Run it
 	// with the other controllers (go census.Run(ctx, 1)).
-	census := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
+	census, err := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
 		// The API's object count confirms that the scan looked where the objects are (the starter's rest config
 		// and REST mapper in place of these).
 		Verifier: evidence.NewVerifier(etcd, evidence.Options{Counter: &evidence.MetadataCounter{
@@ -95,6 +95,10 @@ func Example() {
 		Recorder:          events.NewInMemoryRecorder("kms-encryption-verification", clock.RealClock{}),
 		MigrationFinished: kmsmigration.MigratedTimestamps(keySecrets, "kube-apiserver"),
 	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	gate := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
 		Configs: configs,
 		Nodes:   kmsstate.StaticPodNodes(operatorClient),

@@ -106,8 +106,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 		Nodes:          kmsstate.StaticPodNodes(operatorClient),
 		Keys:           kmsKeys(kubeClient, operatorClient, holdStore),
 		Recorder:       recorder.WithComponentSuffix("kms-state"),
-		Memory:         kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: kmsstate.DefaultConfigMapName},
-		Publisher:      kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: kmsstate.DefaultConfigMapName},
+		Memory:         kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: "kmsguard-kms-state"},
 	})
 	if err != nil {
 		return nil, err
@@ -135,13 +134,16 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 	if err != nil {
 		return nil, err
 	}
-	migrationController := kmsmigration.NewController("kube-apiserver", kmsmigration.ControllerOptions{
+	migrationController, err := kmsmigration.NewController("kube-apiserver", kmsmigration.ControllerOptions{
 		Migrator:       migrator,
 		OperatorClient: operatorClient,
 		Recorder:       recorder.WithComponentSuffix("kms-migration"),
 		WriteKeys:      writeKeys,
 		Rotations:      kmsState,
 	})
+	if err != nil {
+		return nil, err
+	}
 
 	encryptionControllers, err := encryption.NewControllers(
 		targetNamespace,

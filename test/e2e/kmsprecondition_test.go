@@ -286,7 +286,7 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	// The census and the gate read the configs from the same place.
 	configs := revisions.Secrets(kubeClient.CoreV1(), preconditionOperandNamespace, operator)
 	migrator := newE2EMigrator(t, a, kmsmigration.Options{Health: func(context.Context) error { return nil }})
-	census := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
+	census, err := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
 		// The API's object count confirms that the scan looked where the Secrets are.
 		Verifier:       evidence.NewVerifier(etcd, evidence.Options{Counter: metadataCounter(t, a)}),
 		Targets:        kmsmigration.TargetsFromConfig(configs, kmsState, kmsmigration.TargetOptions{}),
@@ -295,6 +295,9 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 		Migrator:       migrator,
 		Interval:       time.Second,
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	kubeInformers := v1helpers.NewKubeInformersForNamespaces(kubeClient, preconditionOperandNamespace)
 	gateRecorder := events.NewInMemoryRecorder("kms-rollout-gate-e2e", clock.RealClock{})
 	gate := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{

@@ -232,7 +232,10 @@ func startMigrationController(ctx context.Context, t *testing.T, a *kmsenv.APISe
 		t.Fatal(err)
 	}
 	opts.OperatorClient = operator
-	controller := kmsmigration.NewController("kube-apiserver", opts)
+	controller, err := kmsmigration.NewController("kube-apiserver", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	informers.Start(ctx.Done())
 	done := make(chan struct{})
 	go func() {
