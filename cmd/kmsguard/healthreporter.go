@@ -43,17 +43,18 @@ var statusProviders = map[string]func(operatorclientv1.OperatorV1Interface) kms.
 }
 
 // healthReporterOptions are the flags of `kmsguard health-reporter`. All but
-// --operator are library-go's kms-health-reporter flags, with its defaults
-// and its validation, so either binary can run in the sidecar that
-// library-go's plugin lifecycle controller injects.
+// --operator and --round-trip-interval are library-go's kms-health-reporter
+// flags, with its defaults and its validation, so either binary can run in
+// the sidecar that library-go's plugin lifecycle controller injects.
 type healthReporterOptions struct {
-	kmsSockets   []string
-	interval     time.Duration
-	readTimeout  time.Duration
-	writeTimeout time.Duration
-	nodeName     string
-	kubeconfig   string
-	operator     string
+	kmsSockets        []string
+	interval          time.Duration
+	roundTripInterval time.Duration
+	readTimeout       time.Duration
+	writeTimeout      time.Duration
+	nodeName          string
+	kubeconfig        string
+	operator          string
 }
 
 func newHealthReporterCommand() *cobra.Command {
@@ -61,10 +62,14 @@ func newHealthReporterCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "health-reporter",
 		Short: "Probe this node's KMS plugins with Status and an encrypt/decrypt round trip, and publish their health",
-		Long: `health-reporter replaces library-go's kms-health-reporter sidecar. Every interval it probes each KMS
-plugin socket with Status and, when Status is healthy, an Encrypt/Decrypt round trip of a small random
-payload, which catches a key that was disabled or whose decrypt permission was revoked while the plugin
-still answers Status with "ok". A plugin that answers Status with a gRPC error of its own (FailedPrecondition
+		Long: `health-reporter replaces library-go's kms-health-reporter sidecar. Every --interval it probes each KMS
+plugin socket with Status and, when Status is healthy and a round trip is due, an Encrypt/Decrypt round trip
+of a small random payload, which catches a key that was disabled or whose decrypt permission was revoked while
+the plugin still answers Status with "ok". Round trips are audited by the remote KMS, so they run every
+--round-trip-interval (5m by default) while they pass; one also runs on the first healthy Status after a
+failure or a change of key id, and a failed one is repeated every --interval, so the failure is reported every
+cycle until a round trip passes. A key revoked while Status says "ok" is reported within --round-trip-interval
+plus one --interval (5m33s by default, with jitter). A plugin that answers Status with a gRPC error of its own (FailedPrecondition
 for a disabled key, PermissionDenied, Unauthenticated, Internal, ...) is reported Unhealthy with its code and
 message; Error is kept for a plugin that cannot be reached (no socket, Unavailable, DeadlineExceeded, not a
 KMS v2 plugin). It server-side applies the results to status.encryptionStatus.healthReports of the chosen
@@ -82,7 +87,7 @@ operator resource under the same field manager as library-go's reporter.`,
 				return err
 			}
 			klog.InfoS("Starting KMS plugin health reporter", "node", o.nodeName, "operator", o.operator,
-				"sockets", o.kmsSockets, "interval", o.interval, "fieldManager", reporter.FieldManager)
+				"sockets", o.kmsSockets, "interval", o.interval, "roundTripInterval", o.roundTripInterval, "fieldManager", reporter.FieldManager)
 			reporter.Run(ctx)
 			return nil
 		},
@@ -94,6 +99,8 @@ operator resource under the same field manager as library-go's reporter.`,
 func (o *healthReporterOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&o.kmsSockets, "kms-sockets", nil, "KMS plugin endpoints to probe, unix:///var/run/kmsplugin/kms-<key id>.sock, comma separated")
 	fs.DurationVar(&o.interval, "interval", 30*time.Second, "time between the starts of two probe-and-publish cycles")
+	fs.DurationVar(&o.roundTripInterval, "round-trip-interval", pluginprobe.DefaultRoundTripInterval,
+		"least time between two passing Encrypt/Decrypt round trips to a plugin (a failed one is repeated every --interval); 0 makes one every cycle")
 	fs.DurationVar(&o.readTimeout, "read-timeout", 5*time.Second, "deadline of each call to a plugin; a probe makes up to three (Status, Encrypt, Decrypt)")
 	fs.DurationVar(&o.writeTimeout, "write-timeout", 10*time.Second, "deadline of each status apply")
 	fs.StringVar(&o.nodeName, "node-name", "", "name of the node the plugins run on; reporters writing to the same resource must have different names")
@@ -128,6 +135,9 @@ func (o *healthReporterOptions) validate() error {
 		if d.value <= 0 {
 			return fmt.Errorf("%s must be positive, got %s", d.flag, d.value)
 		}
+	}
+	if o.roundTripInterval < 0 {
+		return fmt.Errorf("--round-trip-interval must not be negative, got %s", o.roundTripInterval)
 	}
 	if o.nodeName == "" {
 		return fmt.Errorf("--node-name is required")
@@ -164,7 +174,8 @@ func (o *healthReporterOptions) newReporter(ctx context.Context) (*pluginprobe.R
 	}
 
 	return &pluginprobe.Reporter{
-		Prober:       pluginprobe.NewProber(o.nodeName, plugins, o.readTimeout, clock.RealClock{}),
+		Prober: pluginprobe.NewProber(o.nodeName, plugins, o.readTimeout, clock.RealClock{},
+			pluginprobe.WithRoundTripInterval(o.roundTripInterval)),
 		Provider:     statusProviders[o.operator](client.OperatorV1()),
 		FieldManager: encryptionstatus.ReporterFieldManager(o.nodeName),
 		Interval:     o.interval,

@@ -33,12 +33,13 @@ func TestHealthReporterFlags(t *testing.T) {
 			args: valid(),
 			check: func(t *testing.T, o *healthReporterOptions) {
 				want := &healthReporterOptions{
-					kmsSockets:   []string{socket1},
-					interval:     30 * time.Second,
-					readTimeout:  5 * time.Second,
-					writeTimeout: 10 * time.Second,
-					nodeName:     "master-0",
-					operator:     "kubeapiserver",
+					kmsSockets:        []string{socket1},
+					interval:          30 * time.Second,
+					roundTripInterval: 5 * time.Minute,
+					readTimeout:       5 * time.Second,
+					writeTimeout:      10 * time.Second,
+					nodeName:          "master-0",
+					operator:          "kubeapiserver",
 				}
 				if diff := cmp.Diff(want, o, cmp.AllowUnexported(healthReporterOptions{})); diff != "" {
 					t.Errorf("options differ (-want +got):\n%s", diff)
@@ -68,6 +69,17 @@ func TestHealthReporterFlags(t *testing.T) {
 		{name: "duplicate socket", args: valid("--kms-sockets=" + socket1), wantErr: "is given twice"},
 		{name: "zero interval", args: valid("--interval=0"), wantErr: "--interval must be positive"},
 		{name: "negative interval", args: valid("--interval=-1s"), wantErr: "--interval must be positive"},
+		{
+			name: "round trip interval",
+			args: valid("--round-trip-interval=10m"),
+			check: func(t *testing.T, o *healthReporterOptions) {
+				if o.roundTripInterval != 10*time.Minute {
+					t.Errorf("round trip interval %s, want 10m", o.roundTripInterval)
+				}
+			},
+		},
+		{name: "round trip every cycle", args: valid("--round-trip-interval=0")},
+		{name: "negative round trip interval", args: valid("--round-trip-interval=-1m"), wantErr: "--round-trip-interval must not be negative"},
 		{name: "zero read timeout", args: valid("--read-timeout=0s"), wantErr: "--read-timeout must be positive"},
 		{name: "zero write timeout", args: valid("--write-timeout=0s"), wantErr: "--write-timeout must be positive"},
 		{name: "no node name", args: []string{"--kms-sockets=" + socket1}, wantErr: "--node-name is required"},

@@ -9,8 +9,8 @@
 // (kubernetes#138950, aws-encryption-provider#139); kube-apiserver notices
 // only when it next needs a new DEK or reads data whose DEK is not cached,
 // which can be hours later, on a restart. The round trip here makes the remote
-// KMS do real work on every probe, so the report turns Unhealthy as soon as
-// the key stops working.
+// KMS do real work, on its own interval (see "Load on the KMS"), so the
+// report turns Unhealthy within that interval of the key stopping to work.
 //
 // # Classification
 //
@@ -50,8 +50,43 @@
 //
 // # Load on the KMS
 //
-// A probe makes at most one Status, one Encrypt and one Decrypt call, each
-// bounded by the call timeout, and never retries: the next attempt is the next
-// probe, one interval later. The round trip is skipped unless Status answered
-// healthy, so a struggling KMS sees only the Status call.
+// Status is cheap and served by the plugin; a round trip is a real Encrypt
+// and Decrypt in the remote KMS, audited there. So Status runs in every
+// probe (every report interval, 30 s by default), and the round trip on its
+// own, slower interval (DefaultRoundTripInterval, 5 minutes; the reporter's
+// --round-trip-interval). A probe makes a round trip only after a healthy
+// Status, and only when one is due:
+//
+//   - the plugin has had none since this Prober started, or since its last
+//     probe whose Status was not healthy (a plugin back from an outage or a
+//     restart is tried at once);
+//   - Status names another key id than it did at the last round trip (a
+//     rotation: the new key has not been tried);
+//   - the last round trip failed: a failure is tried again every probe, so
+//     the report stays Unhealthy, every interval, for as long as the round
+//     trip fails, and turns Healthy at the first probe after it passes;
+//   - the round-trip interval has passed since the last one.
+//
+// Otherwise the report carries the verdict of the last round trip, which
+// passed. A failure is never forgotten between round trips: it is repeated
+// every probe until a round trip passes.
+//
+// # Detection bound
+//
+// A key that stops working while Status keeps saying "ok" is reported
+// Unhealthy by the first probe that starts a round-trip interval or more
+// after the last passing round trip: at most roundTripInterval + one report
+// interval (plus the reporter's 10% jitter and the three calls' timeouts)
+// after the key stopped working: 5m33s with the defaults, then the three
+// calls (15 s at most with the default --read-timeout). A key whose Status
+// itself fails, or a plugin that stops answering, is still reported within
+// one report interval. Once reported, the failure is reported every interval
+// until a round trip passes, so a recovery is seen within one interval.
+// kmsstate reads the report at its next sync, which the report's write
+// triggers.
+//
+// Each call is bounded by the call timeout and never retried: the next
+// attempt is the next probe, one interval later. The round trip is skipped
+// unless Status answered healthy, so a struggling KMS sees only the Status
+// call.
 package pluginprobe
