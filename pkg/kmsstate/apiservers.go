@@ -30,7 +30,12 @@ func (e *evaluation) evaluateAPIServers() {
 		if v.Metrics == nil {
 			continue
 		}
-		if prev := e.prev.metrics[v.NodeName]; prev != nil {
+		// The prober's own previous read, when it gives one, else the last sample evaluated.
+		prev := v.Metrics.Previous
+		if prev == nil {
+			prev = e.prev.metrics[v.NodeName]
+		}
+		if prev != nil {
 			e.metricGrowth(v.NodeName, prev, v.Metrics)
 		}
 		e.next.metrics[v.NodeName] = v.Metrics

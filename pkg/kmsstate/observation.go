@@ -64,6 +64,13 @@ type MetricsSample struct {
 	// KeyIDHashes are the key id hashes ("sha256:<hex>") the apiserver last saw in Status, by provider, from
 	// apiserver_envelope_encryption_key_id_hash_status_last_timestamp_seconds (the newest per provider).
 	KeyIDHashes map[string]string
+	// ScrapedAt is when /metrics was read; zero when the prober did not say. The prober reads it at most once
+	// per report interval and returns the same sample until the next read.
+	ScrapedAt time.Time
+	// Previous is the sample of the read before this one, from the same apiserver, when the prober has one
+	// (its own Previous is nil). Growth is measured from it, so a sample returned again until the next read
+	// shows the same growth at every evaluation instead of none after the first.
+	Previous *MetricsSample
 }
 
 // KMSCall names one KMS gRPC method of one provider.

@@ -14,6 +14,15 @@
 //     The health check looks at Status alone, so at the current key only: when the key of older data is disabled
 //     or lost, the check passes while those reads fail, and only the metrics tell.
 //
+// /metrics is the expensive question: a busy kube-apiserver answers several MiB, and the kmsstate controller
+// syncs on every write to the operator resource, several times per report interval. So each apiserver's
+// /metrics is read at most once per Options.MetricsInterval (the report interval, 30 s by default); Probes in
+// between ask only the health check and carry the last sample, or the error of the last read. Each sample says
+// when it was read (ScrapedAt) and carries the one read before it (Previous), so the growth kmsstate sees in it
+// holds until the next read instead of showing once and vanishing at the next sync. The answer is read as it
+// arrives: only the three KMS families are collected, every other family is checked by the parser in chunks of
+// 256 KiB and dropped, so memory does not grow with the size of the answer (exposition.go).
+//
 // Every request has its own timeout and is never retried: a Prober runs inside a controller that resyncs, and
 // the next sync is the retry. Targets are asked concurrently, at most Options.Concurrency at a time; the two
 // questions to one apiserver are asked one after the other, and the second not at all when the first could not
@@ -26,7 +35,8 @@
 // names the provider by its index in the encryption config, and by its name only when the Status call was made
 // for that very request rather than answered from the cache.
 //
-// Metrics is set when /metrics was read to its end and every line of it parsed; it is never a partial sample.
+// Metrics is set when /metrics was read to its end and every line of it parsed; it is never a partial sample. It
+// may be the sample of an earlier Probe, within Options.MetricsInterval: see its ScrapedAt.
 //
 // Err says what kept either from being set, starting with one word for the kind of failure: "transport"
 // (connection refused, TLS, reset), "timeout", "canceled" (Probe's context ended), "target" (the Target URL is

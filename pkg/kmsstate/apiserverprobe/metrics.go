@@ -89,14 +89,24 @@ func validationScheme(format expfmt.Format) model.ValidationScheme {
 	return model.LegacyValidation
 }
 
-// parseKMSMetrics reads a whole text exposition and returns the KMS sample in it. Families that are absent
-// count as zero: kube-apiserver writes no series of a vector until it has observed something.
+// parseKMSMetrics reads a whole text exposition as it arrives and returns the KMS sample in it; only the KMS
+// families are kept while reading. Families that are absent count as zero: kube-apiserver writes no series of a
+// vector until it has observed something.
 func parseKMSMetrics(r io.Reader, scheme model.ValidationScheme) (*kmsstate.MetricsSample, error) {
 	b := newSampleBuilder()
-	if err := parseExposition(r, scheme, b.add); err != nil {
+	if err := parseExposition(r, scheme, isKMSFamily, b.add); err != nil {
 		return nil, err
 	}
 	return b.sample(), nil
+}
+
+// isKMSFamily reports whether name is one of the families a sample is made of.
+func isKMSFamily(name string) bool {
+	switch name {
+	case kmsOperationsMetric, transformationsMetric, keyIDStatusMetric:
+		return true
+	}
+	return false
 }
 
 // sampleBuilder accumulates the wanted families of one exposition.

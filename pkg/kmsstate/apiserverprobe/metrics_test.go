@@ -3,6 +3,7 @@ package apiserverprobe
 import (
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -184,7 +185,8 @@ func TestParseExpositionParsesOneFamilyAtATime(t *testing.T) {
 	}
 	defer f.Close()
 	var got []string
-	err = parseExposition(f, model.LegacyValidation, func(family *dto.MetricFamily) error {
+	keepAll := func(string) bool { return true }
+	err = parseExposition(f, model.LegacyValidation, keepAll, func(family *dto.MetricFamily) error {
 		got = append(got, family.GetName())
 		return nil
 	})
@@ -233,4 +235,92 @@ func TestFamilyOpened(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bigHistogram is a histogram family of n series with a bucket line each, several chunks long when n is large.
+func bigHistogram(name string, n int) string {
+	var b strings.Builder
+	b.WriteString("# HELP " + name + " A large family.\n# TYPE " + name + " histogram\n")
+	for i := range n {
+		labels := `resource="r` + strconv.Itoa(i) + `",verb="GET"`
+		b.WriteString(name + "_bucket{" + labels + `,le="+Inf"} 1` + "\n")
+		b.WriteString(name + "_sum{" + labels + "} 0.5\n")
+		b.WriteString(name + "_count{" + labels + "} 1\n")
+	}
+	return b.String()
+}
+
+// TestParseKMSMetricsHoldsOnlyKMSFamilies: a family that is not kept is checked in chunks and never held whole,
+// so it may be far larger than a kept family may be; a kept family over the bound is refused.
+func TestParseKMSMetricsHoldsOnlyKMSFamilies(t *testing.T) {
+	defer func(old int) { maxKeptFamilyBytes = old }(maxKeptFamilyBytes)
+	maxKeptFamilyBytes = 64 << 10 // more than any KMS family of the fixture, far less than the large family
+
+	large := bigHistogram("apiserver_request_duration_seconds", 20000) // about 2 MiB, several chunks
+	if len(large) < 4*chunkBytes {
+		t.Fatalf("the large family is %d bytes, want several chunks of %d", len(large), chunkBytes)
+	}
+	fixture := readFixtureFile(t)
+	got, err := parseKMSMetrics(strings.NewReader(large+fixture), model.LegacyValidation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, fixtureSample) {
+		t.Errorf("sample behind a large family:\n got %+v\nwant %+v", got, fixtureSample)
+	}
+
+	// The same family, kept, is held until it ends, so it is bounded.
+	keepAll := func(string) bool { return true }
+	err = parseExposition(strings.NewReader(large), model.LegacyValidation, keepAll, func(*dto.MetricFamily) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "is larger than") {
+		t.Errorf("a kept family over %d bytes: error %v, want one saying it is too large", maxKeptFamilyBytes, err)
+	}
+}
+
+// TestParseExpositionChecksEveryChunk: a bad line deep inside a family that is not kept is still found, with its
+// line number, and so is one in its HELP or TYPE lines.
+func TestParseExpositionChecksEveryChunk(t *testing.T) {
+	large := bigHistogram("apiserver_request_duration_seconds", 20000)
+	lines := strings.Count(large, "\n")
+	scenarios := []struct {
+		name, text, wantErr string
+	}{
+		{
+			name:    "a bad value in the last chunk",
+			text:    large + "apiserver_request_duration_seconds_count{resource=\"x\",verb=\"GET\"} many\n",
+			wantErr: "line " + strconv.Itoa(lines+1) + ":",
+		},
+		{
+			name:    "a bad value in a middle chunk",
+			text:    strings.Replace(large, `resource="r12345",verb="GET"} 0.5`, `resource="r12345",verb="GET"} half`, 1),
+			wantErr: "line " + strconv.Itoa(2+12345*3+2) + ":",
+		},
+		{
+			name:    "a bad TYPE line",
+			text:    "# TYPE x nonsense\nx 1\n",
+			wantErr: "line 1:",
+		},
+		{
+			name:    "KMS series hidden inside another family",
+			text:    "# TYPE x counter\nx 1\n" + transformationsMetric + `{transformation_type="from_storage",transformer_prefix="k8s:enc:kms:v2:p:",status="Unavailable"} 3` + "\n",
+			wantErr: `"` + transformationsMetric + `" has series under family "x"`,
+		},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			_, err := parseKMSMetrics(strings.NewReader(s.text), model.LegacyValidation)
+			if err == nil || !strings.Contains(err.Error(), s.wantErr) {
+				t.Errorf("error %v, want one containing %q", err, s.wantErr)
+			}
+		})
+	}
+}
+
+func readFixtureFile(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/kms_metrics.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

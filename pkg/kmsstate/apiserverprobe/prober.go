@@ -25,6 +25,12 @@ const (
 	// three, rarely five, kube-apiservers, so all are asked together, while a wrong target list cannot open
 	// connections without limit.
 	DefaultConcurrency = 5
+	// DefaultMetricsInterval is the least time between two reads of one apiserver's /metrics when
+	// Options.MetricsInterval is zero: kmsstate's default report interval, the period of its resync. A busy
+	// kube-apiserver serves several MiB of metrics, and kmsstate syncs on every write to the operator resource
+	// (each node's reporter writes every interval), so reading them at every sync would cost far more than the
+	// three KMS families are worth between two reports.
+	DefaultMetricsInterval = kmsstate.DefaultReportInterval
 )
 
 // Target is one kube-apiserver to ask.
@@ -42,16 +48,23 @@ type Options struct {
 	Timeout time.Duration
 	// Concurrency is the most targets asked at once; zero means DefaultConcurrency.
 	Concurrency int
+	// MetricsInterval is the least time between two reads of one apiserver's /metrics; zero or less means
+	// DefaultMetricsInterval. Set it to the kmsstate controller's Config.ReportInterval. Probes in between
+	// still ask /healthz/kms-providers, and carry the last sample read (or the error of the last read).
+	MetricsInterval time.Duration
 }
 
 // Prober asks a fixed set of kube-apiservers about KMS. Build a new one when the set changes; the HTTP client,
 // and so its connections, can be shared. A Prober is safe for concurrent use.
 type Prober struct {
-	client      *http.Client
-	targets     []Target
-	timeout     time.Duration
-	concurrency int
-	// now is the clock of CheckedAt, replaced in tests.
+	client          *http.Client
+	targets         []Target
+	timeout         time.Duration
+	concurrency     int
+	metricsInterval time.Duration
+	// metrics is the last read of each target's /metrics, by the target's index.
+	metrics []*metricsCache
+	// now is the clock of CheckedAt and of the metrics interval, replaced in tests.
 	now func() time.Time
 }
 
@@ -64,12 +77,21 @@ func New(client *http.Client, targets []Target, opts Options) *Prober {
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = DefaultConcurrency
 	}
+	if opts.MetricsInterval <= 0 {
+		opts.MetricsInterval = DefaultMetricsInterval
+	}
+	caches := make([]*metricsCache, len(targets))
+	for i := range caches {
+		caches[i] = &metricsCache{}
+	}
 	return &Prober{
-		client:      client,
-		targets:     append([]Target(nil), targets...),
-		timeout:     opts.Timeout,
-		concurrency: opts.Concurrency,
-		now:         time.Now,
+		client:          client,
+		targets:         append([]Target(nil), targets...),
+		timeout:         opts.Timeout,
+		concurrency:     opts.Concurrency,
+		metricsInterval: opts.MetricsInterval,
+		metrics:         caches,
+		now:             time.Now,
 	}
 }
 
@@ -94,7 +116,7 @@ func (p *Prober) Probe(ctx context.Context) []kmsstate.APIServerView {
 	for range min(p.concurrency, len(p.targets)) {
 		wg.Go(func() {
 			for i := range next {
-				views[i] = p.probe(ctx, p.targets[i])
+				views[i] = p.probe(ctx, i)
 			}
 		})
 	}
@@ -106,9 +128,10 @@ func (p *Prober) Probe(ctx context.Context) []kmsstate.APIServerView {
 	return views
 }
 
-// probe asks one apiserver: the health check first, then, unless the apiserver could not be reached at all,
-// its metrics.
-func (p *Prober) probe(ctx context.Context, target Target) kmsstate.APIServerView {
+// probe asks target i: the health check first, then, unless the apiserver could not be reached at all, its
+// metrics when they are due.
+func (p *Prober) probe(ctx context.Context, i int) kmsstate.APIServerView {
+	target := p.targets[i]
 	view := kmsstate.APIServerView{NodeName: target.NodeName, CheckedAt: p.now()}
 	base, err := baseURL(target.URL)
 	if err != nil {
@@ -120,10 +143,56 @@ func (p *Prober) probe(ctx context.Context, target Target) kmsstate.APIServerVie
 		view.Err = healthzErr.Error()
 		return view
 	}
-	metrics, metricsErr := p.kmsMetrics(ctx, base)
+	metrics, metricsErr := p.metrics[i].get(ctx, p, base)
 	view.KMSHealthz, view.Metrics = healthz, metrics
 	view.Err = joinErrors(healthzErr, metricsErr)
 	return view
+}
+
+// metricsCache is the last read of one apiserver's /metrics. Its mutex is held during a read, so that Probes
+// that overlap read once.
+type metricsCache struct {
+	mu sync.Mutex
+	// readAt is when the last read that was not canceled started; zero before the first.
+	readAt time.Time
+	// sample is the last sample read, kept after a failed read as the baseline of the next.
+	sample *kmsstate.MetricsSample
+	// err is the failure of the last read; nil when it gave sample.
+	err error
+}
+
+// get returns the sample of the last read, or its error, while it is younger than the Prober's metrics interval;
+// otherwise it reads /metrics again. A new sample is stamped with ScrapedAt and carries the one before it as
+// Previous, so that the growth it shows is the same however often it is returned. A read stopped by Probe's
+// context is not kept: the next Probe reads again.
+func (c *metricsCache) get(ctx context.Context, p *Prober, base *url.URL) (*kmsstate.MetricsSample, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := p.now()
+	if !c.readAt.IsZero() && !now.Before(c.readAt) && now.Sub(c.readAt) < p.metricsInterval {
+		if c.err != nil {
+			return nil, c.err
+		}
+		return c.sample, nil
+	}
+	sample, err := p.kmsMetrics(ctx, base)
+	var probeErr *probeError
+	if errors.As(err, &probeErr) && probeErr.kind == failureCanceled {
+		return nil, err
+	}
+	c.readAt = now
+	if err != nil {
+		c.err = err
+		return nil, err
+	}
+	sample.ScrapedAt = now
+	if c.sample != nil {
+		previous := *c.sample
+		previous.Previous = nil
+		sample.Previous = &previous
+	}
+	c.sample, c.err = sample, nil
+	return sample, nil
 }
 
 // answered reports whether err, from the health check, still means that the apiserver answered, so that asking
