@@ -3,6 +3,7 @@ package kmsstate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -316,16 +317,17 @@ func TestControllerMetrics(t *testing.T) {
 	if got := rotations() - before; got != 1 {
 		t.Errorf("kmsguard_kms_key_rotations_total{key_id=\"9\"} rose by %v, want 1", got)
 	}
+	// The report was checked 20 s before the sync: a timestamp, not an age that would freeze if kmsstate stopped.
 	want := `
 # HELP kmsguard_kms_plugin_healthy [ALPHA] 1 when the KMS plugin for a key on a node is healthy with a fresh report, 0 otherwise.
 # TYPE kmsguard_kms_plugin_healthy gauge
-kmsguard_kms_plugin_healthy{health="Unreachable",key_id="9",node="master-0"} 0
-# HELP kmsguard_kms_plugin_report_age_seconds [ALPHA] Seconds since the KMS plugin for a key on a node was last checked by its reporter.
-# TYPE kmsguard_kms_plugin_report_age_seconds gauge
-kmsguard_kms_plugin_report_age_seconds{key_id="9",node="master-0"} 20
+kmsguard_kms_plugin_healthy{key_id="9",node="master-0"} 0
+# HELP kmsguard_kms_plugin_last_report_timestamp_seconds [ALPHA] Unix time at which the reporter last checked the KMS plugin for a key on a node.
+# TYPE kmsguard_kms_plugin_last_report_timestamp_seconds gauge
+kmsguard_kms_plugin_last_report_timestamp_seconds{key_id="9",node="master-0"} ` + fmt.Sprint(float64(clock.Now().Add(-20*time.Second).Unix())) + `
 `
 	if err := testutil.GatherAndCompare(legacyregistry.DefaultGatherer, strings.NewReader(want),
-		"kmsguard_kms_plugin_healthy", "kmsguard_kms_plugin_report_age_seconds"); err != nil {
+		"kmsguard_kms_plugin_healthy", "kmsguard_kms_plugin_last_report_timestamp_seconds"); err != nil {
 		t.Error(err)
 	}
 }

@@ -27,6 +27,10 @@ import (
 // probeInterval is the reporters' interval in this test; the detection latency goal is one interval plus 2 s.
 const probeInterval = 5 * time.Second
 
+// roundTripInterval is the reporters' round-trip interval in this test, slower than probeInterval as in a
+// cluster (5m against 30s), so that a revoked key is caught by a round trip made on its own interval.
+const roundTripInterval = 3 * probeInterval
+
 // kmsStateFixture is a two-node control plane as kube-apiserver-operator sees it: one KMS, a plugin per node,
 // a health reporter per node writing to the real KubeAPIServer resource, and the kmsstate controller.
 type kmsStateFixture struct {
@@ -64,7 +68,9 @@ func startKMSStateFixture(t *testing.T) *kmsStateFixture {
 	startReporters(ctx, t, provider, keyID, f.plugins)
 
 	// kube-apiserver-operator would target every apiserver pod; here the one apiserver runs on master-0.
-	apiservers, err := apiserverprobe.NewForConfig(a.RESTConfig(), []apiserverprobe.Target{{NodeName: "master-0", URL: a.RESTConfig().Host}}, apiserverprobe.Options{})
+	// /metrics is read at most once per report interval, the controller's resync period.
+	apiservers, err := apiserverprobe.NewForConfig(a.RESTConfig(), []apiserverprobe.Target{{NodeName: "master-0", URL: a.RESTConfig().Host}},
+		apiserverprobe.Options{MetricsInterval: probeInterval})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +105,8 @@ func startReporters(ctx context.Context, t *testing.T, provider kms.EncryptionSt
 			t.Fatal(err)
 		}
 		reporter := &pluginprobe.Reporter{
-			Prober:       pluginprobe.NewProber(node, []pluginprobe.Plugin{plugin}, time.Second, clock.RealClock{}),
+			Prober: pluginprobe.NewProber(node, []pluginprobe.Plugin{plugin}, time.Second, clock.RealClock{},
+				pluginprobe.WithRoundTripInterval(roundTripInterval)),
 			Provider:     provider,
 			FieldManager: encryptionstatus.ReporterFieldManager(node),
 			Interval:     probeInterval,
@@ -211,7 +218,9 @@ func TestKMSStateFollowsKeyRotation(t *testing.T) {
 }
 
 // TestKMSStateActiveProbeCatchesRevokedDecrypt: the key is disabled while the plugins' Status still says "ok";
-// the active round trip reports it, and KMSPluginsDegraded says PluginUnhealthy with the failed step.
+// the active round trip, on its own slower interval, reports it within the detection bound (round-trip interval
+// plus one report interval), KMSPluginsDegraded says PluginUnhealthy with the failed step and stays so while the
+// key is disabled, across round-trip intervals, and the recovery is seen within about one report interval.
 func TestKMSStateActiveProbeCatchesRevokedDecrypt(t *testing.T) {
 	f := startKMSStateFixture(t)
 	waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
@@ -220,15 +229,38 @@ func TestKMSStateActiveProbeCatchesRevokedDecrypt(t *testing.T) {
 		t.Fatal(err)
 	}
 	cond, latency := waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnhealthy))
-	t.Logf("detection latency, key disabled (Status still ok) -> PluginUnhealthy: %s", latency.Round(10*time.Millisecond))
+	t.Logf("detection latency, key disabled (Status still ok) -> PluginUnhealthy: %s (round-trip interval %s, report interval %s)",
+		latency.Round(10*time.Millisecond), roundTripInterval, probeInterval)
 	if !strings.Contains(cond.Message, "round trip failed") {
 		t.Errorf("message %q does not name the failed round trip", cond.Message)
+	}
+	// The bound of pluginprobe's package documentation, with the reporters' jitter and a margin for the
+	// controller's sync.
+	if bound := roundTripInterval + probeInterval*11/10 + 3*time.Second; latency > bound {
+		t.Errorf("detection took %s, more than the bound %s", latency.Round(10*time.Millisecond), bound)
+	}
+
+	// The failure is not forgotten between round trips: it holds through more than a round-trip interval.
+	deadline := time.Now().Add(roundTripInterval + probeInterval)
+	for time.Now().Before(deadline) {
+		_, status, _, err := f.operator.GetOperatorState()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := v1helpers.FindOperatorCondition(status.Conditions, kmsstate.ConditionKMSPluginsDegraded); c == nil || c.Status != operatorv1.ConditionTrue || !strings.Contains(c.Message, "round trip failed") {
+			t.Fatalf("while the key is disabled, KMSPluginsDegraded turned to %+v", c)
+		}
+		time.Sleep(500 * time.Millisecond)
 	}
 
 	if err := f.kms.Restore(f.kms.CurrentKeyID()); err != nil {
 		t.Fatal(err)
 	}
-	waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	_, latency = waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	t.Logf("recovery latency, key restored -> KMSPluginsDegraded=False: %s", latency.Round(10*time.Millisecond))
+	if bound := probeInterval*11/10 + 3*time.Second; latency > bound {
+		t.Errorf("recovery took %s, more than one report interval (%s): a failed round trip must be repeated every interval", latency.Round(10*time.Millisecond), bound)
+	}
 }
 
 // TestKMSStateRemovesOrphanedReports: the stale report of a node that left the control plane is removed by
