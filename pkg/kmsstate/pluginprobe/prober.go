@@ -253,7 +253,7 @@ func healthzDetail(healthz string) string {
 // allows, so a key id that passes can always be written.
 func validateKeyID(keyID string) error {
 	if _, err := kmsv2.ValidateKeyID(keyID); err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalidKeyID, err)
+		return fmt.Errorf("%w: %w", ErrInvalidKeyID, err)
 	}
 	return nil
 }
