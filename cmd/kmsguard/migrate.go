@@ -107,8 +107,10 @@ concurrently is left alone (it is under the current key already); a concurrent w
 
 Resources are migrated one after the other. --qps and --burst bound the rewrites per second (a negative --qps
 removes the bound and leaves the apiserver's priority and fairness as the only limit); --concurrency bounds the
-rewrites in flight, and the migrator halves it while the apiserver's latency rises. A standalone run does not
-watch KMS plugin health: transient errors back it off instead.
+rewrites in flight, and the migrator halves it while the apiserver's latency rises. A standalone run has no
+kmsstate controller to ask (kmsmigration.Options.KMS is nil), so it does not pause while the write key's KMS
+plugin is down: transient errors back it off instead, and objects it could not rewrite are counted. Run it
+while kmsguard status shows the operator's current evaluation healthy.
 
 --write-key is only a label: it is recorded as the target of the checkpoints. With --checkpoint-configmap,
 progress is saved every few seconds and on interruption (Ctrl-C) in that ConfigMap, and a later run with the
@@ -225,6 +227,7 @@ func (o *migrateOptions) run(ctx context.Context, out, errOut io.Writer, clients
 	if err != nil {
 		return exitError, fmt.Errorf("--resources: %w", err)
 	}
+	// No KMS: a standalone run has no kmsstate controller whose fresh verdict it could pause on (see --help).
 	opts := kmsmigration.Options{
 		Dynamic:     clients.dynamic,
 		Mapper:      clients.mapper,

@@ -244,7 +244,7 @@ func TestControllerPausedCondition(t *testing.T) {
 	c := apiservertest.NewStaleSecrets(1, 20)
 	opts := testOptions(t, c)
 	kmsDown := errors.New("plugin for key 2 unreachable on node master-0")
-	opts.Health = func(context.Context) error { return kmsDown }
+	opts.KMS = kmsReaderFunc(func() (kmsstate.State, error) { return kmsstate.State{}, kmsDown })
 	m := newTestMigrator(t, opts)
 	operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)
 	recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))

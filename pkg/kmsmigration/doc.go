@@ -26,7 +26,8 @@
 //   - backs off: a 429 with Retry-After pauses every worker for that long; a
 //     smoothed PUT latency above Options.LatencyFactor times the best seen
 //     halves the PUTs in flight, which then grow back one by one;
-//   - pauses while Options.Health (kmsstate's verdict on the write key) fails,
+//   - pauses while Options.KMS (kmsstate) does not know the write key's
+//     plugin healthy on every node, a stale verdict included,
 //     and for Options.ErrorPause once Options.ErrorThreshold transient errors
 //     fall within Options.ErrorWindow; it resumes by itself and never spins:
 //     one health read per Options.HealthInterval while paused;

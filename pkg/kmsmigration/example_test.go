@@ -37,7 +37,8 @@ var _ migrators.Migrator = (*kmsmigration.Migrator)(nil)
 // Example shows the wiring in an operator starter. Dynamic, Mapper and the
 // kube client are what the starter already has (in a cluster: a
 // restmapper.NewDeferredDiscoveryRESTMapper over a cached discovery client);
-// Health is kmsstate's verdict on the write key, here always healthy.
+// kmsstate's controller, here of a config without KMS keys, gives the
+// migrator the health of its write key.
 func Example() {
 	scheme := runtime.NewScheme()
 	_ = corev1.AddToScheme(scheme)
@@ -50,14 +51,32 @@ func Example() {
 	operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)
 	recorder := events.NewInMemoryRecorder("kms-migration", clock.RealClock{})
 
+	// kmsstate's controller: the migrator pauses on its verdict, the census
+	// reads its settled KEK ids, the migration controller its rotations.
+	kmsState, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
+		OperatorClient: v1helpers.NewFakeStaticPodOperatorClient(&operatorv1.StaticPodOperatorSpec{}, &operatorv1.StaticPodOperatorStatus{}, nil, nil),
+		StatusProvider: encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset(&operatorv1.KubeAPIServer{ObjectMeta: metav1.ObjectMeta{Name: "cluster"}}).OperatorV1().KubeAPIServers()),
+		Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nil, nil }),
+		Keys:           kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) { return kmsstate.Keys{}, nil }),
+		Recorder:       recorder,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go kmsState.Run(ctx, 1)
+
 	// The wiring.
 	migrator, err := kmsmigration.New(kmsmigration.Options{
 		Dynamic: dynamicClient,
 		Mapper:  mapper,
 		// Progress survives operator restarts in a ConfigMap of the operator's namespace.
 		Checkpoints: kmsmigration.ConfigMapCheckpoints{Client: kubeClient.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: "kmsguard-migration"},
-		// kmsState.Healthy(nodes, []string{writeKeyID}) in an operator.
-		Health: func(context.Context) error { return nil },
+		// A migration pauses while kmsstate does not know its write key's
+		// plugin healthy on every node (a stale verdict included).
+		KMS: kmsState,
 	})
 	if err != nil {
 		panic(err)
@@ -70,7 +89,7 @@ func Example() {
 		OperatorClient: operatorClient,
 		Recorder:       recorder,
 		// WriteKeys: kmsmigration.WriteKeysFromDeployer(deployer, kubeClient.CoreV1(), keySelector, encryptedGRs),
-		// Rotations: kmsState (the *kmsstate.Controller below),
+		// Rotations: kmsState,
 	}); err != nil {
 		panic(err)
 	}
@@ -85,17 +104,6 @@ func Example() {
 		panic(err)
 	}
 	defer etcd.Close()
-	kmsState, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
-		OperatorClient: v1helpers.NewFakeStaticPodOperatorClient(&operatorv1.StaticPodOperatorSpec{}, &operatorv1.StaticPodOperatorStatus{}, nil, nil),
-		StatusProvider: encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset().OperatorV1().KubeAPIServers()),
-		Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nil, nil }),
-		Keys:           kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) { return kmsstate.Keys{}, nil }),
-		Recorder:       recorder,
-	})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
 	configs := revisions.Secrets(kubeClient.CoreV1(), "openshift-kube-apiserver", operatorClient)
 	census, err := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
 		// The API's object count confirms that the scan looked where the

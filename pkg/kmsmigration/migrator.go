@@ -171,6 +171,7 @@ func (m *Migrator) newRun(gr schema.GroupResource, cp Checkpoint) (*run, error) 
 		client:     m.opts.Dynamic.Resource(gvr),
 		namespaced: mapping.Scope.Name() == meta.RESTScopeNameNamespace,
 		gate:       newGate(m.opts.Clock, m.opts.ErrorThreshold, m.opts.ErrorWindow, m.opts.ErrorPause),
+		health:     writeKeyHealth(m.opts.KMS, cp.Target.WriteKey),
 		inFlight:   newLatencyLimiter(m.opts.Concurrency, m.opts.LatencyFactor),
 		rate:       rate,
 		metrics:    m.metrics,

@@ -4,15 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/kmsguard/kmsguard/internal/apiservertest"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	operatorv1 "github.com/openshift/api/operator/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/wait"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/component-base/metrics/testutil"
+
+	"github.com/kmsguard/kmsguard/internal/apiservertest"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
 var target = Target{WriteKey: "2"}
@@ -235,12 +238,12 @@ func TestPauseWhileKMSUnhealthy(t *testing.T) {
 	opts := testOptions(t, c)
 	opts.Concurrency = 1
 	opts.MaxRetries = 1
-	opts.Health = func(context.Context) error {
+	opts.KMS = kmsReaderFunc(func() (kmsstate.State, error) {
 		if unhealthy.Load() {
-			return errors.New("plugin for key 2 unreachable on node master-0")
+			return kmsVerdict(operatorv1.KMSPluginHealthStatusHealthy, "2", "1", "2"), nil
 		}
-		return nil
-	}
+		return kmsVerdict(operatorv1.KMSPluginHealthStatusHealthy, "", "1", "2"), nil
+	})
 	var sawPause atomic.Bool
 	hook := c.BeforeUpdate
 	c.BeforeUpdate = func(key string, n int) error {

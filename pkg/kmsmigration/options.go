@@ -1,7 +1,6 @@
 package kmsmigration
 
 import (
-	"context"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -48,11 +47,6 @@ const (
 	DefaultMaxListedKeys = 100
 )
 
-// HealthFunc says whether the write key's KMS plugin is healthy; nil means
-// healthy. kmsstate's Controller.Healthy(nodes, []string{writeKeyID}) is the
-// intended implementation.
-type HealthFunc func(ctx context.Context) error
-
 // Options configure a Migrator. Dynamic and Mapper are required.
 type Options struct {
 	Dynamic dynamic.Interface
@@ -63,9 +57,12 @@ type Options struct {
 	// Checkpoints keep progress across operator restarts. Nil keeps it in
 	// memory only.
 	Checkpoints CheckpointStore
-	// Health pauses the migration while it returns an error. Nil never
-	// pauses for health.
-	Health HealthFunc
+	// KMS is kmsstate's verdict (*kmsstate.Controller): a migration pauses
+	// while the plugin of its write key is not known healthy on every node
+	// (see KMSHealthReader). Nil never pauses for KMS health: for a
+	// migration to a key without a KMS plugin, or a standalone run with no
+	// kmsstate to ask.
+	KMS KMSHealthReader
 
 	PageSize    int64
 	Concurrency int

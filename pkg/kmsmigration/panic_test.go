@@ -12,6 +12,7 @@ import (
 
 	"github.com/kmsguard/kmsguard/internal/apiservertest"
 	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
 // TestPanicEndsTheMigration: a panic in any goroutine of a migration (the run itself, the pager's LIST, a worker's
@@ -25,7 +26,7 @@ func TestPanicEndsTheMigration(t *testing.T) {
 		{
 			name: "the first health read panics",
 			prepare: func(_ *fakeCluster, opts *Options) {
-				opts.Health = func(context.Context) error { panic("health reader bug") }
+				opts.KMS = kmsReaderFunc(func() (kmsstate.State, error) { panic("health reader bug") })
 			},
 		},
 		{
@@ -35,13 +36,13 @@ func TestPanicEndsTheMigration(t *testing.T) {
 				var calls atomic.Int32
 				watched := make(chan struct{})
 				opts.HealthInterval = time.Millisecond
-				opts.Health = func(context.Context) error {
+				opts.KMS = kmsReaderFunc(func() (kmsstate.State, error) {
 					if calls.Add(1) == 2 {
 						close(watched)
 						panic("health reader bug")
 					}
-					return nil
-				}
+					return kmsVerdict(operatorv1.KMSPluginHealthStatusHealthy, "", "3"), nil
+				})
 				c.BeforeList = func(n int) error {
 					if n == 1 {
 						<-watched
@@ -95,7 +96,7 @@ func TestPanicEndsTheMigration(t *testing.T) {
 
 			// The process lives on: without the fault the same Migrator migrates.
 			c.BeforeList, c.BeforeUpdate = nil, nil
-			m.opts.Health = nil
+			m.opts.KMS = nil
 			if _, err := m.Migrate(context.Background(), secretsGR, Target{WriteKey: "3"}); err != nil {
 				t.Errorf("the next migration failed: %v", err)
 			}

@@ -162,7 +162,7 @@ func (g *gate) transientError(err error) {
 
 // recheckHealth reads health at once, after a failed write: kmsstate may
 // already know that the KMS is down before the next interval.
-func (g *gate) recheckHealth(ctx context.Context, health HealthFunc) error {
+func (g *gate) recheckHealth(ctx context.Context, health healthFunc) error {
 	if health == nil {
 		return nil
 	}
@@ -173,7 +173,7 @@ func (g *gate) recheckHealth(ctx context.Context, health HealthFunc) error {
 
 // watchHealth reads health every interval until ctx ends; execute has
 // read it once before.
-func (g *gate) watchHealth(ctx context.Context, health HealthFunc, interval time.Duration) {
+func (g *gate) watchHealth(ctx context.Context, health healthFunc, interval time.Duration) {
 	if health == nil {
 		return
 	}

@@ -28,6 +28,7 @@ type run struct {
 	client     dynamic.NamespaceableResourceInterface
 	namespaced bool
 	gate       *gate
+	health     healthFunc // kmsstate's verdict on the write key (writeKeyHealth); nil never pauses
 	inFlight   *latencyLimiter
 	rate       flowcontrol.RateLimiter
 	metrics    *metricsSet
@@ -108,8 +109,8 @@ func (r *run) execute(ctx context.Context) error {
 	// Health is read once before the first LIST, so that a migration
 	// started while the KMS is down sends nothing; watchHealth reads it
 	// again every interval.
-	if r.opts.Health != nil {
-		r.gate.setHealth(r.opts.Health(ctx))
+	if r.health != nil {
+		r.gate.setHealth(r.health(ctx))
 	}
 	// A panic in any goroutine of the run ends the run with it as the
 	// result, instead of ending the operator (utilruntime.HandleCrash would
@@ -120,7 +121,7 @@ func (r *run) execute(ctx context.Context) error {
 	go func() {
 		defer background.Done()
 		defer conditions.RecoverAs(fail)
-		r.gate.watchHealth(ctx, r.opts.Health, r.opts.HealthInterval)
+		r.gate.watchHealth(ctx, r.health, r.opts.HealthInterval)
 	}()
 	go func() {
 		defer background.Done()
@@ -253,7 +254,7 @@ func (r *run) listPage(ctx context.Context, opts metav1.ListOptions) (*unstructu
 			r.gate.retryAfter(time.Duration(max(seconds, 1)) * time.Second)
 			continue
 		}
-		if r.gate.recheckHealth(ctx, r.opts.Health) != nil {
+		if r.gate.recheckHealth(ctx, r.health) != nil {
 			continue
 		}
 		r.gate.transientError(err)
@@ -438,7 +439,7 @@ func (r *run) rewrite(ctx context.Context, obj *unstructured.Unstructured) outco
 			klog.Warningf("kmsmigration: %s %s/%s cannot be rewritten: %v", r.gr, obj.GetNamespace(), obj.GetName(), err)
 			return outcomeFailed
 		}
-		if r.gate.recheckHealth(ctx, r.opts.Health) != nil {
+		if r.gate.recheckHealth(ctx, r.health) != nil {
 			// The KMS is down: the error is not this object's, so it
 			// costs no retry; the gate holds every worker until the KMS
 			// is back.

@@ -106,7 +106,8 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 		Nodes:          kmsstate.StaticPodNodes(operatorClient),
 		Keys:           kmsKeys(kubeClient, operatorClient, holdStore),
 		Recorder:       recorder.WithComponentSuffix("kms-state"),
-		Memory:         kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: "kmsguard-kms-state"},
+		Memory:         kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: kmsstate.DefaultConfigMapName},
+		Publisher:      kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: kmsstate.DefaultConfigMapName},
 	})
 	if err != nil {
 		return nil, err
@@ -129,7 +130,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 		Dynamic:     dynamicClient,
 		Mapper:      mapper,
 		Checkpoints: kmsmigration.ConfigMapCheckpoints{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: "kmsguard-migration"},
-		Health:      writeKeyHealth(writeKeys, operatorClient, kmsState),
+		KMS:         kmsState,
 	})
 	if err != nil {
 		return nil, err
@@ -295,27 +296,4 @@ func kmsKeys(kube kubernetes.Interface, operator v1helpers.StaticPodOperatorClie
 		keys.IDs = sets.List(ids)
 		return keys, nil
 	})
-}
-
-// writeKeyHealth is the migrator's health: kmsstate's verdict on the KMS write keys, on every node.
-//
-// Adapter: kmsmigration.HealthFunc is not told the write key it migrates to, so the wiring looks the write keys
-// up again; passing the key id to HealthFunc (EnsureMigration has it) would remove this.
-func writeKeyHealth(writeKeys kmsmigration.WriteKeysFunc, operator v1helpers.StaticPodOperatorClient, state *kmsstate.Controller) kmsmigration.HealthFunc {
-	nodes := kmsstate.StaticPodNodes(operator)
-	return func(ctx context.Context) error {
-		keys, err := writeKeys(ctx)
-		if err != nil || len(keys) == 0 {
-			return err
-		}
-		ids := sets.New[string]()
-		for _, id := range keys {
-			ids.Insert(id)
-		}
-		names, err := nodes.Nodes(ctx)
-		if err != nil {
-			return err
-		}
-		return state.Healthy(names, sets.List(ids))
-	}
 }

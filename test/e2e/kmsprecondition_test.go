@@ -285,7 +285,7 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 
 	// The census and the gate read the configs from the same place.
 	configs := revisions.Secrets(kubeClient.CoreV1(), preconditionOperandNamespace, operator)
-	migrator := newE2EMigrator(t, a, kmsmigration.Options{Health: func(context.Context) error { return nil }})
+	migrator := newE2EMigrator(t, a, kmsmigration.Options{})
 	census, err := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
 		// The API's object count confirms that the scan looked where the Secrets are.
 		Verifier:       evidence.NewVerifier(etcd, evidence.Options{Counter: metadataCounter(t, a)}),

@@ -79,13 +79,8 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 	// state and from kmsstate; the last phase switches both to a second KMS.
 	var writeKeyID atomic.Value
 	writeKeyID.Store("1")
-	var writeKeyHealth atomic.Pointer[kmsmigration.HealthFunc]
-	m := newE2EMigrator(t, a, kmsmigration.Options{HealthInterval: time.Second, Health: func(ctx context.Context) error {
-		if h := writeKeyHealth.Load(); h != nil {
-			return (*h)(ctx)
-		}
-		return nil
-	}})
+	kmsView := &probedKMS{}
+	m := newE2EMigrator(t, a, kmsmigration.Options{HealthInterval: time.Second, KMS: kmsView})
 	recorder := events.NewInMemoryRecorder("kmsmigration-e2e", clock.RealClock{})
 	var rotation atomic.Pointer[kmsstateRotation]
 	controllerOptions := kmsmigration.ControllerOptions{
@@ -173,22 +168,12 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 		}
 		operator, stopController = startMigrationController(ctx, t, a, controllerOptions)
 		defer stopController()
-		// The write key's health, probed the way kmsstate's active probe does: a Status call to its plugin.
+		// From now on kmsstate watches key 2: its plugin's Status, evaluated by kmsstate's code.
 		probe, err := pluginprobe.NewGRPCPlugin(ctx, "2", plugin2.Endpoint(), time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var health kmsmigration.HealthFunc = func(ctx context.Context) error {
-			status, err := probe.Service.Status(ctx)
-			if err != nil {
-				return fmt.Errorf("PluginUnreachable: node master-0 key 2: %w", err)
-			}
-			if status.Healthz != "ok" {
-				return fmt.Errorf("PluginUnhealthy: node master-0 key 2: healthz %q", status.Healthz)
-			}
-			return nil
-		}
-		writeKeyHealth.Store(&health)
+		kmsView.watch("2", probe)
 		writeKeyID.Store("2")
 		if _, _, _, err := m.EnsureMigration(secretsGR, "2"); err != nil {
 			t.Fatal(err)
@@ -247,6 +232,45 @@ func startMigrationController(ctx context.Context, t *testing.T, a *kmsenv.APISe
 		<-done
 		informers.Shutdown()
 	}
+}
+
+// probedKMS is the migrator's kmsstate verdict in this test, with no kmsstate controller and no health reporter
+// to run: each Current makes the health report of the one watched key on master-0 from a Status call to its
+// plugin, as the reporter does, and evaluates it with kmsstate's own code. Before watch, kmsstate watches no KMS
+// key, so the migrator has no plugin to wait for.
+type probedKMS struct {
+	watched atomic.Pointer[watchedPlugin]
+}
+
+type watchedPlugin struct {
+	keyID string
+	probe pluginprobe.Plugin
+}
+
+func (k *probedKMS) watch(keyID string, probe pluginprobe.Plugin) {
+	k.watched.Store(&watchedPlugin{keyID: keyID, probe: probe})
+}
+
+func (k *probedKMS) Current() (kmsstate.State, error) {
+	now := time.Now()
+	observation := kmsstate.Observation{Now: now, Nodes: []string{"master-0"}}
+	if w := k.watched.Load(); w != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		report := operatorv1.KMSPluginHealthReport{NodeName: "master-0", KeyId: w.keyID, LastCheckedTime: metav1.NewTime(now)}
+		status, err := w.probe.Service.Status(ctx)
+		switch {
+		case err != nil:
+			report.Status, report.KEKId, report.Detail = operatorv1.KMSPluginHealthStatusError, "unknown", err.Error()
+		case status.Healthz != "ok":
+			report.Status, report.KEKId, report.Detail = operatorv1.KMSPluginHealthStatusUnhealthy, status.KeyID, "healthz "+status.Healthz
+		default:
+			report.Status, report.KEKId = operatorv1.KMSPluginHealthStatusHealthy, status.KeyID
+		}
+		observation.KeyIDs, observation.Reports = []string{w.keyID}, []operatorv1.KMSPluginHealthReport{report}
+	}
+	state, _ := kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, observation)
+	return state, nil
 }
 
 // kmsstateRotation is what the test tells the controller kmsstate saw.
