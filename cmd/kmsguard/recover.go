@@ -85,9 +85,10 @@ A consent is refused, and nothing deleted, when:
   - it names "unknown" or "identity": without etcd access, or for a value etcd cannot classify, nothing shows
     a lost key (a KMS outage looks the same); plaintext that does not decode is corruption;
   - a KMS plugin serves that KEK id (the health reports of the --operator resource), or every node agreed on
-    it as the current one: the key is not lost;
-  - the plugins of the current keys are not healthy on every node, or their reports cannot be read: an
-    outage makes objects unreadable that are not lost.
+    it as the current one (the operator's published kmsstate evaluation): the key is not lost;
+  - the plugins of the current keys are not healthy on every node in the evaluation the operator's kmsstate
+    controller published, or it published none, or a stale one: an outage makes objects unreadable that are
+    not lost.
 The same rule is the recovery controller's.
 
 Each deletion is printed as it happens (a JSON line with -o json) and recorded in the cluster as one event
@@ -119,7 +120,7 @@ same records as YAML documents.`,
 	addOutputFlag(f, &o.output, "a record per object as it is tried, then the report and the end: JSON lines or YAML documents")
 	f.Int64Var(&o.pageSize, "page-size", recovery.DefaultPageSize, "objects per LIST page")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Minute, "bound on the whole run")
-	f.DurationVar(&o.reportInterval, "report-interval", kmsstate.DefaultReportInterval, "the health reporters' --interval; reports older than 4 intervals are stale")
+	f.DurationVar(&o.reportInterval, "report-interval", kmsstate.DefaultReportInterval, "the health reporters' --interval; a published KMS state older than 4 intervals is stale")
 	addEtcdFlags(f, &o.etcd, nil, ", to tell the key of each undecryptable object (needed to delete any)")
 	return cmd
 }
@@ -164,11 +165,18 @@ func (o *recoverOptions) runWithClients(ctx context.Context, out, errOut io.Writ
 	return o.run(ctx, out, errOut, c)
 }
 
-// operatorKMSView is the KMS view of the CLI: the operator resource's health reports evaluated with kmsstate's
-// code, plus the KEK id of every report whatever its health or key.
+// operatorKMSView is the KMS view of the CLI: the evaluation the operator's kmsstate controller published (the
+// one its conditions and its own recovery controller go by), held to the freshness bound of --report-interval,
+// plus the KEK id of every health report of the operator resource whatever its health or key. Nothing
+// published, or a stale evaluation, is an error: nothing is known healthy, and the consent is refused
+// (KMSUnhealthy).
 func operatorKMSView(kube kubernetes.Interface, operators operatorclient.Interface, operator string, reportInterval time.Duration) recovery.KMSView {
 	return recovery.KMSViewFunc(func(ctx context.Context) (recovery.KMSSnapshot, error) {
-		state, resource, err := evaluateOperand(ctx, kube, operators, operator, reportInterval, time.Now())
+		resource, err := operands[operator].read(ctx, operators)
+		if err != nil {
+			return recovery.KMSSnapshot{}, fmt.Errorf("reading the %s operator resource: %w", operator, err)
+		}
+		state, err := publishedState(ctx, kube, operator, reportInterval, time.Now())
 		if err != nil {
 			return recovery.KMSSnapshot{}, err
 		}

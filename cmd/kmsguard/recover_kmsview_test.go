@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kubefake "k8s.io/client-go/kubernetes/fake"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+)
+
+// TestOperatorKMSView: recover's KMS view is the evaluation the operator published, not one of its own: the
+// operator resource's reports say every plugin is healthy, and only the published verdict counts for health.
+// Nothing published and a stale evaluation are errors (the consent is refused as KMSUnhealthy). Every report's
+// KEK id still counts as served.
+func TestOperatorKMSView(t *testing.T) {
+	now := time.Now()
+	kas := &operatorv1.KubeAPIServer{
+		ObjectMeta: metav1.ObjectMeta{Name: "cluster"},
+		Status: operatorv1.KubeAPIServerStatus{EncryptionStatus: operatorv1.KMSEncryptionStatus{HealthReports: []operatorv1.KMSPluginHealthReport{
+			{NodeName: "master-0", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "kek-a", LastCheckedTime: metav1.NewTime(now)},
+			{NodeName: "master-0", KeyId: "9", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "kek-old", LastCheckedTime: metav1.NewTime(now)},
+		}}},
+	}
+	evaluated := func(at time.Time, status operatorv1.KMSPluginHealthStatus) *kmsstate.State {
+		state, _ := kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, kmsstate.Observation{
+			Now: at, Nodes: []string{"master-0"}, KeyIDs: []string{"1"},
+			Reports: []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyId: "1", Status: status, KEKId: "kek-a", LastCheckedTime: metav1.NewTime(at)}},
+		})
+		return &state
+	}
+	scenarios := []struct {
+		name          string
+		published     *kmsstate.State
+		wantErr       kmsstate.Reason
+		wantUnhealthy bool
+	}{
+		{name: "fresh and healthy", published: evaluated(now.Add(-10*time.Second), operatorv1.KMSPluginHealthStatusHealthy)},
+		{name: "fresh and unhealthy, whatever the reports say now", published: evaluated(now.Add(-10*time.Second), operatorv1.KMSPluginHealthStatusError), wantUnhealthy: true},
+		{name: "stale", published: evaluated(now.Add(-10*time.Minute), operatorv1.KMSPluginHealthStatusHealthy), wantErr: kmsstate.ReasonStateStale},
+		{name: "nothing published", wantErr: kmsstate.ReasonStateNotEvaluated},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			kube := kubefake.NewClientset()
+			if s.published != nil {
+				store := kmsstate.ConfigMapMemory{Client: kube.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: kmsstate.DefaultConfigMapName}
+				if err := store.Publish(context.Background(), *s.published); err != nil {
+					t.Fatal(err)
+				}
+			}
+			snapshot, err := operatorKMSView(kube, operatorfake.NewClientset(kas), "kubeapiserver", 30*time.Second).KMSSnapshot(context.Background())
+			if s.wantErr != "" {
+				var unhealthy *kmsstate.UnhealthyError
+				if !errors.As(err, &unhealthy) || unhealthy.Reason() != s.wantErr {
+					t.Fatalf("got %v, want an UnhealthyError with reason %s", err, s.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (snapshot.Unhealthy != nil) != s.wantUnhealthy {
+				t.Errorf("Unhealthy %v, want unhealthy=%v", snapshot.Unhealthy, s.wantUnhealthy)
+			}
+			for _, kek := range []string{"kek-a", "kek-old"} {
+				if len(snapshot.Served[kek]) == 0 {
+					t.Errorf("%s is not served: %v", kek, snapshot.Served)
+				}
+			}
+		})
+	}
+}
