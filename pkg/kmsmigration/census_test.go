@@ -231,7 +231,7 @@ func TestGateOnCensus(t *testing.T) {
 				t.Fatalf("KMSEncryptionVerified %+v, want %s saying %q", verified, s.wantVerified, s.wantVerifiedMsg)
 			}
 
-			gate := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
+			gate, err := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
 				Configs:        configs,
 				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return []string{"master-0"}, nil }),
 				Health:         &kmsstate.State{},
@@ -240,6 +240,9 @@ func TestGateOnCensus(t *testing.T) {
 				Recorder:       recorder,
 				Clock:          clocktesting.NewFakePassiveClock(base.Add(s.now)),
 			})
+			if err != nil {
+				t.Fatal(err)
+			}
 			allowed, err := gate.Precondition(context.Background())
 			if err != nil || allowed != s.wantAllowed {
 				t.Fatalf("Precondition = %v, %v; want %v", allowed, err, s.wantAllowed)

@@ -65,6 +65,11 @@
 // follows as soon as the plugins are healthy, without anyone acting. How long a change has been blocked is
 // read from Progressing's lastTransitionTime, so it survives restarts.
 //
+// An error (a config, the operator state or kmsstate cannot be read, a condition cannot be applied) is no
+// verdict: Precondition and ReadinessCheck return it, no revision is created, and library-go's revision
+// controller reports it as RevisionControllerDegraded (its WithSyncDegradedOnError), cleared by its next
+// successful sync. The gate adds no condition of its own for it.
+//
 // Events: KMSRolloutBlocked (Warning) when Progressing turns True or changes reason, KMSRolloutUnblocked when it
 // turns False, KMSRolloutGateDegraded (Warning) when Degraded turns True or changes reason, and KMSRolloutForced
 // (Warning, and logged) every time the override lets a blocked candidate through.

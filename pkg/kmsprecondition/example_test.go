@@ -99,7 +99,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	gate := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
+	gate, err := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
 		Configs: configs,
 		Nodes:   kmsstate.StaticPodNodes(operatorClient),
 		Health:  kmsState,
@@ -113,6 +113,10 @@ func Example() {
 		OperatorClient: operatorClient,
 		Recorder:       events.NewInMemoryRecorder("kms-rollout-gate", clock.RealClock{}),
 	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	_, err = staticpod.NewBuilder(operatorClient, kubeClient, kubeInformers,
 		informers.NewSharedInformerFactory(kubeClient, 0), configinformers.NewSharedInformerFactory(configfake.NewClientset(), 0), clock.RealClock{}).
 		WithEvents(events.NewInMemoryRecorder("static-pod-controllers", clock.RealClock{})).

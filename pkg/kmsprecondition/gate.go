@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
@@ -74,14 +76,24 @@ type Options struct {
 
 // Gate keeps revisions whose encryption config changes KMS providers from being created until the change is
 // safe to roll out. Precondition and ReadinessCheck are its two hooks into library-go's revision controller.
+//
+// The Gate is no controller and has no <Name>ControllerDegraded condition of its own: an error of Precondition
+// or ReadinessCheck (a config, the operator state or kmsstate cannot be read, a condition cannot be applied) is
+// the revision controller's sync error, and library-go's revision controller is built
+// WithSyncDegradedOnError, so RevisionControllerDegraded turns True with that error and False after the next
+// successful sync, and no revision is created meanwhile. A second condition would report the same failure
+// twice. Nor does it look at spec.managementState: the revision controller calls it only when Managed.
 type Gate struct {
 	name    string
 	options Options
 }
 
 // NewGate builds a Gate. instanceName is the operator's controller instance name; the gate applies its
-// conditions with the field manager "<instanceName>-KMSRolloutGate".
-func NewGate(instanceName string, opts Options) *Gate {
+// conditions with the field manager "<instanceName>-KMSRolloutGate". It fails when a required option is missing.
+func NewGate(instanceName string, opts Options) (*Gate, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
 	if opts.DegradedAfter == 0 {
 		opts.DegradedAfter = DefaultDegradedAfter
 	}
@@ -91,7 +103,24 @@ func NewGate(instanceName string, opts Options) *Gate {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
-	return &Gate{name: factory.ControllerInstanceName(instanceName, "KMSRolloutGate"), options: opts}
+	return &Gate{name: factory.ControllerInstanceName(instanceName, "KMSRolloutGate"), options: opts}, nil
+}
+
+func (o Options) validate() error {
+	var missing []string
+	for name, isNil := range map[string]bool{
+		"Configs": o.Configs == nil, "Nodes": o.Nodes == nil, "Health": o.Health == nil,
+		"OperatorClient": o.OperatorClient == nil, "Recorder": o.Recorder == nil,
+	} {
+		if isNil {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return fmt.Errorf("kmsprecondition: missing required options: %s", strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 // Precondition is a revisioncontroller.PreconditionFunc: true when the next revision may be created. The

@@ -483,7 +483,7 @@ func TestPrecondition(t *testing.T) {
 				}
 				opts.Reverts = revertsFunc(func(_ context.Context, hash string) (bool, error) { return hash == revert, nil })
 			}
-			gate := NewGate("kube-apiserver", opts)
+			gate := newTestGate(t, opts)
 			allowed, err := gate.Precondition(context.Background())
 			if err != nil {
 				t.Fatalf("unexpected error: %v", err)
@@ -547,7 +547,7 @@ func TestPreconditionInvalidConfig(t *testing.T) {
 			candidate := ectest.Marshal(t, s.candidate)
 			operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{Conditions: preflightPassed()}, nil)
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
-			gate := NewGate("kube-apiserver", Options{
+			gate := newTestGate(t, Options{
 				Configs: revisions.ConfigSourceFunc(func(context.Context) (revisions.Configs, error) {
 					return revisions.Configs{Candidate: candidate, CandidateName: "test/encryption-config"}, nil
 				}),
@@ -600,7 +600,7 @@ func TestPreconditionBlockedDuration(t *testing.T) {
 			operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{Conditions: s.conditions}, nil)
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
 			candidate := ectest.Marshal(t, ectest.Secrets(ectest.KMS("1"), ectest.Identity()))
-			gate := NewGate("kube-apiserver", Options{
+			gate := newTestGate(t, Options{
 				Configs:        revisions.ConfigSourceFunc(func(context.Context) (revisions.Configs, error) { return revisions.Configs{Candidate: candidate}, nil }),
 				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
 				Health:         s.health,
@@ -633,7 +633,7 @@ func TestReadinessCheck(t *testing.T) {
 		encryptionConfigSecret("encryption-config", ectest.Marshal(t, ectest.Secrets(ectest.Identity()))),
 		encryptionConfigSecret("encryption-config-2", ectest.Marshal(t, ectest.Secrets(ectest.KMS("1"), ectest.Identity()))),
 	)
-	gate := NewGate("kube-apiserver", Options{
+	gate := newTestGate(t, Options{
 		Configs:        revisions.Secrets(client.CoreV1(), operandNamespace, operator),
 		Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
 		Health:         health([]string{"1"}),

@@ -167,7 +167,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 
 	// The rollout gate: no revision that changes KMS providers before they are healthy on every node, none that
 	// drops a read key still in use.
-	gate := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
+	gate, err := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
 		Configs:        revisions.Secrets(kubeClient.CoreV1(), targetNamespace, operatorClient),
 		Nodes:          kmsstate.StaticPodNodes(operatorClient),
 		Health:         kmsState,
@@ -176,6 +176,9 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 		OperatorClient: operatorClient,
 		Recorder:       recorder.WithComponentSuffix("kms-rollout-gate"),
 	})
+	if err != nil {
+		return nil, err
+	}
 
 	// library-go's static-pod controllers, as kube-apiserver-operator builds them, less what the lab has no
 	// use for (certificates, pruning, the PDB guard, the startup monitor's own pod).

@@ -91,7 +91,7 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	// The gate and library-go's revision controller, wired as staticpod.NewBuilder does.
 	kubeInformers := v1helpers.NewKubeInformersForNamespaces(kubeClient, preconditionOperandNamespace, "openshift-config-managed")
 	gateRecorder := events.NewInMemoryRecorder("kms-rollout-gate-e2e", clock.RealClock{})
-	gate := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
+	gate, err := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
 		Configs:        revisions.Secrets(kubeClient.CoreV1(), preconditionOperandNamespace, operator),
 		Nodes:          kmsstate.StaticPodNodes(operator),
 		Health:         kmsState,
@@ -100,6 +100,9 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 		OperatorClient: operator,
 		Recorder:       gateRecorder,
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	revisionController := revisioncontroller.NewRevisionController("kube-apiserver", preconditionOperandNamespace,
 		[]revisioncontroller.RevisionResource{{Name: "kube-apiserver-pod"}},
 		[]revisioncontroller.RevisionResource{{Name: "encryption-config", Optional: true}},
@@ -300,7 +303,7 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	}
 	kubeInformers := v1helpers.NewKubeInformersForNamespaces(kubeClient, preconditionOperandNamespace)
 	gateRecorder := events.NewInMemoryRecorder("kms-rollout-gate-e2e", clock.RealClock{})
-	gate := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
+	gate, err := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
 		Configs:        configs,
 		Nodes:          kmsstate.StaticPodNodes(operator),
 		Health:         kmsState,
@@ -309,6 +312,9 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 		OperatorClient: operator,
 		Recorder:       gateRecorder,
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	revisionController := revisioncontroller.NewRevisionController("kube-apiserver", preconditionOperandNamespace,
 		[]revisioncontroller.RevisionResource{{Name: "kube-apiserver-pod"}},
 		[]revisioncontroller.RevisionResource{{Name: "encryption-config", Optional: true}},
