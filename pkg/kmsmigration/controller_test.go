@@ -164,7 +164,7 @@ func TestControllerRotationMigration(t *testing.T) {
 	if eventCount(EventRotationMigration) != 1 {
 		t.Fatalf("the completed rotation started no migration: %v", recorder.Events())
 	}
-	_, result, _ := waitTarget(t, m, Target{WriteKey: "2", RemoteKeyID: "kek-b"})
+	_, _, result := waitTarget(t, m, Target{WriteKey: "2", RemoteKeyID: "kek-b"})
 	p := m.Progress()[0]
 	if p.Target != (Target{WriteKey: "2", RemoteKeyID: "kek-b"}) || result != nil || p.Counts.Rewritten != 40 {
 		t.Fatalf("rotation migration: target %v result %v counts %+v", p.Target, result, p.Counts)
@@ -223,7 +223,7 @@ func TestControllerRotationAfterRestart(t *testing.T) {
 	if started() != 1 {
 		t.Fatalf("the first process started %d rotation migrations, want 1", started())
 	}
-	if _, result, _ := waitTarget(t, first, rotationTarget); result != nil {
+	if _, _, result := waitTarget(t, first, rotationTarget); result != nil {
 		t.Fatalf("rotation migration: %v", result)
 	}
 	updates := c.UpdateCount()

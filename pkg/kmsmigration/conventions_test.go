@@ -111,7 +111,7 @@ func TestControllerNotManagedStartsNoRotationMigration(t *testing.T) {
 			if p := m.Progress(); len(p) != 1 || p[0].Target != rotationTarget {
 				t.Fatalf("Managed again, progress %v, want the rotation migration to %s", p, rotationTarget)
 			}
-			if _, result, _ := waitTarget(t, m, rotationTarget); result != nil {
+			if _, _, result := waitTarget(t, m, rotationTarget); result != nil {
 				t.Errorf("rotation migration: %v", result)
 			}
 		})

@@ -11,10 +11,7 @@ import (
 	"github.com/kmsguard/kmsguard/internal/apiservertest"
 )
 
-var (
-	secretsGR  = apiservertest.GR
-	secretsGVR = apiservertest.GVR
-)
+var secretsGR = apiservertest.GR
 
 // fakeCluster is kube-apiserver serving Secrets as a migration sees it (apiservertest).
 type fakeCluster = apiservertest.Secrets

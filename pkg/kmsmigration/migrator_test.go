@@ -275,7 +275,7 @@ func TestPauseWhileKMSUnhealthy(t *testing.T) {
 		t.Errorf("%d updates were sent while paused", n-pausedAt)
 	}
 	unhealthy.Store(false)
-	finished, result, _ := waitFinished(t, m, "2")
+	finished, _, result := waitFinished(t, m, "2")
 	if !finished || result != nil {
 		t.Fatalf("finished=%v result=%v", finished, result)
 	}
@@ -385,7 +385,7 @@ func TestCheckpointResumeAfterRestart(t *testing.T) {
 	if _, _, _, err := second.EnsureMigration(secretsGR, "2"); err != nil {
 		t.Fatal(err)
 	}
-	finished, result, _ := waitFinished(t, second, "2")
+	finished, _, result := waitFinished(t, second, "2")
 	if !finished || result != nil {
 		t.Fatalf("finished=%v result=%v", finished, result)
 	}
@@ -414,7 +414,9 @@ func TestCheckpointResumeAfterRestart(t *testing.T) {
 	if finished, _, _, _ := third.EnsureMigration(secretsGR, "3"); finished {
 		t.Errorf("a migration to a new write key was reported finished")
 	}
-	waitFinished(t, third, "3")
+	if _, _, result := waitFinished(t, third, "3"); result != nil {
+		t.Errorf("migration to the new write key: %v", result)
+	}
 }
 
 func TestPruneMigrationForgetsTheCheckpoint(t *testing.T) {
@@ -423,7 +425,9 @@ func TestPruneMigrationForgetsTheCheckpoint(t *testing.T) {
 	if _, _, _, err := m.EnsureMigration(secretsGR, "2"); err != nil {
 		t.Fatal(err)
 	}
-	waitFinished(t, m, "2")
+	if _, _, result := waitFinished(t, m, "2"); result != nil {
+		t.Errorf("migration: %v", result)
+	}
 	if err := m.PruneMigration(secretsGR); err != nil {
 		t.Fatal(err)
 	}
@@ -433,30 +437,29 @@ func TestPruneMigrationForgetsTheCheckpoint(t *testing.T) {
 	if finished, _, _, _ := m.EnsureMigration(secretsGR, "2"); finished {
 		t.Errorf("a pruned migration came back finished")
 	}
-	waitFinished(t, m, "2")
+	if _, _, result := waitFinished(t, m, "2"); result != nil {
+		t.Errorf("migration: %v", result)
+	}
 }
 
-func waitFinished(t *testing.T, m *Migrator, writeKey string) (bool, error, time.Time) {
+func waitFinished(t *testing.T, m *Migrator, writeKey string) (finished bool, at time.Time, result error) {
 	t.Helper()
 	return waitTarget(t, m, Target{WriteKey: writeKey})
 }
 
 // waitTarget polls Ensure, as library-go's controller does, until the
 // migration to target finished.
-func waitTarget(t *testing.T, m *Migrator, target Target) (bool, error, time.Time) {
+func waitTarget(t *testing.T, m *Migrator, target Target) (finished bool, at time.Time, result error) {
 	t.Helper()
-	var finished bool
-	var result error
-	var ts time.Time
 	err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
 		var err error
-		finished, result, ts, err = m.Ensure(secretsGR, target)
+		finished, result, at, err = m.Ensure(secretsGR, target)
 		return finished, err
 	})
 	if err != nil {
 		t.Fatalf("migration to %s did not finish: %v (%v)", target, err, fmt.Sprint(m.Progress()))
 	}
-	return finished, result, ts
+	return finished, at, result
 }
 
 func TestMigrationMetrics(t *testing.T) {

@@ -1,6 +1,7 @@
 package kmsstate
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -357,8 +358,8 @@ func TestHealthy(t *testing.T) {
 				}
 				return
 			}
-			unhealthy, ok := err.(*UnhealthyError)
-			if !ok || unhealthy.Reason() != s.wantReason {
+			var unhealthy *UnhealthyError
+			if !errors.As(err, &unhealthy) || unhealthy.Reason() != s.wantReason {
 				t.Fatalf("want an UnhealthyError with reason %s, got %v", s.wantReason, err)
 			}
 		})
