@@ -62,7 +62,7 @@ func configureRoot(root *cobra.Command) {
 	root.SetGlobalNormalizationFunc(cliflag.WordSepNormalizeFunc)
 	logs.AddFlags(root.PersistentFlags())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return fmt.Errorf("%w\nSee '%s --help' for usage.", err, c.CommandPath())
+		return fmt.Errorf("%w\nSee '%s --help' for usage", err, c.CommandPath())
 	})
 	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
 		logs.InitLogs()

@@ -164,7 +164,7 @@ func TestStatusFindsTheClusterAsKubectlDoes(t *testing.T) {
 	})
 	t.Run("a bad flag", func(t *testing.T) {
 		_, stderr, code := runKmsguard(t, nil, "status", "--no-such-flag")
-		if code != exitError || stderr != "error: unknown flag: --no-such-flag\nSee 'kmsguard status --help' for usage.\n" {
+		if code != exitError || stderr != "error: unknown flag: --no-such-flag\nSee 'kmsguard status --help' for usage\n" {
 			t.Errorf("exit code %d, stderr %q", code, stderr)
 		}
 	})

@@ -165,8 +165,10 @@ func (a *APIServer) Stop() error {
 	a.record(EventStopping, configPath)
 	err := server.Stop()
 	if pending != nil {
-		// envtest's Start returns once the process it waits for has exited; its error says only that.
-		<-pending
+		// envtest's Start returns once the process it waits for has exited; its error says only that, and the
+		// stop's own error is the one returned.
+		startErr := <-pending
+		_ = startErr
 	}
 	a.record(EventStopped, configPath)
 	return err
@@ -255,7 +257,7 @@ func (a *APIServer) startLive(server *envtest.APIServer) error {
 
 	// The serving certificate is self-signed for the test and the port is only known after envtest picks it,
 	// so the poll does not verify TLS: /livez carries no secrets.
-	probe := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec
+	probe := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // a local test apiserver's self-signed /livez, see above
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	err := wait.PollUntilContextCancel(ctx, 200*time.Millisecond, true, func(ctx context.Context) (bool, error) {

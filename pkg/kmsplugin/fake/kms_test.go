@@ -292,7 +292,7 @@ func TestKMSNeverRevealsKeyMaterial(t *testing.T) {
 			"raw":    string(material),
 			"hex":    hex.EncodeToString(material),
 			"base64": base64.StdEncoding.EncodeToString(material),
-			"bytes":  fmt.Sprint(material),
+			"bytes":  fmt.Sprintf("%d", material),
 		}
 		for _, out := range outputs {
 			for encoding, secret := range encodings {
