@@ -82,7 +82,12 @@
 // See Controller and VerificationController for the condition matrices:
 // KMSMigrationProgressing, KMSMigrationDegraded (PausedKMSUnhealthy,
 // ErrorThresholdExceeded, UndecryptableObjects, MigrationFailed) and
-// KMSEncryptionVerified. Metrics: kmsguard_migration_objects_total{resource,
+// KMSEncryptionVerified, and the conditions of failed syncs as library-go's
+// encryption controllers report theirs, KMSMigrationControllerDegraded and
+// KMSEncryptionVerificationControllerDegraded (True with the error, False
+// after the next good sync). Only the Controller writes anything beyond
+// conditions (it starts rotation migrations), and only while
+// spec.managementState is Managed. Metrics: kmsguard_migration_objects_total{resource,
 // outcome}, kmsguard_migration_remaining_objects{resource} and
 // kmsguard_migration_paused{resource,reason}.
 package kmsmigration
