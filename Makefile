@@ -66,7 +66,7 @@ run: envtest-assets
 	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" $(GO) run ./cmd/kmsguard lab --encryption aescbc,KMS
 
 .PHONY: verify
-verify: verify-gofmt verify-vet verify-modules
+verify: verify-gofmt verify-vet verify-modules lint
 
 # lint runs golangci-lint with the committed .golangci.yml; hack/golangci-lint.sh builds the pinned version from
 # the Go module proxy into _output/bin the first time (2-4 minutes).

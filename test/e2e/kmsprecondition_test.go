@@ -373,7 +373,6 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 		t.Fatalf("migration: %s: %v", p, p.Result)
 	}
 	finished, _ := migrator.LastFinished(ctx, secretsGR)
-	start = time.Now()
 	waitForLatestRevision(t, operator, 2)
 	t.Logf("revision 2 created %s after the migration finished (window %s)", time.Since(finished).Round(10*time.Millisecond), window)
 	status2, err := kubeClient.CoreV1().ConfigMaps(preconditionOperandNamespace).Get(ctx, "revision-status-2", metav1.GetOptions{})
