@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
+	"github.com/kmsguard/kmsguard/pkg/internal/required"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
@@ -164,19 +164,9 @@ func NewController(instanceName string, options ControllerOptions) (*Controller,
 }
 
 func (o ControllerOptions) validate() error {
-	var missing []string
-	for name, isNil := range map[string]bool{
+	return required.Options("kmsmigration", map[string]bool{
 		"Migrator": o.Migrator == nil, "OperatorClient": o.OperatorClient == nil, "Recorder": o.Recorder == nil,
-	} {
-		if isNil {
-			missing = append(missing, name)
-		}
-	}
-	if len(missing) > 0 {
-		sort.Strings(missing)
-		return fmt.Errorf("kmsmigration: missing required options: %s", strings.Join(missing, ", "))
-	}
-	return nil
+	})
 }
 
 func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err error) {

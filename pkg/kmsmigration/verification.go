@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 
 	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
+	"github.com/kmsguard/kmsguard/pkg/internal/required"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 )
 
@@ -152,20 +152,10 @@ func NewVerificationController(instanceName string, options VerificationOptions)
 }
 
 func (o VerificationOptions) validate() error {
-	var missing []string
-	for name, isNil := range map[string]bool{
+	return required.Options("kmsmigration: VerificationController", map[string]bool{
 		"Verifier": o.Verifier == nil, "Targets": o.Targets == nil, "OperatorClient": o.OperatorClient == nil,
 		"Recorder": o.Recorder == nil,
-	} {
-		if isNil {
-			missing = append(missing, name)
-		}
-	}
-	if len(missing) > 0 {
-		sort.Strings(missing)
-		return fmt.Errorf("kmsmigration: missing required verification options: %s", strings.Join(missing, ", "))
-	}
-	return nil
+	})
 }
 
 // Reports returns the reports of the last successful scan, one per target.

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
+	"github.com/kmsguard/kmsguard/pkg/internal/required"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -107,20 +106,10 @@ func NewGate(instanceName string, opts Options) (*Gate, error) {
 }
 
 func (o Options) validate() error {
-	var missing []string
-	for name, isNil := range map[string]bool{
+	return required.Options("kmsprecondition", map[string]bool{
 		"Configs": o.Configs == nil, "Nodes": o.Nodes == nil, "Health": o.Health == nil,
 		"OperatorClient": o.OperatorClient == nil, "Recorder": o.Recorder == nil,
-	} {
-		if isNil {
-			missing = append(missing, name)
-		}
-	}
-	if len(missing) > 0 {
-		sort.Strings(missing)
-		return fmt.Errorf("kmsprecondition: missing required options: %s", strings.Join(missing, ", "))
-	}
-	return nil
+	})
 }
 
 // Precondition is a revisioncontroller.PreconditionFunc: true when the next revision may be created. The

@@ -3,8 +3,6 @@ package kmsrollback
 import (
 	"context"
 	"fmt"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
@@ -17,6 +15,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
+	"github.com/kmsguard/kmsguard/pkg/internal/required"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 )
 
@@ -103,20 +102,10 @@ func NewController(instanceName string, opts Options) (*Controller, error) {
 }
 
 func (o Options) validate() error {
-	var missing []string
-	for name, isNil := range map[string]bool{
+	return required.Options("kmsrollback", map[string]bool{
 		"Rollout": o.Rollout == nil, "Configs": o.Configs == nil, "Target": o.Target == nil, "Health": o.Health == nil,
 		"Store": o.Store == nil, "OperatorClient": o.OperatorClient == nil, "Recorder": o.Recorder == nil,
-	} {
-		if isNil {
-			missing = append(missing, name)
-		}
-	}
-	if len(missing) > 0 {
-		sort.Strings(missing)
-		return fmt.Errorf("kmsrollback: missing required options: %s", strings.Join(missing, ", "))
-	}
-	return nil
+	})
 }
 
 func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err error) {

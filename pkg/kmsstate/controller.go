@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
+	"github.com/kmsguard/kmsguard/pkg/internal/required"
 )
 
 // Operator conditions owned by the controller. Their suffixes make library-go's status controllers roll them
@@ -187,20 +187,10 @@ func NewController(instanceName string, opts Options) (*Controller, error) {
 }
 
 func (o Options) validate() error {
-	var missing []string
-	for name, isNil := range map[string]bool{
+	return required.Options("kmsstate", map[string]bool{
 		"OperatorClient": o.OperatorClient == nil, "StatusProvider": o.StatusProvider == nil, "Nodes": o.Nodes == nil,
 		"Keys": o.Keys == nil, "Recorder": o.Recorder == nil,
-	} {
-		if isNil {
-			missing = append(missing, name)
-		}
-	}
-	if len(missing) > 0 {
-		sort.Strings(missing)
-		return fmt.Errorf("kmsstate: missing required options: %s", strings.Join(missing, ", "))
-	}
-	return nil
+	})
 }
 
 // State returns the latest evaluation, or false before the first one finished.

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -22,6 +20,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
+	"github.com/kmsguard/kmsguard/pkg/internal/required"
 )
 
 // DefaultInterval is how often the controller scans: each scan LISTs every object of every encrypted resource
@@ -106,20 +105,10 @@ func NewController(instanceName string, opts Options) (*Controller, error) {
 // validate names the missing required options. No resource is refused too: a scan of nothing would report
 // "no undecryptable objects" without having looked.
 func (o Options) validate() error {
-	var missing []string
-	for name, isNil := range map[string]bool{
+	return required.Options("recovery", map[string]bool{
 		"OperatorClient": o.OperatorClient == nil, "Dynamic": o.Dynamic == nil, "Resources": len(o.Resources) == 0,
 		"ConfigMaps": o.ConfigMaps == nil, "Namespace": o.Namespace == "", "Recorder": o.Recorder == nil,
-	} {
-		if isNil {
-			missing = append(missing, name)
-		}
-	}
-	if len(missing) > 0 {
-		sort.Strings(missing)
-		return fmt.Errorf("recovery: missing required options: %s", strings.Join(missing, ", "))
-	}
-	return nil
+	})
 }
 
 func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err error) {
