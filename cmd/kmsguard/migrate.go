@@ -340,19 +340,26 @@ type progressReporter struct {
 
 func (o *migrateOptions) newProgressReporter(out io.Writer) *progressReporter {
 	r := &progressReporter{out: out}
-	if o.terminal != nil {
-		r.terminal = *o.terminal
-	} else {
-		r.terminal = isTerminal(out)
-	}
-	r.interval = plainProgressInterval
-	if r.terminal {
-		r.interval = terminalRedraw
-	}
-	if o.progressInterval > 0 {
-		r.interval = o.progressInterval
-	}
+	r.terminal, r.interval = progressCadence(out, o.terminal, o.progressInterval)
 	return r
+}
+
+// progressCadence is how long-running commands (migrate, verify) draw progress on out: redrawn in place every
+// terminalRedraw on a terminal, a line every plainProgressInterval otherwise. terminal and interval, when set
+// (tests), override what out is and how often.
+func progressCadence(out io.Writer, terminal *bool, interval time.Duration) (bool, time.Duration) {
+	isTTY := isTerminal(out)
+	if terminal != nil {
+		isTTY = *terminal
+	}
+	switch {
+	case interval > 0:
+		return isTTY, interval
+	case isTTY:
+		return true, terminalRedraw
+	default:
+		return false, plainProgressInterval
+	}
 }
 
 // isTerminal says whether out is a character device, as a terminal is. (golang.org/x/term's IsTerminal is

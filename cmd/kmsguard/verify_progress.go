@@ -23,18 +23,7 @@ type verifyProgress struct {
 
 func (o *verifyOptions) newProgress(out io.Writer) *verifyProgress {
 	p := &verifyProgress{out: out, now: time.Now}
-	if o.terminal != nil {
-		p.terminal = *o.terminal
-	} else {
-		p.terminal = isTerminal(out)
-	}
-	p.interval = plainProgressInterval
-	if p.terminal {
-		p.interval = terminalRedraw
-	}
-	if o.progressInterval > 0 {
-		p.interval = o.progressInterval
-	}
+	p.terminal, p.interval = progressCadence(out, o.terminal, o.progressInterval)
 	if o.now != nil {
 		p.now = o.now
 	}
