@@ -372,16 +372,34 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	if p.Result != nil || p.Counts.Done() < secrets {
 		t.Fatalf("migration: %s: %v", p, p.Result)
 	}
-	finished, _ := migrator.LastFinished(ctx, secretsGR)
-	waitForLatestRevision(t, operator, 2)
-	t.Logf("revision 2 created %s after the migration finished (window %s)", time.Since(finished).Round(10*time.Millisecond), window)
-	status2, err := kubeClient.CoreV1().ConfigMaps(preconditionOperandNamespace).Get(ctx, "revision-status-2", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
+	finished, err := migrator.LastFinished(ctx, secretsGR)
+	if err != nil || finished.IsZero() {
+		t.Fatalf("the migrator knows no finished migration of secrets: %v", err)
 	}
-	// Object timestamps have whole seconds: the revision may not be older than the window's end, truncated.
-	if created, windowEnd := status2.CreationTimestamp.Time, finished.Add(window).Truncate(time.Second); created.Before(windowEnd) {
-		t.Errorf("revision 2 was created at %s, before the rollback window ended at %s", created, finished.Add(window))
+	// The revision controller may copy the candidate into encryption-config-2 and revision-status-2 before the
+	// window ends (its informer sees the new source while the gate's Precondition still read the old one); the
+	// ReadinessCheck then keeps that revision from becoming available. So the property is on
+	// latestAvailableRevision: it stays 1 for as long as the window lasts (checked up to a second before its end,
+	// so that a slow poll cannot straddle it), then becomes 2 by itself.
+	windowEnd := finished.Add(window)
+	for checks := 0; time.Until(windowEnd) > time.Second; checks++ {
+		_, status, _, err := operator.GetOperatorState()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if status.LatestAvailableRevision != 1 {
+			t.Fatalf("latestAvailableRevision = %d at %s, before the rollback window ends at %s (check %d)",
+				status.LatestAvailableRevision, time.Now().Format(time.RFC3339Nano), windowEnd.Format(time.RFC3339Nano), checks)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	waitForLatestRevision(t, operator, 2)
+	t.Logf("revision 2 available %s after the migration finished (window %s)", time.Since(finished).Round(10*time.Millisecond), window)
+	// The gate's own record: it turned Progressing False (allowed) only once the window had passed. Condition
+	// times have whole seconds.
+	if allowed := gateCondition(t, operator, kmsprecondition.ConditionProgressing); allowed.Status != operatorv1.ConditionFalse ||
+		allowed.LastTransitionTime.Time.Before(windowEnd.Truncate(time.Second)) {
+		t.Errorf("the gate allowed the drop at %s (%s), before the rollback window ended at %s", allowed.LastTransitionTime, allowed.Status, windowEnd)
 	}
 	copied, err := kubeClient.CoreV1().Secrets(preconditionOperandNamespace).Get(ctx, "encryption-config-2", metav1.GetOptions{})
 	if err != nil || string(copied.Data["encryption-config"]) != string(withoutAESCBC) {
