@@ -82,10 +82,12 @@ func TestVerifyCustomResource(t *testing.T) {
 	}
 }
 
-// Exit codes of kmsguard verify, as its --help lists them.
+// Exit codes of kmsguard verify, as its --help lists them (the scheme all kmsguard commands share:
+// cmd/kmsguard/exitcodes.go).
 const (
-	exitCodeVerified = 0
-	exitCodeError    = 2
+	exitCodeVerified    = 0
+	exitCodeError       = 1
+	exitCodeNotVerified = 2
 )
 
 // createWidgetCRD creates the namespaced CustomResourceDefinition widgets.example.com and waits until it is

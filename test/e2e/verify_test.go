@@ -98,7 +98,7 @@ func TestVerifyMigrationFromIdentityToKMS(t *testing.T) {
 	}
 	kmsguard := buildKMSGuard(t)
 	kubeconfig := writeKubeconfig(t, a)
-	if cli := runVerifyCommand(t, kmsguard, kubeconfig, cp.EtcdEndpoint(), writeKMS, 1, "--resources=secrets"); cli.Resources[0].NotUnderWriteKey != wantPlain {
+	if cli := runVerifyCommand(t, kmsguard, kubeconfig, cp.EtcdEndpoint(), writeKMS, exitCodeNotVerified, "--resources=secrets"); cli.Resources[0].NotUnderWriteKey != wantPlain {
 		t.Errorf("kmsguard verify counts %d objects not under the write key, want %d", cli.Resources[0].NotUnderWriteKey, wantPlain)
 	}
 	var refused *evidence.PruneError
@@ -119,7 +119,7 @@ func TestVerifyMigrationFromIdentityToKMS(t *testing.T) {
 	if !report.Verified() {
 		t.Errorf("not verified after every Secret was rewritten: %+v", got)
 	}
-	if cli := runVerifyCommand(t, kmsguard, kubeconfig, cp.EtcdEndpoint(), writeKMS, 0, "--resources=secrets"); cli.Resources[0].UnderWriteKey != wantPlain+kmsSecrets {
+	if cli := runVerifyCommand(t, kmsguard, kubeconfig, cp.EtcdEndpoint(), writeKMS, exitCodeVerified, "--resources=secrets"); cli.Resources[0].UnderWriteKey != wantPlain+kmsSecrets {
 		t.Errorf("kmsguard verify counts %d objects under the write key, want %d", cli.Resources[0].UnderWriteKey, wantPlain+kmsSecrets)
 	}
 	const window = time.Hour
