@@ -126,6 +126,8 @@ func TestLostKeyRecovery(t *testing.T) {
 			return kmsstate.Keys{IDs: []string{"1", "2"}, Providers: map[string]string{lostProvider: "1", liveProvider: "2"}}, nil
 		}),
 		Recorder: kmsRecorder,
+		// Published where `kmsguard recover` reads the KMS view from, as an operator wires it.
+		Publisher: kmsstate.ConfigMapMemory{Client: client.CoreV1(), Namespace: operatorNamespace, Name: kmsstate.DefaultConfigMapName},
 	})
 	if err != nil {
 		t.Fatal(err)
