@@ -2,6 +2,7 @@ package conditions
 
 import (
 	"context"
+	"unicode/utf8"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
@@ -18,12 +19,17 @@ const MaxMessage = 4096
 // truncated ends a message cut at MaxMessage.
 const truncated = " ..."
 
-// Truncate cuts s to at most MaxMessage bytes, marking the cut.
+// Truncate cuts s to at most MaxMessage bytes, on a rune boundary so that the message stays valid UTF-8 (a
+// plugin's or apiserver's error text is not always ASCII), marking the cut.
 func Truncate(s string) string {
 	if len(s) <= MaxMessage {
 		return s
 	}
-	return s[:MaxMessage-len(truncated)] + truncated
+	cut := MaxMessage - len(truncated)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + truncated
 }
 
 // New is a condition with its message truncated.

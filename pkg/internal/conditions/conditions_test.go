@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
@@ -23,6 +24,8 @@ func TestTruncate(t *testing.T) {
 		{name: "exactly the limit", in: strings.Repeat("a", MaxMessage), wantLen: MaxMessage},
 		{name: "one over the limit", in: strings.Repeat("a", MaxMessage+1), wantLen: MaxMessage, cut: true},
 		{name: "far over the limit", in: strings.Repeat("a", 10*MaxMessage), wantLen: MaxMessage, cut: true},
+		// "é" is two bytes starting at odd offsets: the byte limit falls inside one, which is left out whole.
+		{name: "cut inside a rune", in: "a" + strings.Repeat("é", MaxMessage), wantLen: MaxMessage - 1, cut: true},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
@@ -32,6 +35,9 @@ func TestTruncate(t *testing.T) {
 			}
 			if cut := strings.HasSuffix(got, truncated); cut != s.cut {
 				t.Errorf("marked as cut: %v, want %v", cut, s.cut)
+			}
+			if !utf8.ValidString(got) {
+				t.Errorf("the cut left invalid UTF-8")
 			}
 			if !s.cut && got != s.in {
 				t.Errorf("a message within the limit changed")
