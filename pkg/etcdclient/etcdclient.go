@@ -169,11 +169,11 @@ func probe(ctx context.Context, endpoint string, tlsConfig *tls.Config, timeout 
 		conn = tlsConn
 	}
 	if _, err := conn.Write([]byte(http2.ClientPreface)); err != nil {
-		return fail("HTTP/2 preface", err)
+		return fail("HTTP/2 preface", alertOr(conn, err))
 	}
 	framer := http2.NewFramer(conn, conn)
 	if err := framer.WriteSettings(); err != nil {
-		return fail("HTTP/2 preface", err)
+		return fail("HTTP/2 preface", alertOr(conn, err))
 	}
 	frame, err := framer.ReadFrame()
 	if err != nil {
@@ -183,6 +183,26 @@ func probe(ctx context.Context, endpoint string, tlsConfig *tls.Config, timeout 
 		return fail("HTTP/2 preface", fmt.Errorf("the server answered with a %s frame, not SETTINGS: is this etcd?", frame.Header().Type))
 	}
 	return nil
+}
+
+// alertOr returns the TLS alert the server sent, if one is waiting to be read, or else writeErr.
+//
+// With TLS 1.3 the server checks the client certificate after the client has finished its side of the
+// handshake, so a refused certificate is not a handshake error on the client: the server sends an alert
+// ("certificate required", "bad certificate") and closes. A write that races with that close fails with
+// "broken pipe", which names neither the certificate nor the server's reason; the alert is still in the
+// receive buffer and says both.
+func alertOr(conn net.Conn, writeErr error) error {
+	if _, ok := conn.(*tls.Conn); !ok {
+		return writeErr
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(time.Second))
+	_, err := conn.Read(make([]byte, 1))
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Op == "remote error" {
+		return fmt.Errorf("the server refused the connection: %w", err)
+	}
+	return writeErr
 }
 
 func isTimeout(err error) bool {
