@@ -12,7 +12,7 @@ var files embed.FS
 // LabEncryptionConfig is the path of the EncryptionConfiguration `make run` starts the lab with.
 const LabEncryptionConfig = "lab/encryption-config.yaml"
 
-// RecoveryClusterRole is the path of the ClusterRole lost-key recovery needs (pkg/kmsrollback/recovery): get,
+// RecoveryClusterRole is the path of the ClusterRole lost-key recovery needs (pkg/kmsrecovery): get,
 // list, delete and unsafe-delete-ignore-read-errors on the resources OpenShift encrypts.
 const RecoveryClusterRole = "rbac/kmsguard-recovery-clusterrole.yaml"
 

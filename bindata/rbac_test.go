@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 )
 
 // TestRecoveryClusterRole: the role grants what the recovery calls on every default resource, the KEP-3926
@@ -38,7 +38,7 @@ func TestRecoveryClusterRole(t *testing.T) {
 			}
 		}
 	}
-	for _, gr := range recovery.DefaultResources {
+	for _, gr := range kmsrecovery.DefaultResources {
 		if !granted[gr.Group].Has(gr.Resource) {
 			t.Errorf("%s is not granted", gr)
 		}

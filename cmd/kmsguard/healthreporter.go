@@ -22,7 +22,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/encryption/kms"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
-	"github.com/kmsguard/kmsguard/pkg/kmsstate/pluginprobe"
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
 )
 
 // healthReporterUserAgent names the reporter in API server audit logs.

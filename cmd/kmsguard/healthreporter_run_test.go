@@ -18,7 +18,7 @@ import (
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	kmsfake "github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
-	"github.com/kmsguard/kmsguard/pkg/kmsstate/pluginprobe"
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
 )
 
 // testCallTimeout bounds each plugin call; the plugin is healthy, so it is a

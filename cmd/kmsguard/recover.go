@@ -19,18 +19,18 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/pkg/etcdclient"
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
 // exitCodes maps the consent refusals to exit codes.
-var exitCodes = map[recovery.Reason]int{
-	recovery.ReasonUndecryptableObjects:   exitIncomplete,
-	recovery.ReasonConsentMismatch:        exitConsentMismatch,
-	recovery.ReasonConsentAmbiguous:       exitConsentMismatch,
-	recovery.ReasonConsentUnprovable:      exitConsentUnprovable,
-	recovery.ReasonConsentNamesCurrentKey: exitConsentNamesCurrentKey,
-	recovery.ReasonKMSUnhealthy:           exitKMSUnhealthy,
+var exitCodes = map[kmsrecovery.Reason]int{
+	kmsrecovery.ReasonUndecryptableObjects:   exitIncomplete,
+	kmsrecovery.ReasonConsentMismatch:        exitConsentMismatch,
+	kmsrecovery.ReasonConsentAmbiguous:       exitConsentMismatch,
+	kmsrecovery.ReasonConsentUnprovable:      exitConsentUnprovable,
+	kmsrecovery.ReasonConsentNamesCurrentKey: exitConsentNamesCurrentKey,
+	kmsrecovery.ReasonKMSUnhealthy:           exitKMSUnhealthy,
 }
 
 type recoverOptions struct {
@@ -55,15 +55,15 @@ type recoverOptions struct {
 type recoverClients struct {
 	discovery discovery.DiscoveryInterface
 	dynamic   dynamic.Interface
-	raw       recovery.RawValueReader
-	kms       recovery.KMSView
+	raw       kmsrecovery.RawValueReader
+	kms       kmsrecovery.KMSView
 	recorder  events.Recorder
 }
 
 func newRecoverCommand() *cobra.Command {
 	o := &recoverOptions{}
-	defaults := make([]string, 0, len(recovery.DefaultResources))
-	for _, gr := range recovery.DefaultResources {
+	defaults := make([]string, 0, len(kmsrecovery.DefaultResources))
+	for _, gr := range kmsrecovery.DefaultResources {
 		defaults = append(defaults, gr.String())
 	}
 	cmd := &cobra.Command{
@@ -118,7 +118,7 @@ same records as YAML documents.`,
 	f.StringVar(&o.consent, "confirm-data-loss", "", "the lost key whose undecryptable objects may be deleted: <provider>:<KEK id> as listed")
 	f.BoolVar(&o.dryRun, "dry-run", true, "report what would be deleted and delete nothing")
 	addOutputFlag(f, &o.output, "a record per object as it is tried, then the report and the end: JSON lines or YAML documents")
-	f.Int64Var(&o.pageSize, "page-size", recovery.DefaultPageSize, "objects per LIST page")
+	f.Int64Var(&o.pageSize, "page-size", kmsrecovery.DefaultPageSize, "objects per LIST page")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Minute, "bound on the whole run")
 	f.DurationVar(&o.reportInterval, "report-interval", kmsstate.DefaultReportInterval, "the health reporters' --interval; a published KMS state older than 4 intervals is stale")
 	addEtcdFlags(f, &o.etcd, nil, ", to tell the key of each undecryptable object (needed to delete any)")
@@ -156,7 +156,7 @@ func (o *recoverOptions) runWithClients(ctx context.Context, out, errOut io.Writ
 			return exitError, err
 		}
 		defer client.Close()
-		c.raw = recovery.EtcdValues(client)
+		c.raw = kmsrecovery.EtcdValues(client)
 	}
 	c.kms = operatorKMSView(kube, operators, o.operator, o.reportInterval)
 	c.recorder = operatorRecorder(kube, o.operator)
@@ -170,17 +170,17 @@ func (o *recoverOptions) runWithClients(ctx context.Context, out, errOut io.Writ
 // plus the KEK id of every health report of the operator resource whatever its health or key. Nothing
 // published, or a stale evaluation, is an error: nothing is known healthy, and the consent is refused
 // (KMSUnhealthy).
-func operatorKMSView(kube kubernetes.Interface, operators operatorclient.Interface, operator string, reportInterval time.Duration) recovery.KMSView {
-	return recovery.KMSViewFunc(func(ctx context.Context) (recovery.KMSSnapshot, error) {
+func operatorKMSView(kube kubernetes.Interface, operators operatorclient.Interface, operator string, reportInterval time.Duration) kmsrecovery.KMSView {
+	return kmsrecovery.KMSViewFunc(func(ctx context.Context) (kmsrecovery.KMSSnapshot, error) {
 		resource, err := operands[operator].read(ctx, operators)
 		if err != nil {
-			return recovery.KMSSnapshot{}, fmt.Errorf("reading the %s operator resource: %w", operator, err)
+			return kmsrecovery.KMSSnapshot{}, fmt.Errorf("reading the %s operator resource: %w", operator, err)
 		}
 		state, err := publishedState(ctx, kube, operator, reportInterval, time.Now())
 		if err != nil {
-			return recovery.KMSSnapshot{}, err
+			return kmsrecovery.KMSSnapshot{}, err
 		}
-		snapshot := recovery.SnapshotFromKMSState(state)
+		snapshot := kmsrecovery.SnapshotFromKMSState(state)
 		snapshot.AddReports(resource.encryptionStatus.HealthReports)
 		return snapshot, nil
 	})
@@ -209,7 +209,7 @@ func (o *recoverOptions) validate() error {
 	return nil
 }
 
-// run runs the recovery flow (recovery.Run), prints as it goes, and returns the exit code and the error behind
+// run runs the recovery flow (kmsrecovery.Run), prints as it goes, and returns the exit code and the error behind
 // it.
 func (o *recoverOptions) run(ctx context.Context, out, errOut io.Writer, c recoverClients) (int, error) {
 	if err := o.validate(); err != nil {
@@ -221,15 +221,15 @@ func (o *recoverOptions) run(ctx context.Context, out, errOut io.Writer, c recov
 	}
 	p := o.newPrinter(out)
 	var printErr error
-	run, err := recovery.Run(ctx, recovery.RunOptions{
+	run, err := kmsrecovery.Run(ctx, kmsrecovery.RunOptions{
 		Discovery: c.discovery, Dynamic: c.dynamic, Raw: c.raw, KMS: c.kms, Recorder: c.recorder,
 		Resources: grs, Consent: o.consent, DryRun: o.dryRun, PageSize: o.pageSize,
 		Progress: o.newScanProgress(errOut).report,
-		OnFindings: func(r *recovery.RunReport) {
+		OnFindings: func(r *kmsrecovery.RunReport) {
 			printErr = errors.Join(printErr, p.findings(o.reportOf(r), r.Findings))
 		},
 		OnResult: p.result,
-		OnDeletion: func(r *recovery.RunReport) {
+		OnDeletion: func(r *kmsrecovery.RunReport) {
 			report := p.report
 			report.Deletion, report.NotExpectedBack = r.Deletion, r.Deletion.NotExpectedBack()
 			printErr = errors.Join(printErr, p.deletion(report))
@@ -242,11 +242,11 @@ func (o *recoverOptions) run(ctx context.Context, out, errOut io.Writer, c recov
 		return exitError, printErr
 	}
 	switch run.Outcome {
-	case recovery.RunClean:
+	case kmsrecovery.RunClean:
 		return p.end(exitOK, run.Remaining, nil)
-	case recovery.RunUndecryptableRemain:
+	case kmsrecovery.RunUndecryptableRemain:
 		return p.end(exitIncomplete, run.Remaining, nil)
-	case recovery.RunRefused:
+	case kmsrecovery.RunRefused:
 		p.report.Refusal = &refusalReport{Reason: run.Refusal.Reason(), Message: run.Refusal.Error()}
 		if err := p.refused(p.report, run.Refusal); err != nil {
 			return exitError, err
@@ -260,6 +260,6 @@ func (o *recoverOptions) run(ctx context.Context, out, errOut io.Writer, c recov
 }
 
 // reportOf is the printed report of the first scan.
-func (o *recoverOptions) reportOf(r *recovery.RunReport) *recoverReport {
-	return &recoverReport{Kind: "report", Skipped: r.Skipped, Found: r.Findings.Resources, KeyIDs: r.Findings.KeyIDs(), Consent: o.consent, DryRun: o.dryRun}
+func (o *recoverOptions) reportOf(r *kmsrecovery.RunReport) *recoverReport {
+	return &recoverReport{Kind: "report", Skipped: r.Skipped, Found: r.Findings.Resources, ConsentIDs: r.Findings.ConsentIDs(), Consent: o.consent, DryRun: o.dryRun}
 }

@@ -9,37 +9,37 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 )
 
 // recoverReport is the "report" line of `kmsguard recover -o json`: the scan, the consent and the deletion.
 // With -o json every line is one JSON object whose "kind" says what it is: "deletion" per object as it is
 // tried, then "report", then "end" with the exit code (and, after a deletion, what the scan after found).
 type recoverReport struct {
-	Kind    string             `json:"kind"`
-	Skipped []recovery.Skipped `json:"skipped,omitempty"`
+	Kind    string                `json:"kind"`
+	Skipped []kmsrecovery.Skipped `json:"skipped,omitempty"`
 	// Found is the first scan.
-	Found []recovery.ResourceFindings `json:"found"`
-	// KeyIDs are the keys undecryptable objects are stored under, as a consent names them.
-	KeyIDs  []string `json:"keyIDs"`
-	Consent string   `json:"consent,omitempty"`
-	DryRun  bool     `json:"dryRun"`
+	Found []kmsrecovery.ResourceFindings `json:"found"`
+	// ConsentIDs are the keys undecryptable objects are stored under, as a consent names them.
+	ConsentIDs []string `json:"consentIDs"`
+	Consent    string   `json:"consent,omitempty"`
+	DryRun     bool     `json:"dryRun"`
 	// Refusal says why the consent was refused, when it was.
-	Refusal  *refusalReport           `json:"refusal,omitempty"`
-	Deletion *recovery.DeletionReport `json:"deletion,omitempty"`
-	// NotExpectedBack are the deleted objects no operator is expected to recreate (recovery.ExpectRecreated).
-	NotExpectedBack []recovery.ObjectRef `json:"notExpectedBack,omitempty"`
+	Refusal  *refusalReport              `json:"refusal,omitempty"`
+	Deletion *kmsrecovery.DeletionReport `json:"deletion,omitempty"`
+	// NotExpectedBack are the deleted objects no operator is expected to recreate (kmsrecovery.ExpectRecreated).
+	NotExpectedBack []kmsrecovery.ObjectRef `json:"notExpectedBack,omitempty"`
 }
 
 type refusalReport struct {
-	Reason  recovery.Reason `json:"reason"`
-	Message string          `json:"message"`
+	Reason  kmsrecovery.Reason `json:"reason"`
+	Message string             `json:"message"`
 }
 
 // deletionLine is one object tried, printed as it happens.
 type deletionLine struct {
 	Kind string `json:"kind"`
-	recovery.Result
+	kmsrecovery.Result
 }
 
 // endLine is the last line.
@@ -67,7 +67,7 @@ func (o *recoverOptions) newPrinter(out io.Writer) *recoverPrinter {
 func (p *recoverPrinter) line(v any) error { return p.format.printStream(p.out, v) }
 
 // findings prints the first scan.
-func (p *recoverPrinter) findings(report *recoverReport, findings *recovery.Findings) error {
+func (p *recoverPrinter) findings(report *recoverReport, findings *kmsrecovery.Findings) error {
 	p.report = report
 	if p.format.structured() {
 		return nil
@@ -90,7 +90,7 @@ func (p *recoverPrinter) findings(report *recoverReport, findings *recovery.Find
 		if obj.Namespace != "" {
 			name = obj.Namespace + "/" + obj.Name
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%v\n", obj.ConsentID(), obj.Resource, name, obj.EtcdKey, obj.OperatorManaged)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%v\n", obj.ConsentID, obj.Resource, name, obj.EtcdKey, obj.OperatorManaged)
 	}
 	if err := w.Flush(); err != nil {
 		return err
@@ -100,14 +100,14 @@ func (p *recoverPrinter) findings(report *recoverReport, findings *recovery.Find
 }
 
 // refused prints why nothing is deleted.
-func (p *recoverPrinter) refused(report *recoverReport, refusal *recovery.ConsentError) error {
+func (p *recoverPrinter) refused(report *recoverReport, refusal *kmsrecovery.ConsentError) error {
 	if p.format.structured() {
 		return p.flushReport()
 	}
 	var msg string
 	switch refusal.Reason() {
-	case recovery.ReasonUndecryptableObjects:
-		provable := recovery.ProvableKeyIDs(report.KeyIDs)
+	case kmsrecovery.ReasonUndecryptableObjects:
+		provable := kmsrecovery.ProvableConsentIDs(report.ConsentIDs)
 		if len(provable) == 0 {
 			msg = "Nothing was deleted. No undecryptable object can be deleted by a consent: the key of each is unknown (run with\n" +
 				"--etcd-* so that it is read from etcd) or it is corrupt plaintext."
@@ -115,9 +115,9 @@ func (p *recoverPrinter) refused(report *recoverReport, refusal *recovery.Consen
 		}
 		msg = fmt.Sprintf("Nothing was deleted. Unless the key can be restored in the KMS, the data of these objects is lost; to delete\n"+
 			"the objects of a lost key, run again with --confirm-data-loss=<key> --dry-run=false (keys: %s).", strings.Join(provable, ", "))
-	case recovery.ReasonConsentMismatch:
+	case kmsrecovery.ReasonConsentMismatch:
 		msg = fmt.Sprintf("--confirm-data-loss=%s matches no undecryptable object; they are stored under %s. Nothing was deleted.",
-			p.consent, strings.Join(report.KeyIDs, ", "))
+			p.consent, strings.Join(report.ConsentIDs, ", "))
 	default:
 		msg = fmt.Sprintf("--confirm-data-loss refused (%s): %s.", refusal.Reason(), refusal)
 	}
@@ -127,18 +127,18 @@ func (p *recoverPrinter) refused(report *recoverReport, refusal *recovery.Consen
 
 // result prints one object as soon as it was tried. A write error is not returned: the deletion goes on and
 // the exit code and the events still tell.
-func (p *recoverPrinter) result(r recovery.Result) {
+func (p *recoverPrinter) result(r kmsrecovery.Result) {
 	if p.format.structured() {
 		_ = p.line(deletionLine{Kind: "deletion", Result: r})
 		return
 	}
-	where := fmt.Sprintf("(etcd key %s, key %s)", r.EtcdKey, r.ConsentID())
+	where := fmt.Sprintf("(etcd key %s, key %s)", r.EtcdKey, r.ConsentID)
 	switch r.Outcome {
-	case recovery.OutcomeDeleted:
+	case kmsrecovery.OutcomeDeleted:
 		fmt.Fprintf(p.out, "deleted %s %s\n", r.ObjectRef, where)
-	case recovery.OutcomeWouldDelete:
+	case kmsrecovery.OutcomeWouldDelete:
 		fmt.Fprintf(p.out, "would delete %s %s\n", r.ObjectRef, where)
-	case recovery.OutcomeFailed:
+	case kmsrecovery.OutcomeFailed:
 		fmt.Fprintf(p.out, "failed to delete %s %s: %s\n", r.ObjectRef, where, r.Error)
 	default:
 		fmt.Fprintf(p.out, "not deleted %s %s: %s %s\n", r.ObjectRef, where, r.Outcome, r.Error)

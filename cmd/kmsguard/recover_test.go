@@ -19,8 +19,8 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	clocktesting "k8s.io/utils/clock/testing"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery/recoverytest"
+	"github.com/kmsguard/kmsguard/internal/recoverytest"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -36,12 +36,12 @@ var recoverT0 = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 
 // kmsViewOf is the KMS view the CLI builds: the reports of nodes master-0 and master-1 on key "1", evaluated by
 // kmsstate, plus every report's KEK id.
-func kmsViewOf(reports ...operatorv1.KMSPluginHealthReport) recovery.KMSView {
-	return recovery.KMSViewFunc(func(context.Context) (recovery.KMSSnapshot, error) {
+func kmsViewOf(reports ...operatorv1.KMSPluginHealthReport) kmsrecovery.KMSView {
+	return kmsrecovery.KMSViewFunc(func(context.Context) (kmsrecovery.KMSSnapshot, error) {
 		state, _ := kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, kmsstate.Observation{
 			Now: recoverT0, Nodes: []string{"master-0", "master-1"}, KeyIDs: []string{"1"}, Reports: reports,
 		})
-		s := recovery.SnapshotFromKMSState(state)
+		s := kmsrecovery.SnapshotFromKMSState(state)
 		s.AddReports(reports)
 		return s, nil
 	})
@@ -52,12 +52,12 @@ func report(node string, status operatorv1.KMSPluginHealthStatus, kekID string) 
 }
 
 // healthyKMSView: both nodes' plugins healthy, serving key-live.
-func healthyKMSView() recovery.KMSView {
+func healthyKMSView() kmsrecovery.KMSView {
 	return kmsViewOf(report("master-0", operatorv1.KMSPluginHealthStatusHealthy, "key-live"), report("master-1", operatorv1.KMSPluginHealthStatusHealthy, "key-live"))
 }
 
 // recoverLines splits JSON-lines output by kind.
-func recoverLines(t *testing.T, out []byte) (deletions []recovery.Result, reports []recoverReport, ends []endLine, kinds []string) {
+func recoverLines(t *testing.T, out []byte) (deletions []kmsrecovery.Result, reports []recoverReport, ends []endLine, kinds []string) {
 	t.Helper()
 	for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
 		var kind struct{ Kind string }
@@ -99,7 +99,7 @@ func TestRecover(t *testing.T) {
 	errInterruptedAt := func(n int) func(c *recoverytest.Cluster, cancel context.CancelCauseFunc) {
 		return func(c *recoverytest.Cluster, cancel context.CancelCauseFunc) {
 			seen := 0
-			c.BeforeDelete(func(recovery.Resource, string, string) {
+			c.BeforeDelete(func(kmsrecovery.Resource, string, string) {
 				if seen++; seen == n {
 					cancel(errInterrupted)
 				}
@@ -111,7 +111,7 @@ func TestRecover(t *testing.T) {
 		c.Fake.PrependReactor("list", "*", func(clienttesting.Action) (bool, runtime.Object, error) {
 			return failing, nil, apierrors.NewServiceUnavailable("apiserver restarting")
 		})
-		c.BeforeDelete(func(recovery.Resource, string, string) { failing = true })
+		c.BeforeDelete(func(kmsrecovery.Resource, string, string) { failing = true })
 	}
 	scenarios := []struct {
 		name   string
@@ -120,7 +120,7 @@ func TestRecover(t *testing.T) {
 		setup  func(c *recoverytest.Cluster, cancel context.CancelCauseFunc)
 		noEtcd bool
 		// kms replaces healthyKMSView.
-		kms     recovery.KMSView
+		kms     kmsrecovery.KMSView
 		want    int
 		wantErr string
 		// wantDeleted is the number of unsafe deletes; all must be of lost Secrets.
@@ -128,7 +128,7 @@ func TestRecover(t *testing.T) {
 		wantOut     []string
 		// wantEvents are the batch events recorded in the cluster.
 		wantEvents int
-		checkJSON  func(t *testing.T, deletions []recovery.Result, reports []recoverReport, ends []endLine, kinds []string)
+		checkJSON  func(t *testing.T, deletions []kmsrecovery.Result, reports []recoverReport, ends []endLine, kinds []string)
 	}{
 		{
 			name:    "nothing undecryptable",
@@ -168,15 +168,15 @@ func TestRecover(t *testing.T) {
 			want:        exitOK,
 			wantDeleted: lost,
 			wantEvents:  8,
-			checkJSON: func(t *testing.T, deletions []recovery.Result, reports []recoverReport, ends []endLine, kinds []string) {
-				if len(deletions) != lost || deletions[0].Name != "lost-0000" || deletions[0].Outcome != recovery.OutcomeDeleted {
+			checkJSON: func(t *testing.T, deletions []kmsrecovery.Result, reports []recoverReport, ends []endLine, kinds []string) {
+				if len(deletions) != lost || deletions[0].Name != "lost-0000" || deletions[0].Outcome != kmsrecovery.OutcomeDeleted {
 					t.Errorf("%d deletion lines, first %+v; want %d, lost-0000 Deleted", len(deletions), deletions[0], lost)
 				}
 				if len(kinds) != lost+2 || kinds[lost] != "report" || kinds[lost+1] != "end" {
 					t.Errorf("lines %v..., want %d deletions, the report, the end", kinds[len(kinds)-3:], lost)
 				}
 				r := reports[0]
-				if r.Deletion == nil || r.Deletion.Count(recovery.OutcomeDeleted) != lost || len(r.NotExpectedBack) != lost-10 {
+				if r.Deletion == nil || r.Deletion.Count(kmsrecovery.OutcomeDeleted) != lost || len(r.NotExpectedBack) != lost-10 {
 					t.Errorf("report %+v", r)
 				}
 				if len(r.Found) != 2 || len(r.Found[0].Unreadable) != lost || r.Found[0].Readable != 20 {
@@ -209,7 +209,7 @@ func TestRecover(t *testing.T) {
 		},
 		{
 			name:    "without etcd the key is unknown, and a consent for unknown deletes nothing",
-			opts:    recoverOptions{consent: recovery.UnknownKeyID},
+			opts:    recoverOptions{consent: kmsrecovery.UnknownConsentID},
 			noEtcd:  true,
 			want:    exitConsentUnprovable,
 			wantOut: []string{"unknown  secrets   app/lost-0000 ", "--confirm-data-loss refused (ConsentUnprovable)"},
@@ -246,8 +246,8 @@ func TestRecover(t *testing.T) {
 		{
 			name: "consent when the health reports cannot be read",
 			opts: recoverOptions{consent: "key-lost"},
-			kms: recovery.KMSViewFunc(func(context.Context) (recovery.KMSSnapshot, error) {
-				return recovery.KMSSnapshot{}, errors.New("reading the kubeapiserver operator resource: forbidden")
+			kms: kmsrecovery.KMSViewFunc(func(context.Context) (kmsrecovery.KMSSnapshot, error) {
+				return kmsrecovery.KMSSnapshot{}, errors.New("reading the kubeapiserver operator resource: forbidden")
 			}),
 			want:    exitKMSUnhealthy,
 			wantOut: []string{"forbidden"},
@@ -279,8 +279,8 @@ func TestRecover(t *testing.T) {
 			wantErr:     "scanning after the deletion",
 			wantDeleted: lost,
 			wantEvents:  8,
-			checkJSON: func(t *testing.T, deletions []recovery.Result, reports []recoverReport, ends []endLine, kinds []string) {
-				if len(deletions) != lost || len(reports) != 1 || reports[0].Deletion.Count(recovery.OutcomeDeleted) != lost {
+			checkJSON: func(t *testing.T, deletions []kmsrecovery.Result, reports []recoverReport, ends []endLine, kinds []string) {
+				if len(deletions) != lost || len(reports) != 1 || reports[0].Deletion.Count(kmsrecovery.OutcomeDeleted) != lost {
 					t.Errorf("%d deletion lines and %d reports, want %d and one with %d deleted", len(deletions), len(reports), lost, lost)
 				}
 				if e := ends[0]; e.ExitCode != exitError || e.Remaining != nil || !strings.Contains(e.Error, "apiserver restarting") {
@@ -306,10 +306,10 @@ func TestRecover(t *testing.T) {
 			wantErr:     "interrupted",
 			wantDeleted: 5,
 			wantEvents:  1,
-			checkJSON: func(t *testing.T, deletions []recovery.Result, reports []recoverReport, ends []endLine, kinds []string) {
+			checkJSON: func(t *testing.T, deletions []kmsrecovery.Result, reports []recoverReport, ends []endLine, kinds []string) {
 				d := reports[0].Deletion
-				if len(deletions) != 5 || d.Count(recovery.OutcomeDeleted) != 5 || d.NotTried != 145 || d.Stopped != "interrupted" || ends[0].ExitCode != exitInterrupted {
-					t.Errorf("%d deletion lines, report %d deleted, %d not tried, stopped %q, end %+v", len(deletions), d.Count(recovery.OutcomeDeleted), d.NotTried, d.Stopped, ends[0])
+				if len(deletions) != 5 || d.Count(kmsrecovery.OutcomeDeleted) != 5 || d.NotTried != 145 || d.Stopped != "interrupted" || ends[0].ExitCode != exitInterrupted {
+					t.Errorf("%d deletion lines, report %d deleted, %d not tried, stopped %q, end %+v", len(deletions), d.Count(kmsrecovery.OutcomeDeleted), d.NotTried, d.Stopped, ends[0])
 				}
 			},
 		},
@@ -380,7 +380,7 @@ func TestRecover(t *testing.T) {
 			}
 			batches, recorded := 0, 0
 			for _, e := range recorder.Events() {
-				if e.Reason == recovery.EventObjectsDeletedBatch {
+				if e.Reason == kmsrecovery.EventObjectsDeletedBatch {
 					batches++
 					recorded += strings.Count(e.Message, "secrets app/") + strings.Count(e.Message, "secrets openshift-config/")
 				}

@@ -28,7 +28,7 @@ type verifyOptions struct {
 	resources        []string
 	writeProvider    string
 	encryptionConfig string
-	kmsKeyID         string
+	kekID            string
 	output           outputFormat
 	maxListed        int
 	pageSize         int64
@@ -67,14 +67,14 @@ type verifyOptions struct {
 //	oc -n openshift-config get configmap etcd-serving-ca -o jsonpath='{.data.ca-bundle\.crt}' > etcd-ca.crt
 //	kmsguard verify --etcd-endpoints=https://<member>:2379 --etcd-cacert=etcd-ca.crt \
 //	  --etcd-cert=etcd.crt --etcd-key=etcd.key \
-//	  --resources=secrets --write-provider=kms-v2:<provider>:<key id>
+//	  --resources=secrets --write-provider=kms-v2:<provider>:<KEK id>
 func newVerifyCommand() *cobra.Command {
 	o := &verifyOptions{}
 	cmd := &cobra.Command{
 		Use:   "verify",
 		Short: "Prove from etcd that every object of the encrypted resources is stored under the write key",
 		Long: `verify reads every key of the given resources from etcd, at one revision and in pages, and counts the
-stored values per encryption provider and KMS key id without decrypting anything. It lists the first objects
+stored values per encryption provider and KEK id without decrypting anything. It lists the first objects
 that are not under the write key (keys only, never values) and the values it could not classify.
 
 A scan that finds no keys has proved nothing, so verify also counts every resource's objects through the API
@@ -91,9 +91,9 @@ detected per resource among /kubernetes.io and /registry (kube-apiserver, custom
 is an error.
 
 The write key is --write-provider: identity, <kind>:<name> (aescbc, aesgcm, secretbox, kms-v1) or
-kms-v2:<provider>:<key id>. Alternatively --encryption-config names the kube-apiserver EncryptionConfiguration
+kms-v2:<provider>:<KEK id>. Alternatively --encryption-config names the kube-apiserver EncryptionConfiguration
 whose first provider for the resource writes (resolving "*.<group>" and "*.*" as kube-apiserver does); a KMS v2
-provider then needs --kms-key-id, the key id its plugin's Status returns (kmsguard status shows it), because
+provider then needs --kek-id, the KEK id its plugin's Status returns (kmsguard status shows it), because
 the config does not contain it.
 
 With --sample N it also reads N random objects per resource through the API: stored bytes prove the key an
@@ -117,7 +117,7 @@ Progress of long scans goes to stderr: redrawn in place on a terminal, a line ev
   kmsguard verify --etcd-endpoints ... --resources secrets --write-provider kms-v2:4_secrets:<KEK id> --can-drop aescbc:3
 
   # The write key from an EncryptionConfiguration, the report as JSON
-  kmsguard verify --etcd-endpoints ... --encryption-config encryption-config.yaml --kms-key-id <KEK id> -o json`,
+  kmsguard verify --etcd-endpoints ... --encryption-config encryption-config.yaml --kek-id <KEK id> -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return exitWith(o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
@@ -127,9 +127,9 @@ Progress of long scans goes to stderr: redrawn in place on a terminal, a line ev
 	addEtcdFlags(f, &o.etcd, []string{"https://localhost:2379"}, "")
 	f.StringVar(&o.etcdPrefix, "etcd-prefix", "", "the apiserver's --etcd-prefix; empty detects it per resource among /kubernetes.io, /registry and /openshift.io")
 	f.StringSliceVar(&o.resources, "resources", []string{"secrets"}, "resources to verify, as resource or resource.group (built-in, custom or OpenShift's)")
-	f.StringVar(&o.writeProvider, "write-provider", "", "the write key: identity, <kind>:<name> or kms-v2:<provider>:<key id>")
+	f.StringVar(&o.writeProvider, "write-provider", "", "the write key: identity, <kind>:<name> or kms-v2:<provider>:<KEK id>")
 	f.StringVar(&o.encryptionConfig, "encryption-config", "", "EncryptionConfiguration file whose first provider for the resources (\"*.<group>\", \"*.*\" resolved as kube-apiserver does) is the write key")
-	f.StringVar(&o.kmsKeyID, "kms-key-id", "", "with --encryption-config: the key id of a KMS v2 write provider")
+	f.StringVar(&o.kekID, "kek-id", "", "with --encryption-config: the KEK id of a KMS v2 write provider")
 	addOutputFlag(f, &o.output, "the report, with \"verified\" at top level and per resource")
 	f.IntVar(&o.maxListed, "max-listed", evidence.DefaultMaxListed, "how many offending etcd keys to list per resource")
 	f.Int64Var(&o.pageSize, "page-size", evidence.DefaultPageSize, "keys per etcd range read")
@@ -311,8 +311,8 @@ func (o *verifyOptions) resolveWriteKey(grs []schema.GroupResource) (evidence.Wr
 	case o.writeProvider != "" && o.encryptionConfig != "":
 		return evidence.WriteKey{}, errors.New("give --write-provider or --encryption-config, not both")
 	case o.writeProvider != "":
-		if o.kmsKeyID != "" {
-			return evidence.WriteKey{}, errors.New("--kms-key-id goes with --encryption-config; --write-provider carries the key id")
+		if o.kekID != "" {
+			return evidence.WriteKey{}, errors.New("--kek-id goes with --encryption-config; --write-provider carries the KEK id")
 		}
 		return evidence.ParseWriteKey(o.writeProvider)
 	case o.encryptionConfig == "":
@@ -336,7 +336,7 @@ func (o *verifyOptions) resolveWriteKey(grs []schema.GroupResource) (evidence.Wr
 		if !ok {
 			return evidence.WriteKey{}, fmt.Errorf("%s: the entry %q has no provider", gr, keys.Resource)
 		}
-		w, err := writeKeyOf(key, o.kmsKeyID)
+		w, err := writeKeyOf(key, o.kekID)
 		if err != nil {
 			return evidence.WriteKey{}, fmt.Errorf("%s (entry %q): %w", gr, keys.Resource, err)
 		}
@@ -345,8 +345,8 @@ func (o *verifyOptions) resolveWriteKey(grs []schema.GroupResource) (evidence.Wr
 		}
 		want = &w
 	}
-	if o.kmsKeyID != "" && want.Kind != etcdvalue.KindKMSv2 {
-		return evidence.WriteKey{}, fmt.Errorf("--kms-key-id given, but the write provider is %s", want)
+	if o.kekID != "" && want.Kind != etcdvalue.KindKMSv2 {
+		return evidence.WriteKey{}, fmt.Errorf("--kek-id given, but the write provider is %s", want)
 	}
 	return *want, nil
 }
@@ -357,9 +357,9 @@ func writeKeyOf(k encryptionconfig.StorageKey, kmsKEKID string) (evidence.WriteK
 	w := evidence.WriteKey{Kind: k.Kind, Name: k.Name}
 	if k.Kind == etcdvalue.KindKMSv2 {
 		if kmsKEKID == "" {
-			return w, fmt.Errorf("the write provider is KMS v2 %q: give its current key id with --kms-key-id (kmsguard status shows it)", k.Name)
+			return w, fmt.Errorf("the write provider is KMS v2 %q: give its current KEK id with --kek-id (kmsguard status shows it)", k.Name)
 		}
-		w.KeyID = kmsKEKID
+		w.KEKID = kmsKEKID
 	}
 	return w, w.Validate()
 }

@@ -83,7 +83,7 @@ func parseReadKey(s string) (evidence.ReadKey, error) {
 			return bad("identity takes no name")
 		}
 	case etcdvalue.KindKMSv2:
-		k.Name, k.KeyID, _ = strings.Cut(rest, ":")
+		k.Name, k.KEKID, _ = strings.Cut(rest, ":")
 		if k.Name == "" {
 			return bad("no provider name")
 		}

@@ -24,7 +24,7 @@ import (
 // reports say why, and the exit code is exitReadKeyInUse while a named key may not go.
 func TestVerifyCanDrop(t *testing.T) {
 	secretsGR := schema.GroupResource{Resource: "secrets"}
-	want := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KeyID: "kek-2"}
+	want := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KEKID: "kek-2"}
 	scenarios := []struct {
 		name        string
 		old         int
@@ -101,7 +101,7 @@ func TestParseReadKey(t *testing.T) {
 		"aescbc:3":             {Kind: etcdvalue.KindAESCBC, Name: "3"},
 		"secretbox:k":          {Kind: etcdvalue.KindSecretbox, Name: "k"},
 		"kms-v2:1_secrets":     {Kind: etcdvalue.KindKMSv2, Name: "1_secrets"},
-		"kms-v2:1_secrets:a:b": {Kind: etcdvalue.KindKMSv2, Name: "1_secrets", KeyID: "a:b"},
+		"kms-v2:1_secrets:a:b": {Kind: etcdvalue.KindKMSv2, Name: "1_secrets", KEKID: "a:b"},
 	} {
 		got, err := parseReadKey(in)
 		if err != nil || got != want {

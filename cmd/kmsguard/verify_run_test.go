@@ -39,7 +39,7 @@ func TestVerifyCommand(t *testing.T) {
 	secrets := schema.GroupResource{Resource: "secrets"}
 	widgets := schema.GroupResource{Group: "example.com", Resource: "widgets"}
 	routes := schema.GroupResource{Group: "route.openshift.io", Resource: "routes"}
-	want := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KeyID: "kek-2"}
+	want := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KEKID: "kek-2"}
 	current := etcdtest.KMSv2Value("vault", "kek-2")
 	scenarios := []struct {
 		name       string

@@ -62,19 +62,19 @@ func TestVerifyResolveWriteKey(t *testing.T) {
 		want      evidence.WriteKey
 		wantErr   string
 	}{
-		{name: "flag", opts: verifyOptions{writeProvider: "kms-v2:vault:key-9"}, resources: []string{"secrets"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KeyID: "key-9"}},
-		{name: "config and key id", opts: verifyOptions{encryptionConfig: config, kmsKeyID: "key-9"}, resources: []string{"secrets"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KeyID: "key-9"}},
+		{name: "flag", opts: verifyOptions{writeProvider: "kms-v2:vault:key-9"}, resources: []string{"secrets"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KEKID: "key-9"}},
+		{name: "config and key id", opts: verifyOptions{encryptionConfig: config, kekID: "key-9"}, resources: []string{"secrets"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KEKID: "key-9"}},
 		{name: "config, aescbc", opts: verifyOptions{encryptionConfig: config}, resources: []string{"configmaps"}, want: evidence.WriteKey{Kind: etcdvalue.KindAESCBC, Name: "7"}},
-		{name: "config, KMS v2 without key id", opts: verifyOptions{encryptionConfig: config}, resources: []string{"secrets"}, wantErr: "--kms-key-id"},
-		{name: "config, key id for a non-KMS provider", opts: verifyOptions{encryptionConfig: config, kmsKeyID: "x"}, resources: []string{"configmaps"}, wantErr: "--kms-key-id given"},
-		{name: "config, resources with different writers", opts: verifyOptions{encryptionConfig: config, kmsKeyID: "key-9"}, resources: []string{"secrets", "configmaps"}, wantErr: "different write providers"},
+		{name: "config, KMS v2 without key id", opts: verifyOptions{encryptionConfig: config}, resources: []string{"secrets"}, wantErr: "--kek-id"},
+		{name: "config, key id for a non-KMS provider", opts: verifyOptions{encryptionConfig: config, kekID: "x"}, resources: []string{"configmaps"}, wantErr: "--kek-id given"},
+		{name: "config, resources with different writers", opts: verifyOptions{encryptionConfig: config, kekID: "key-9"}, resources: []string{"secrets", "configmaps"}, wantErr: "different write providers"},
 		{name: "config, a group wildcard", opts: verifyOptions{encryptionConfig: config}, resources: []string{"deployments.apps"}, want: evidence.WriteKey{Kind: etcdvalue.KindAESCBC, Name: "apps-key"}},
-		{name: "config, the wildcard of every resource", opts: verifyOptions{encryptionConfig: config, kmsKeyID: "kek-3"}, resources: []string{"widgets.example.com"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "everything", KeyID: "kek-3"}},
-		{name: "config, a core resource falls to the wildcard of every resource", opts: verifyOptions{encryptionConfig: config, kmsKeyID: "kek-3"}, resources: []string{"events"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "everything", KeyID: "kek-3"}},
-		{name: "config, wildcards resolve per resource", opts: verifyOptions{encryptionConfig: config, kmsKeyID: "kek-3"}, resources: []string{"widgets.example.com", "deployments.apps"}, wantErr: "different write providers"},
+		{name: "config, the wildcard of every resource", opts: verifyOptions{encryptionConfig: config, kekID: "kek-3"}, resources: []string{"widgets.example.com"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "everything", KEKID: "kek-3"}},
+		{name: "config, a core resource falls to the wildcard of every resource", opts: verifyOptions{encryptionConfig: config, kekID: "kek-3"}, resources: []string{"events"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "everything", KEKID: "kek-3"}},
+		{name: "config, wildcards resolve per resource", opts: verifyOptions{encryptionConfig: config, kekID: "kek-3"}, resources: []string{"widgets.example.com", "deployments.apps"}, wantErr: "different write providers"},
 		{name: "both", opts: verifyOptions{encryptionConfig: config, writeProvider: "identity"}, resources: []string{"secrets"}, wantErr: "not both"},
 		{name: "neither", resources: []string{"secrets"}, wantErr: "the write key is required"},
-		{name: "bad flag", opts: verifyOptions{writeProvider: "kms-v2:vault"}, resources: []string{"secrets"}, wantErr: "needs a provider name and a key id"},
+		{name: "bad flag", opts: verifyOptions{writeProvider: "kms-v2:vault"}, resources: []string{"secrets"}, wantErr: "needs a provider name and a KEK id"},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
@@ -123,12 +123,12 @@ func TestVerifyRunFailsBeforeConnecting(t *testing.T) {
 
 func TestPrintVerifyReport(t *testing.T) {
 	report := &evidence.Report{
-		WriteKey: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KeyID: "key-9"},
+		WriteKey: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KEKID: "key-9"},
 		Resources: []evidence.ResourceReport{{
 			Resource: "secrets", Prefix: "/registry/secrets/", Total: 3, UnderWriteKey: 1, NotUnderWriteKey: 2,
 			Keys: []evidence.KeyCount{
 				{Key: evidence.Key{Kind: etcdvalue.KindIdentity}, Count: 2},
-				{Key: evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "vault", KeyID: "key-9"}, Count: 1, WriteKey: true},
+				{Key: evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "vault", KEKID: "key-9"}, Count: 1, WriteKey: true},
 			},
 			NotUnderWriteKeyListed: []string{"/registry/secrets/default/a"},
 			Revisions:              []int64{42},

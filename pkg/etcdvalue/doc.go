@@ -8,7 +8,7 @@
 // cheap, must not need key material, and must never let ciphertext reach a
 // log. Parse does just that: it reads the transformer prefix that
 // kube-apiserver puts in front of every encrypted value and, for KMS v2,
-// decodes the EncryptedObject envelope far enough to return the key ID the
+// decodes the EncryptedObject envelope far enough to return the KEK id the
 // value was written under.
 //
 // # Formats

@@ -91,13 +91,13 @@ func checkFuzzedError(t *testing.T, got etcdvalue.Value, err error) {
 func checkFuzzedValue(t *testing.T, raw []byte, got etcdvalue.Value) {
 	t.Helper()
 	isKMSv2 := got.Kind == etcdvalue.KindKMSv2
-	if (got.KeyID != "") != isKMSv2 {
+	if (got.KEKID != "") != isKMSv2 {
 		t.Fatalf("Parse() = %+v: KeyID must be set for kms-v2 and only for kms-v2", got)
 	}
 	if (got.DEKSourceType != "") != isKMSv2 {
 		t.Fatalf("Parse() = %+v: DEKSourceType must be set for kms-v2 and only for kms-v2", got)
 	}
-	if !utf8.ValidString(got.Name) || !utf8.ValidString(got.KeyID) {
+	if !utf8.ValidString(got.Name) || !utf8.ValidString(got.KEKID) {
 		t.Fatalf("Parse() = %+v: names must be valid UTF-8", got)
 	}
 

@@ -14,7 +14,7 @@ import (
 // type: proto.Unmarshal copies encryptedData, which is the whole ciphertext
 // of the object, and builds the annotations map, for every value, only for
 // Parse to throw both away. Walking the wire format keeps only lengths and
-// the key ID, aliases the input instead of copying it, and allocates nothing
+// the KEK id, aliases the input instead of copying it, and allocates nothing
 // for a value without annotations. The price is having to accept exactly
 // what proto.Unmarshal accepts; the tests compare the two on crafted and
 // fuzzed input.

@@ -120,7 +120,7 @@ func TestParseKMSv2EncryptedObject(t *testing.T) {
 				want := etcdvalue.Value{
 					Kind:          etcdvalue.KindKMSv2,
 					Name:          "kms",
-					KeyID:         obj.KeyID,
+					KEKID:         obj.KeyID,
 					DEKSourceType: etcdvalue.DEKSourceHKDFSeed,
 				}
 				checkParseResult(t, got, err, want, nil, "")
@@ -279,7 +279,7 @@ func TestParseKMSv2Wire(t *testing.T) {
 				want := etcdvalue.Value{
 					Kind:          etcdvalue.KindKMSv2,
 					Name:          "kms",
-					KeyID:         scenario.wantKeyID,
+					KEKID:         scenario.wantKeyID,
 					DEKSourceType: etcdvalue.DEKSourceHKDFSeed,
 				}
 				checkParseResult(t, got, err, want, nil, "")
@@ -323,8 +323,8 @@ func checkAgainstUpstream(t testing.TB, payload []byte, got etcdvalue.Value, err
 	case err != nil && upstreamErr == nil:
 		t.Errorf("Parse() rejected a payload that kube-apiserver accepts: %v", err)
 	case err == nil:
-		if got.KeyID != want.KeyID {
-			t.Errorf("Parse() KeyID = %q, kube-apiserver reads %q", got.KeyID, want.KeyID)
+		if got.KEKID != want.KeyID {
+			t.Errorf("Parse() KeyID = %q, kube-apiserver reads %q", got.KEKID, want.KeyID)
 		}
 		if string(got.DEKSourceType) != want.EncryptedDEKSourceType.String() {
 			t.Errorf("Parse() DEKSourceType = %q, kube-apiserver reads %q", got.DEKSourceType, want.EncryptedDEKSourceType)

@@ -52,7 +52,7 @@ func parseEncrypted(rest []byte) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		v.KeyID = string(obj.keyID)
+		v.KEKID = string(obj.keyID)
 		v.DEKSourceType = obj.dekSourceType()
 	} else if len(payload) < format.minPayload {
 		return Value{}, malformed(format.kind, "payload is %d bytes, shorter than the %d bytes every %s value has",

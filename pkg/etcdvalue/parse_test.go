@@ -68,7 +68,7 @@ func TestParse(t *testing.T) {
 			want: etcdvalue.Value{
 				Kind:          etcdvalue.KindKMSv2,
 				Name:          "kms-provider",
-				KeyID:         seedObject.KeyID,
+				KEKID:         seedObject.KeyID,
 				DEKSourceType: etcdvalue.DEKSourceHKDFSeed,
 			},
 		},
@@ -78,7 +78,7 @@ func TestParse(t *testing.T) {
 			want: etcdvalue.Value{
 				Kind:          etcdvalue.KindKMSv2,
 				Name:          "kms",
-				KeyID:         legacyObject.KeyID,
+				KEKID:         legacyObject.KeyID,
 				DEKSourceType: etcdvalue.DEKSourceAESGCMKey,
 			},
 		},
@@ -90,7 +90,7 @@ func TestParse(t *testing.T) {
 			want: etcdvalue.Value{
 				Kind:          etcdvalue.KindKMSv2,
 				Name:          "Cloud KMS/eu.west ü",
-				KeyID:         seedObject.KeyID,
+				KEKID:         seedObject.KeyID,
 				DEKSourceType: etcdvalue.DEKSourceHKDFSeed,
 			},
 		},

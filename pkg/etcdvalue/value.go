@@ -25,7 +25,7 @@ const (
 // k8s.io/apiserver/pkg/storage/value/encrypt/envelope/kmsv2/v2/api.proto.
 //
 // kube-apiserver reports a KMS v2 value as stale, and so in need of
-// migration, when either its key ID or its DEK source type differs from what
+// migration, when either its KEK id or its DEK source type differs from what
 // it currently writes, which is why Parse returns both.
 type DEKSourceType string
 
@@ -50,11 +50,11 @@ type Value struct {
 	// package documentation for names that contain ':'.
 	Name string
 
-	// KeyID is the KMS key ID the value's DEK source was encrypted with,
+	// KEKID is the KEK id the value's DEK source was encrypted with,
 	// for KindKMSv2 only. It is chosen by the KMS plugin and is not secret,
-	// but kube-apiserver only exposes hashes of key IDs in its metrics;
-	// callers exporting key IDs should do the same.
-	KeyID string
+	// but kube-apiserver only exposes hashes of KEK ids in its metrics;
+	// callers exporting KEK ids should do the same.
+	KEKID string
 
 	// DEKSourceType is set for KindKMSv2 only.
 	DEKSourceType DEKSourceType

@@ -74,7 +74,7 @@ func TestTargetsFromConfig(t *testing.T) {
 		{Resources: []string{"configmaps"}, Providers: []apiserverv1.ProviderConfiguration{ectest.AESCBC("2", ectest.AESKeyB), ectest.Identity()}},
 		{Resources: []string{"*.apps"}, Providers: []apiserverv1.ProviderConfiguration{ectest.KMS("1"), ectest.Identity()}},
 	}}
-	kms1 := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "1_secrets", KeyID: "kek-a"}
+	kms1 := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "1_secrets", KEKID: "kek-a"}
 	scenarios := []struct {
 		name      string
 		deployed  *apiserverv1.EncryptionConfiguration
@@ -268,7 +268,7 @@ func TestReadKeyEvidence(t *testing.T) {
 		Verifier: evidence.NewVerifier(kv, evidence.Options{Counter: storeCounter{kv}}),
 		Targets: func(context.Context) ([]VerifyTarget, error) {
 			return []VerifyTarget{{
-				WriteKey:  evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "1_secrets", KeyID: "kek-b"},
+				WriteKey:  evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "1_secrets", KEKID: "kek-b"},
 				Resources: []evidence.Resource{evidence.BuiltInResource("/registry", secretsGR), evidence.BuiltInResource("/registry", configmaps)},
 			}}, nil
 		},
@@ -286,7 +286,7 @@ func TestReadKeyEvidence(t *testing.T) {
 	if err != nil || report == nil || !at.Equal(finished) {
 		t.Fatalf("after a scan: %v, %v, %v", report, at, err)
 	}
-	if len(report.Resources) != 1 || report.Resources[0].Resource != "secrets" || report.Resources[0].Total != 1 || report.WriteKey.KeyID != "kek-b" {
+	if len(report.Resources) != 1 || report.Resources[0].Resource != "secrets" || report.Resources[0].Total != 1 || report.WriteKey.KEKID != "kek-b" {
 		t.Errorf("the report of secrets is %+v", report)
 	}
 	for _, gr := range []schema.GroupResource{{Resource: "routes", Group: "route.openshift.io"}, {Group: "*", Resource: "*"}} {

@@ -12,22 +12,22 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 
-	"github.com/kmsguard/kmsguard/pkg/internal/configmapdata"
+	"github.com/kmsguard/kmsguard/internal/configmapdata"
 )
 
 // Target is what a migration rewrites a resource to: library-go's write key
 // (the key secret's id) and, for a migration after a remote key rotation,
-// the remote KMS key_id the rotation went to.
+// the KEK id the rotation went to.
 type Target struct {
-	WriteKey    string `json:"writeKey"`
-	RemoteKeyID string `json:"remoteKeyID,omitempty"`
+	WriteKey string `json:"writeKey"`
+	KEKID    string `json:"kekID,omitempty"`
 }
 
 func (t Target) String() string {
-	if t.RemoteKeyID == "" {
+	if t.KEKID == "" {
 		return fmt.Sprintf("write key %s", t.WriteKey)
 	}
-	return fmt.Sprintf("write key %s at key_id %s", t.WriteKey, t.RemoteKeyID)
+	return fmt.Sprintf("write key %s at KEK id %s", t.WriteKey, t.KEKID)
 }
 
 // Counts are the outcomes of one migration of one resource.
@@ -36,7 +36,7 @@ type Counts struct {
 	Listed int64 `json:"listed"`
 	// Rewritten objects were stored again (their resourceVersion changed).
 	Rewritten int64 `json:"rewritten"`
-	// Unchanged objects were already under the current write key and key_id:
+	// Unchanged objects were already under the current write key and KEK id:
 	// the apiserver skipped the write.
 	Unchanged int64 `json:"unchanged"`
 	// Conflicts were written concurrently, so they are under the current

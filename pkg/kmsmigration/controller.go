@@ -15,8 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 
-	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
-	"github.com/kmsguard/kmsguard/pkg/internal/required"
+	"github.com/kmsguard/kmsguard/internal/conditions"
+	"github.com/kmsguard/kmsguard/internal/required"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
@@ -58,7 +58,7 @@ var ConditionControllerDegraded = conditions.ControllerDegradedType(controllerNa
 // DefaultResync is how often the controller publishes progress.
 const DefaultResync = 10 * time.Second
 
-// RotationReader gives the latest completed remote key_id (KEK id) rotation of a library-go KMS key;
+// RotationReader gives the latest completed KEK id rotation of a library-go KMS key;
 // *kmsstate.Controller implements it (kmsstate.Reader).
 type RotationReader interface {
 	LatestRotation(keyID string) (kmsstate.Rotation, bool)
@@ -112,11 +112,11 @@ type ControllerOptions struct {
 //
 // # Key rotation
 //
-// A KMS key rotation changes the remote key_id behind a library-go key
+// A KMS key rotation changes the KEK id behind a library-go key
 // without changing the key: library-go has already recorded its resources
 // as migrated and never migrates them again, yet every object is still
-// encrypted with a DEK from the old key_id. When kmsstate reports a rotation
-// completed (every plugin and every apiserver on the new key_id) for the
+// encrypted with a DEK from the old KEK id. When kmsstate reports a rotation
+// completed (every plugin and every apiserver on the new KEK id) for the
 // write key of a resource, and no migration of that resource started after
 // the rotation completed, the controller starts one to Target{WriteKey,
 // RemoteKeyID}. It never interrupts a running migration: one that started
@@ -126,9 +126,9 @@ type ControllerOptions struct {
 // migration in its checkpoint, and nothing starts or is announced.
 //
 // A repeat migration is cheap: kube-apiserver marks a value stale only when
-// it was written under another key or key_id, and skips the write of a
+// it was written under another key or KEK id, and skips the write of a
 // no-op update of a value that is not stale. Objects already under the new
-// key_id cost one PUT each and no etcd write.
+// KEK id cost one PUT each and no etcd write.
 type Controller struct {
 	factory.Controller
 
@@ -195,7 +195,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 }
 
 // startRotationMigrations starts a migration for every resource whose write
-// key's remote key_id rotated after its last migration started.
+// key's KEK id rotated after its last migration started.
 func (c *Controller) startRotationMigrations(ctx context.Context, recorder events.Recorder) error {
 	if c.options.WriteKeys == nil || c.options.Rotations == nil {
 		return nil
@@ -218,10 +218,10 @@ func (c *Controller) startRotationMigrations(ctx context.Context, recorder event
 		if known && p.Running() {
 			continue
 		}
-		target := Target{WriteKey: keyID, RemoteKeyID: rotation.To}
+		target := Target{WriteKey: keyID, KEKID: rotation.To}
 		if known && (p.Target == target || (p.Target.WriteKey == keyID && !p.Started.Before(rotation.Completed))) {
 			// Started for this rotation, or after it completed: either
-			// wrote with the new key_id, whatever its result. Failures
+			// wrote with the new KEK id, whatever its result. Failures
 			// are retried by library-go or an admin's prune, not here,
 			// so that two triggers never take turns stopping each other.
 			continue

@@ -164,9 +164,9 @@ func TestControllerRotationMigration(t *testing.T) {
 	if eventCount(EventRotationMigration) != 1 {
 		t.Fatalf("the completed rotation started no migration: %v", recorder.Events())
 	}
-	_, _, result := waitTarget(t, m, Target{WriteKey: "2", RemoteKeyID: "kek-b"})
+	_, _, result := waitTarget(t, m, Target{WriteKey: "2", KEKID: "kek-b"})
 	p := m.Progress()[0]
-	if p.Target != (Target{WriteKey: "2", RemoteKeyID: "kek-b"}) || result != nil || p.Counts.Rewritten != 40 {
+	if p.Target != (Target{WriteKey: "2", KEKID: "kek-b"}) || result != nil || p.Counts.Rewritten != 40 {
 		t.Fatalf("rotation migration: target %v result %v counts %+v", p.Target, result, p.Counts)
 	}
 	sync()
@@ -191,7 +191,7 @@ func TestControllerRotationAfterRestart(t *testing.T) {
 	kube := kubefake.NewSimpleClientset()
 	store := ConfigMapCheckpoints{Client: kube.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: "kmsguard-migration"}
 	rotation := kmsstate.Rotation{KeyID: "2", From: "kek-a", To: "kek-b", Started: t0.Add(-48 * time.Hour), Completed: t0.Add(-47 * time.Hour)}
-	rotationTarget := Target{WriteKey: "2", RemoteKeyID: "kek-b"}
+	rotationTarget := Target{WriteKey: "2", KEKID: "kek-b"}
 
 	process := func() (*Migrator, func() int) {
 		opts := testOptions(t, c)

@@ -69,7 +69,7 @@ func TestControllerNotManagedStartsNoRotationMigration(t *testing.T) {
 			c := apiservertest.NewStaleSecrets(1, 20)
 			m := newTestMigrator(t, testOptions(t, c))
 			rotation := kmsstate.Rotation{KeyID: "2", From: "kek-a", To: "kek-b", Started: t0.Add(-2 * time.Hour), Completed: t0.Add(-time.Hour)}
-			rotationTarget := Target{WriteKey: "2", RemoteKeyID: "kek-b"}
+			rotationTarget := Target{WriteKey: "2", KEKID: "kek-b"}
 			operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{ManagementState: s.state}, &operatorv1.OperatorStatus{}, nil)
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
 			controller := newTestController(t, ControllerOptions{

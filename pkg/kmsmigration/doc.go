@@ -1,11 +1,11 @@
 // Package kmsmigration rewrites every stored object of an encrypted resource
-// after a change of write key or of the KMS key_id behind it, and proves the
+// after a change of write key or of the KEK id behind it, and proves the
 // result from etcd.
 //
 // Changing the write provider, or rotating the key in the KMS, changes only
 // future writes. An object stays under the old key (or in plaintext) until it
 // is written again. kube-apiserver rewrites it on a no-op update when its
-// stored value is stale (written under another key or key_id) and skips the
+// stored value is stale (written under another key or KEK id) and skips the
 // write otherwise, so a migration is: list every object, PUT it back
 // unchanged with its resourceVersion as precondition.
 //
@@ -17,7 +17,7 @@
 //   - lists in pages (client-go tools/pager, Options.PageSize, default 500),
 //     one page ahead of the workers, never the whole resource; a 410 on an
 //     expired continue token resumes after the last key listed, and objects
-//     the apiserver cannot read are stepped over (pkg/internal/pagedlist);
+//     the apiserver cannot read are stepped over (internal/pagedlist);
 //   - PUTs each object unchanged from Options.Concurrency workers through a
 //     client-go token bucket (Options.QPS, Burst). A Conflict means the object
 //     was written concurrently, so it is under the current write key already:
@@ -48,11 +48,11 @@
 //
 // # Key rotation
 //
-// A rotation of the remote key_id behind a library-go KMS key does not
+// A rotation of the KEK id behind a library-go KMS key does not
 // change the key, so library-go never migrates again. Controller does: when
 // kmsstate reports a rotation complete on every node, it migrates each
 // resource written by that key to Target{WriteKey, RemoteKeyID}. Repeating a
-// migration is cheap: values already under the current key_id are not stale,
+// migration is cheap: values already under the current KEK id are not stale,
 // and their no-op updates write nothing to etcd.
 //
 // # Evidence

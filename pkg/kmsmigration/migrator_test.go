@@ -209,7 +209,7 @@ func TestRepeatMigrationWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := len(c.Writes)
-	progress, err := m.Migrate(context.Background(), secretsGR, Target{WriteKey: "2", RemoteKeyID: "kek-2"})
+	progress, err := m.Migrate(context.Background(), secretsGR, Target{WriteKey: "2", KEKID: "kek-2"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 
 	"github.com/kmsguard/kmsguard/internal/apiservertest"
-	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
+	"github.com/kmsguard/kmsguard/internal/conditions"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 

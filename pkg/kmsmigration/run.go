@@ -17,8 +17,8 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
-	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
-	"github.com/kmsguard/kmsguard/pkg/internal/pagedlist"
+	"github.com/kmsguard/kmsguard/internal/conditions"
+	"github.com/kmsguard/kmsguard/internal/pagedlist"
 )
 
 // run is one migration of one resource to one target.

@@ -100,7 +100,7 @@ func writeKeyOf(k encryptionconfig.StorageKey, keks KEKIDSource) (evidence.Write
 			// Not settled, or kmsstate's verdict is stale: no KEK id is known to be current.
 			return evidence.WriteKey{}, fmt.Errorf("KMS key %s (provider %s): %w", keyID, k.Name, err)
 		}
-		return evidence.WriteKey{Kind: k.Kind, Name: k.Name, KeyID: kek}, nil
+		return evidence.WriteKey{Kind: k.Kind, Name: k.Name, KEKID: kek}, nil
 	default:
 		return evidence.WriteKey{Kind: k.Kind, Name: k.Name}, nil
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 
-	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
-	"github.com/kmsguard/kmsguard/pkg/internal/required"
+	"github.com/kmsguard/kmsguard/internal/conditions"
+	"github.com/kmsguard/kmsguard/internal/required"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 )
 

@@ -20,7 +20,7 @@ import (
 )
 
 func TestVerificationController(t *testing.T) {
-	writeKey := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "1_secrets", KeyID: "kek-b"}
+	writeKey := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "1_secrets", KEKID: "kek-b"}
 	secrets := VerifyTarget{Resources: []evidence.Resource{evidence.BuiltInResource(evidence.DefaultEtcdPrefix, secretsGR)}, WriteKey: writeKey}
 	scenarios := []struct {
 		name       string

@@ -10,7 +10,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/klog/v2"
 
-	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
+	"github.com/kmsguard/kmsguard/internal/conditions"
 	"github.com/kmsguard/kmsguard/pkg/overrides"
 )
 

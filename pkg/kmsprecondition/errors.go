@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kmsguard/kmsguard/internal/conditions"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )

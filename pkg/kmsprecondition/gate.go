@@ -13,9 +13,9 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
+	"github.com/kmsguard/kmsguard/internal/required"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
-	"github.com/kmsguard/kmsguard/pkg/internal/required"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 

@@ -338,7 +338,7 @@ func TestPrecondition(t *testing.T) {
 			deployed:        ectest.Secrets(ectest.KMS("2"), ectest.KMS("1"), ectest.Identity()),
 			candidate:       ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
 			health:          allHealthy("2"),
-			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), map[evidence.Key]int64{{Kind: etcdvalue.KindKMSv2, Name: "1_secrets", KeyID: "kek-old", DEKSourceType: etcdvalue.DEKSourceHKDFSeed}: 2})}, finished: t0.Add(-48 * time.Hour)},
+			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), map[evidence.Key]int64{{Kind: etcdvalue.KindKMSv2, Name: "1_secrets", KEKID: "kek-old", DEKSourceType: etcdvalue.DEKSourceHKDFSeed}: 2})}, finished: t0.Add(-48 * time.Hour)},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
 			wantInMessage: []string{"secrets read key kms-v2:1_secrets (key 1): 2 objects are still stored under it"},
 			wantEvents:    []string{EventBlocked},

@@ -67,12 +67,12 @@ func (f *fakeCensus) ReadKeyEvidence(_ context.Context, gr schema.GroupResource)
 }
 
 // censusWriteKey is the write key of the census reports: KMS key 2's provider at KEK id kek-a.
-var censusWriteKey = evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "2_secrets", KeyID: "kek-a"}
+var censusWriteKey = evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "2_secrets", KEKID: "kek-a"}
 
 // census is a report of one resource started at started: 5 values under the write key and the given others.
 func census(resource string, started time.Time, others map[evidence.Key]int64) *evidence.Report {
 	rr := evidence.ResourceReport{Resource: resource, Prefix: "/registry/" + resource + "/", Total: 5, UnderWriteKey: 5,
-		Keys: []evidence.KeyCount{{Key: evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "2_secrets", KeyID: "kek-a", DEKSourceType: etcdvalue.DEKSourceHKDFSeed}, Count: 5, WriteKey: true}}}
+		Keys: []evidence.KeyCount{{Key: evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "2_secrets", KEKID: "kek-a", DEKSourceType: etcdvalue.DEKSourceHKDFSeed}, Count: 5, WriteKey: true}}}
 	for k, n := range others {
 		rr.Keys = append(rr.Keys, evidence.KeyCount{Key: k, Count: n})
 		rr.Total += n

@@ -11,7 +11,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 
-	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
+	"github.com/kmsguard/kmsguard/internal/conditions"
 )
 
 // ConditionDegraded is the controller's condition. Its suffix makes library-go's status controllers roll it into

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
+	"github.com/kmsguard/kmsguard/internal/conditions"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 

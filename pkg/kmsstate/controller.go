@@ -19,9 +19,9 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
+	"github.com/kmsguard/kmsguard/internal/conditions"
+	"github.com/kmsguard/kmsguard/internal/required"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
-	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
-	"github.com/kmsguard/kmsguard/pkg/internal/required"
 )
 
 // Operator conditions owned by the controller. Their suffixes make library-go's status controllers roll them
@@ -120,7 +120,7 @@ type Options struct {
 //	healthz != ok, or the active round trip failed
 //	(report status Unhealthy)
 //	an apiserver's /healthz/kms-providers or KMS calls fail  True                 APIServerKMSCheckFailing
-//	nodes disagree on the remote key_id beyond the grace     True                 KeyIDMismatch
+//	nodes disagree on the remote key_id beyond the grace     True                 KEKIDMismatch
 //	a report older than 4 report intervals                   True                 HealthReportStale
 //	a node of N has no report for a key of K                 True                 HealthReportMissing
 //

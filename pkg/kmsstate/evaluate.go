@@ -16,10 +16,10 @@ const (
 	// staleAfterIntervals: a report older than this many intervals is stale. One missed write can be a slow
 	// apiserver; four in a row mean the reporter is stuck or gone.
 	staleAfterIntervals = 4
-	// DefaultKeyIDMismatchGrace is how long nodes may disagree on the remote key_id before it is a failure:
+	// DefaultKEKIDMismatchGrace is how long nodes may disagree on the remote key_id before it is a failure:
 	// after a KMS-side rotation each plugin notices on its own schedule (its own KMS poll, then one report
 	// interval), which takes minutes, not more.
-	DefaultKeyIDMismatchGrace = 5 * time.Minute
+	DefaultKEKIDMismatchGrace = 5 * time.Minute
 	// maxKEKIDLength is the API limit of KMSPluginHealthReport.kekId and of a KMS v2 key_id.
 	maxKEKIDLength = 1024
 )
@@ -28,16 +28,16 @@ const (
 type Config struct {
 	// ReportInterval is the reporters' interval; reports older than 4 intervals are stale. Default 30 s.
 	ReportInterval time.Duration
-	// KeyIDMismatchGrace is how long nodes may report different remote key_ids. Default 5 minutes.
-	KeyIDMismatchGrace time.Duration
+	// KEKIDMismatchGrace is how long nodes may report different remote key_ids. Default 5 minutes.
+	KEKIDMismatchGrace time.Duration
 }
 
 func (c Config) withDefaults() Config {
 	if c.ReportInterval <= 0 {
 		c.ReportInterval = DefaultReportInterval
 	}
-	if c.KeyIDMismatchGrace <= 0 {
-		c.KeyIDMismatchGrace = DefaultKeyIDMismatchGrace
+	if c.KEKIDMismatchGrace <= 0 {
+		c.KEKIDMismatchGrace = DefaultKEKIDMismatchGrace
 	}
 	return c
 }

@@ -223,7 +223,7 @@ func TestEvaluateMetricGrowth(t *testing.T) {
 
 func TestEvaluateRotation(t *testing.T) {
 	apiserverOn := func(node, kek string) APIServerView {
-		return APIServerView{NodeName: node, Metrics: &MetricsSample{KeyIDHashes: map[string]string{"1_secrets": KeyIDHash(kek)}}}
+		return APIServerView{NodeName: node, Metrics: &MetricsSample{KeyIDHashes: map[string]string{"1_secrets": KEKIDHash(kek)}}}
 	}
 	type step struct {
 		after      time.Duration // since t0
@@ -271,7 +271,7 @@ func TestEvaluateRotation(t *testing.T) {
 			},
 		},
 		{
-			name: "disagreement beyond the grace period is a KeyIDMismatch",
+			name: "disagreement beyond the grace period is a KEKIDMismatch",
 			steps: []step{
 				{reports: []operatorv1.KMSPluginHealthReport{healthy("master-0", "1", "a"), healthy("master-1", "1", "a")}},
 				{after: time.Minute, reports: []operatorv1.KMSPluginHealthReport{healthy("master-0", "1", "b"), healthy("master-1", "1", "a")}, rotating: "a->b", pending: []string{"master-1"}},
@@ -318,10 +318,10 @@ func TestEvaluateRotation(t *testing.T) {
 				}
 				mismatch := false
 				for _, f := range state.Failures {
-					mismatch = mismatch || f.Reason == ReasonKeyIDMismatch
+					mismatch = mismatch || f.Reason == ReasonKEKIDMismatch
 				}
 				if mismatch != st.wantMismatch {
-					t.Fatalf("step %d: KeyIDMismatch %v, want %v: %+v", i, mismatch, st.wantMismatch, state.Failures)
+					t.Fatalf("step %d: KEKIDMismatch %v, want %v: %+v", i, mismatch, st.wantMismatch, state.Failures)
 				}
 			}
 		})

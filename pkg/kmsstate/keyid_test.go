@@ -28,8 +28,8 @@ func TestKeyIDHash(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			if got := KeyIDHash(s.keyID); got != s.want {
-				t.Errorf("KeyIDHash(%q) = %q, want %q", s.keyID, got, s.want)
+			if got := KEKIDHash(s.keyID); got != s.want {
+				t.Errorf("KEKIDHash(%q) = %q, want %q", s.keyID, got, s.want)
 			}
 		})
 	}

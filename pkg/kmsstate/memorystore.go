@@ -12,7 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 
-	"github.com/kmsguard/kmsguard/pkg/internal/configmapdata"
+	"github.com/kmsguard/kmsguard/internal/configmapdata"
 )
 
 // MemoryStore keeps what the Controller learned about remote key_ids across operator restarts and leader

@@ -12,8 +12,8 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
-	"github.com/kmsguard/kmsguard/pkg/kmsstate/pluginprobe"
 )
 
 // probeCallTimeout bounds each call of the probe. Only the scenarios whose
@@ -76,7 +76,7 @@ func TestPluginErrorReason(t *testing.T) {
 		},
 		{
 			name:        "encrypt answers key disabled",
-			breakPlugin: func(kms *fake.KMS, _ *fake.Plugin) { _ = kms.Disable(kms.CurrentKeyID()) },
+			breakPlugin: func(kms *fake.KMS, _ *fake.Plugin) { _ = kms.Disable(kms.CurrentKEKID()) },
 			wantStatus:  operatorv1.KMSPluginHealthStatusUnhealthy,
 			wantReason:  kmsstate.ReasonPluginUnhealthy,
 			wantInMsg:   "node master-1 key 1: encrypt round trip failed: rpc error: code = FailedPrecondition",
@@ -130,7 +130,7 @@ func TestPluginErrorReason(t *testing.T) {
 			now := time.Now()
 			reports := []operatorv1.KMSPluginHealthReport{{
 				NodeName: "master-0", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy,
-				KEKId: kms.CurrentKeyID(), LastCheckedTime: metav1.NewTime(now),
+				KEKId: kms.CurrentKEKID(), LastCheckedTime: metav1.NewTime(now),
 			}}
 			report := probe(t, "master-1", plugin)
 			if report.Status != s.wantStatus {

@@ -10,7 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kmsguard/kmsguard/pkg/internal/configmapdata"
+	"github.com/kmsguard/kmsguard/internal/configmapdata"
 )
 
 // StatePublisher publishes the controller's evaluations, so that `kmsguard status` shows the operator's own

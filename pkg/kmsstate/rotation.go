@@ -10,9 +10,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 )
 
-// KeyIDHash is how kube-apiserver names a KMS key_id in its metrics (key_id_hash labels): "sha256:" and the hex
+// KEKIDHash is how kube-apiserver names a KMS key_id in its metrics (key_id_hash labels): "sha256:" and the hex
 // SHA-256 of the key_id. It lets a plugin's reported key_id be compared with what an apiserver uses.
-func KeyIDHash(keyID string) string {
+func KEKIDHash(keyID string) string {
 	if keyID == "" {
 		return ""
 	}
@@ -95,7 +95,7 @@ func (e *evaluation) evaluateRotation(key string) {
 		since = e.obs.Now
 	}
 	e.next.disagreeSince[key] = since
-	if e.obs.Now.Sub(since) <= e.config.KeyIDMismatchGrace {
+	if e.obs.Now.Sub(since) <= e.config.KEKIDMismatchGrace {
 		return
 	}
 	reported := describeKEKs(nodesByKEK)
@@ -104,7 +104,7 @@ func (e *evaluation) evaluateRotation(key string) {
 			continue
 		}
 		for _, node := range nodes {
-			e.addFailure(Failure{Reason: ReasonKeyIDMismatch, Node: node, KeyID: key,
+			e.addFailure(Failure{Reason: ReasonKEKIDMismatch, Node: node, KeyID: key,
 				Detail: fmt.Sprintf("nodes report different remote key_ids since %s (%s)", since.UTC().Format(time.RFC3339), reported)})
 		}
 	}
@@ -144,7 +144,7 @@ func (e *evaluation) pendingNodes(key, kek string) []string {
 			pending.Insert(p.Node)
 		}
 	}
-	want := KeyIDHash(kek)
+	want := KEKIDHash(kek)
 	for _, v := range e.obs.APIServers {
 		if !e.nodes.Has(v.NodeName) || v.Metrics == nil {
 			continue

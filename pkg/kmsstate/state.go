@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
+	"github.com/kmsguard/kmsguard/internal/conditions"
 )
 
 // Reason names one class of KMS failure. It is the reason of the KMSPluginsDegraded condition when it is the
@@ -28,16 +28,16 @@ const (
 	// Status answered with a gRPC error of the plugin's own (FailedPrecondition "key disabled",
 	// PermissionDenied, Unauthenticated, Internal, ...; the message holds the code), or the active probe's
 	// Encrypt/Decrypt round trip failed (a revoked key whose Status still says "ok"). Check the key and the
-	// plugin's access to its KMS. pkg/kmsstate/pluginprobe tells the plugin's own errors from transport
+	// plugin's access to its KMS. pkg/kmsplugin/pluginprobe tells the plugin's own errors from transport
 	// failures; library-go's reporter writes every failed Status as Error, so behind it they read as
 	// PluginUnreachable.
 	ReasonPluginUnhealthy Reason = "PluginUnhealthy"
 	// ReasonAPIServerKMSCheckFailing: a kube-apiserver's own /healthz/kms-providers fails or its KMS calls
 	// fail. New DEKs cannot be made; writes stop three minutes after the last good Status.
 	ReasonAPIServerKMSCheckFailing Reason = "APIServerKMSCheckFailing"
-	// ReasonKeyIDMismatch: nodes have disagreed on the remote key_id for longer than the grace period, so
+	// ReasonKEKIDMismatch: nodes have disagreed on the remote key_id for longer than the grace period, so
 	// apiservers on different nodes write under different KMS keys.
-	ReasonKeyIDMismatch Reason = "KeyIDMismatch"
+	ReasonKEKIDMismatch Reason = "KEKIDMismatch"
 	// ReasonHealthReportStale: a plugin's last report is older than the staleness limit; its reporter is
 	// stuck or gone, and nothing is known about the plugin.
 	ReasonHealthReportStale Reason = "HealthReportStale"
@@ -75,7 +75,7 @@ var severity = conditions.NewSeverity(
 	ReasonPluginUnreachable,
 	ReasonPluginUnhealthy,
 	ReasonAPIServerKMSCheckFailing,
-	ReasonKeyIDMismatch,
+	ReasonKEKIDMismatch,
 	ReasonHealthReportStale,
 	ReasonHealthReportMissing,
 	ReasonStateNotEvaluated,

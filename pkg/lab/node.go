@@ -35,7 +35,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
-	"github.com/kmsguard/kmsguard/pkg/kmsstate/pluginprobe"
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 

@@ -40,8 +40,8 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
@@ -222,16 +222,16 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 
 	// Lost-key recovery: finds the objects a lost KMS key made undecryptable (from raw etcd values) and deletes
 	// exactly those once the admin consents, naming the key id.
-	resources, _, err := recovery.Resolve(kubeClient.Discovery(), recovery.DefaultResources)
+	resources, _, err := kmsrecovery.Resolve(kubeClient.Discovery(), kmsrecovery.DefaultResources)
 	if err != nil {
 		return nil, err
 	}
-	recoveryController, err := recovery.NewController("kube-apiserver", recovery.Options{
+	recoveryController, err := kmsrecovery.NewController("kube-apiserver", kmsrecovery.Options{
 		OperatorClient: operatorClient,
 		Dynamic:        dynamicClient,
 		Resources:      resources,
-		Raw:            recovery.EtcdValues(etcd),
-		KMS:            recovery.KMSStateView(kmsState),
+		Raw:            kmsrecovery.EtcdValues(etcd),
+		KMS:            kmsrecovery.KMSStateView(kmsState),
 		ConfigMaps:     kubeClient.CoreV1(),
 		Namespace:      operatorNamespace,
 		Recorder:       recorder.WithComponentSuffix("kms-recovery"),

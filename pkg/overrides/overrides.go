@@ -3,7 +3,7 @@
 //	unsupportedConfigOverrides:
 //	  kmsguard:
 //	    forceRevision: sha256:...            # kmsprecondition: roll out exactly this blocked candidate
-//	    confirmDataLoss: <provider>:<KEK id>  # kmsrollback/recovery: delete the objects of this lost key
+//	    confirmDataLoss: <provider>:<KEK id>  # kmsrecovery: delete the objects of this lost key
 //
 // Both name one exact thing, never a boolean: a forgotten "force: true" would open the rollout gate for every
 // later config, and a forgotten "confirm: true" would delete whatever becomes unreadable next month. A hash stops

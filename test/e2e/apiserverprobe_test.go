@@ -38,7 +38,7 @@ func TestAPIServerProbe(t *testing.T) {
 	cp := startKMSControlPlane(t, plugin)
 	a := cp.APIServer(0)
 	createSecret(t, a.Client(), "probed", "kept-through-the-outage")
-	oldKeyID := kms.CurrentKeyID()
+	oldKeyID := kms.CurrentKEKID()
 	waitForKMSHealth(t, a, http.StatusOK)
 
 	config := a.RESTConfig()
@@ -60,8 +60,8 @@ func TestAPIServerProbe(t *testing.T) {
 	if healthy.KMSHealthz == nil || !healthy.KMSHealthz.OK {
 		t.Errorf("healthy apiserver: view %s, want KMS health OK", describeView(healthy))
 	}
-	if got, want := healthy.Metrics.KeyIDHashes[providerName], kmsstate.KeyIDHash(kms.CurrentKeyID()); got != want {
-		t.Errorf("healthy apiserver: key id hash %q, want %q (of %q)", got, want, kms.CurrentKeyID())
+	if got, want := healthy.Metrics.KeyIDHashes[providerName], kmsstate.KEKIDHash(kms.CurrentKEKID()); got != want {
+		t.Errorf("healthy apiserver: key id hash %q, want %q (of %q)", got, want, kms.CurrentKEKID())
 	}
 	if healthy.Metrics.DecryptErrors != 0 {
 		t.Errorf("healthy apiserver: %v decrypt errors, want 0", healthy.Metrics.DecryptErrors)
@@ -75,7 +75,7 @@ func TestAPIServerProbe(t *testing.T) {
 	// call once its 20 s cache of the last answer has expired.
 	newKeyID := kms.Rotate()
 	rotated := probeUntil(t, prober, "the apiserver reports the rotated key id", func(v kmsstate.APIServerView) bool {
-		return v.Metrics != nil && v.Metrics.KeyIDHashes[providerName] == kmsstate.KeyIDHash(newKeyID)
+		return v.Metrics != nil && v.Metrics.KeyIDHashes[providerName] == kmsstate.KEKIDHash(newKeyID)
 	})
 
 	// Plugin stopped: the health check fails, naming the provider by its index in the config, and the failed
@@ -138,7 +138,7 @@ func TestAPIServerProbe(t *testing.T) {
 	if keyDisabled.Metrics.KMSCallErrors[decryptCall] < 1 {
 		t.Errorf("old key disabled: %v failed Decrypt calls after a failed read, want at least 1", keyDisabled.Metrics.KMSCallErrors[decryptCall])
 	}
-	if got, want := keyDisabled.Metrics.KeyIDHashes[providerName], kmsstate.KeyIDHash(newKeyID); got != want {
+	if got, want := keyDisabled.Metrics.KeyIDHashes[providerName], kmsstate.KEKIDHash(newKeyID); got != want {
 		t.Errorf("old key disabled: key id hash %q, want the current key's %q", got, want)
 	}
 

@@ -33,8 +33,8 @@ func TestSecretIsStoredUnderTheKMSKey(t *testing.T) {
 	if wantPrefix := "k8s:enc:kms:v2:" + providerName + ":"; !bytes.HasPrefix(raw, []byte(wantPrefix)) {
 		t.Errorf("stored value does not start with %q", wantPrefix)
 	}
-	if value.Kind != etcdvalue.KindKMSv2 || value.Name != providerName || value.KeyID != kms.CurrentKeyID() {
-		t.Errorf("stored value is %+v, want kind %s, provider %s, key id %s", value, etcdvalue.KindKMSv2, providerName, kms.CurrentKeyID())
+	if value.Kind != etcdvalue.KindKMSv2 || value.Name != providerName || value.KEKID != kms.CurrentKEKID() {
+		t.Errorf("stored value is %+v, want kind %s, provider %s, key id %s", value, etcdvalue.KindKMSv2, providerName, kms.CurrentKEKID())
 	}
 	if bytes.Contains(raw, []byte(plaintext)) {
 		t.Error("the Secret's plaintext is in etcd")
@@ -94,7 +94,7 @@ func TestKeyRotationMakesNoOpUpdatesRewrite(t *testing.T) {
 	client := a.Client()
 	ctx := context.Background()
 
-	oldKeyID := kms.CurrentKeyID()
+	oldKeyID := kms.CurrentKEKID()
 	old := createSecret(t, client, "old", "stored-under-the-old-key")
 	newKeyID := kms.Rotate()
 
@@ -106,14 +106,14 @@ func TestKeyRotationMakesNoOpUpdatesRewrite(t *testing.T) {
 		fresh = uniqueName("fresh")
 		createSecret(t, client, fresh, "stored-under-the-new-key")
 		value, _ := storedValue(t, cp, fresh)
-		return value.KeyID == newKeyID, nil
+		return value.KEKID == newKeyID, nil
 	})
 	if err != nil {
 		t.Fatalf("new writes never used key id %s: %v", newKeyID, err)
 	}
 
-	if value, _ := storedValue(t, cp, "old"); value.KeyID != oldKeyID {
-		t.Fatalf("Secret old is stored under %q before its update, want %q", value.KeyID, oldKeyID)
+	if value, _ := storedValue(t, cp, "old"); value.KEKID != oldKeyID {
+		t.Fatalf("Secret old is stored under %q before its update, want %q", value.KEKID, oldKeyID)
 	}
 	current, err := client.CoreV1().Secrets("default").Get(ctx, "old", metav1.GetOptions{})
 	if err != nil {
@@ -126,8 +126,8 @@ func TestKeyRotationMakesNoOpUpdatesRewrite(t *testing.T) {
 	if updated.ResourceVersion == old.ResourceVersion {
 		t.Errorf("no-op update of a Secret under the old key kept resourceVersion %s: it was not rewritten", old.ResourceVersion)
 	}
-	if value, _ := storedValue(t, cp, "old"); value.KeyID != newKeyID {
-		t.Errorf("after the no-op update Secret old is stored under %q, want %q", value.KeyID, newKeyID)
+	if value, _ := storedValue(t, cp, "old"); value.KEKID != newKeyID {
+		t.Errorf("after the no-op update Secret old is stored under %q, want %q", value.KEKID, newKeyID)
 	}
 
 	current, err = client.CoreV1().Secrets("default").Get(ctx, fresh, metav1.GetOptions{})
@@ -165,12 +165,12 @@ func TestRestartWithUnusableKMSFailsReadsUntilItRecovers(t *testing.T) {
 		{
 			name: "key disabled",
 			fail: func(t *testing.T, kms *fake.KMS, _ *fake.Plugin) {
-				if err := kms.Disable(kms.CurrentKeyID()); err != nil {
+				if err := kms.Disable(kms.CurrentKEKID()); err != nil {
 					t.Fatal(err)
 				}
 			},
 			heal: func(t *testing.T, kms *fake.KMS, _ *fake.Plugin) {
-				if err := kms.Restore(kms.CurrentKeyID()); err != nil {
+				if err := kms.Restore(kms.CurrentKEKID()); err != nil {
 					t.Fatal(err)
 				}
 			},

@@ -19,9 +19,9 @@ import (
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate/apiserverprobe"
-	"github.com/kmsguard/kmsguard/pkg/kmsstate/pluginprobe"
 )
 
 // probeInterval is the reporters' interval in this test; the detection latency goal is one interval plus 2 s.
@@ -199,7 +199,7 @@ func TestKMSStateFollowsKeyRotation(t *testing.T) {
 	waitForCondition(t, f.operator, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 	time.Sleep(probeInterval + time.Second)
 
-	oldKey := f.kms.CurrentKeyID()
+	oldKey := f.kms.CurrentKEKID()
 	newKey := f.kms.Rotate()
 	cond, latency := waitForCondition(t, f.operator, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionTrue, kmsstate.ReasonKeyRotationInProgress)
 	if want := oldKey + " -> " + newKey; !strings.Contains(cond.Message, want) {
@@ -225,7 +225,7 @@ func TestKMSStateActiveProbeCatchesRevokedDecrypt(t *testing.T) {
 	f := startKMSStateFixture(t)
 	waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 
-	if err := f.kms.Disable(f.kms.CurrentKeyID()); err != nil {
+	if err := f.kms.Disable(f.kms.CurrentKEKID()); err != nil {
 		t.Fatal(err)
 	}
 	cond, latency := waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnhealthy))
@@ -253,7 +253,7 @@ func TestKMSStateActiveProbeCatchesRevokedDecrypt(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 	}
 
-	if err := f.kms.Restore(f.kms.CurrentKeyID()); err != nil {
+	if err := f.kms.Restore(f.kms.CurrentKEKID()); err != nil {
 		t.Fatal(err)
 	}
 	_, latency = waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
@@ -272,7 +272,7 @@ func TestKMSStateRemovesOrphanedReports(t *testing.T) {
 	// What a reporter on a since-removed node left behind an hour ago.
 	gone := applyoperatorv1.KMSEncryptionStatus().WithHealthReports(applyoperatorv1.KMSPluginHealthReport().
 		WithNodeName("master-9").WithKeyId("1").WithStatus(operatorv1.KMSPluginHealthStatusHealthy).
-		WithKEKId(f.kms.CurrentKeyID()).WithLastCheckedTime(metav1.NewTime(time.Now().Add(-time.Hour))))
+		WithKEKId(f.kms.CurrentKEKID()).WithLastCheckedTime(metav1.NewTime(time.Now().Add(-time.Hour))))
 	if err := f.provider.ApplyKMSEncryptionStatus(context.Background(), encryptionstatus.ReporterFieldManager("master-9"), gone); err != nil {
 		t.Fatal(err)
 	}

@@ -310,7 +310,7 @@ func verifyUnderKMS(t *testing.T, l *lab.Lab, keyID string) {
 		Mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(discoveryClient)),
 	}})
 	for _, resource := range []string{"secrets", "configmaps"} {
-		writeKey, err := evidence.ParseWriteKey(fmt.Sprintf("kms-v2:%s_%s:%s", keyID, resource, l.KMS().CurrentKeyID()))
+		writeKey, err := evidence.ParseWriteKey(fmt.Sprintf("kms-v2:%s_%s:%s", keyID, resource, l.KMS().CurrentKEKID()))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -27,8 +27,8 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
-	"github.com/kmsguard/kmsguard/pkg/kmsstate/pluginprobe"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
@@ -67,7 +67,7 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	before := verify(t, a, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: kms.CurrentKeyID()}).Resources[0]
+	before := verify(t, a, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KEKID: kms.CurrentKEKID()}).Resources[0]
 	if before.NotUnderWriteKey < migrationSecrets {
 		t.Fatalf("before the migration only %d Secrets are off the KMS key", before.NotUnderWriteKey)
 	}
@@ -126,7 +126,7 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 					name, s.Data["value"], s.ResourceVersion, stored.Kvs[0].ModRevision, want, writers)
 			}
 		}
-		report := verify(t, a, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: kms.CurrentKeyID()})
+		report := verify(t, a, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KEKID: kms.CurrentKEKID()})
 		r := report.Resources[0]
 		if !report.Verified() || r.UnderWriteKey < migrationSecrets || r.NotUnderWriteKey != 0 {
 			t.Fatalf("after the migration: %d under the KMS key, %d elsewhere (%v)", r.UnderWriteKey, r.NotUnderWriteKey, r.NotUnderWriteKeyListed)
@@ -135,20 +135,20 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 	})
 
 	t.Run("migrate again after a key rotation", func(t *testing.T) {
-		oldKeyID := kms.CurrentKeyID()
+		oldKeyID := kms.CurrentKEKID()
 		newKeyID := kms.Rotate()
 		// The apiserver picks up the new key_id on its next Status call (every minute while healthy);
 		// kmsstate reports the rotation complete only once the apiserver is on it, so wait the same way:
 		// a new write must land under the new key_id.
 		waitForNewWritesUnder(t, cp, a.Client(), newKeyID)
 		rotation.Store(&kmsstateRotation{from: oldKeyID, to: newKeyID, completed: time.Now()})
-		target := kmsmigration.Target{WriteKey: "1", RemoteKeyID: newKeyID}
+		target := kmsmigration.Target{WriteKey: "1", KEKID: newKeyID}
 		p := waitMigration(t, m, target)
 		if p.Result != nil {
 			t.Fatal(p.Result)
 		}
 		t.Logf("rotation migration: %s", p)
-		report := verify(t, a, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: newKeyID})
+		report := verify(t, a, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KEKID: newKeyID})
 		if r := report.Resources[0]; !report.Verified() || r.NotUnderWriteKey != 0 {
 			t.Fatalf("after the rotation migration: %d under %s, %d elsewhere (%v)", r.UnderWriteKey, newKeyID, r.NotUnderWriteKey, r.NotUnderWriteKeyListed)
 		}
@@ -200,7 +200,7 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 		}
 		t.Logf("resumed and finished: %s", p)
 		waitForCondition(t, operator, kmsmigration.ConditionDegraded, operatorv1.ConditionFalse, "")
-		report := verify(t, a, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: provider2, KeyID: kms2.CurrentKeyID()})
+		report := verify(t, a, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: provider2, KEKID: kms2.CurrentKEKID()})
 		if r := report.Resources[0]; !report.Verified() || r.NotUnderWriteKey != 0 {
 			t.Fatalf("after the paused migration: %d Secrets not under %s (%v)", r.NotUnderWriteKey, provider2, r.NotUnderWriteKeyListed)
 		}
@@ -428,6 +428,6 @@ func waitForNewWritesUnder(t *testing.T, cp *kmsenv.ControlPlane, client kuberne
 		createSecret(t, client, name, "v")
 		v, _ := storedValue(t, cp, name)
 		_ = client.CoreV1().Secrets("default").Delete(context.Background(), name, metav1.DeleteOptions{})
-		return v.KeyID == keyID
+		return v.KEKID == keyID
 	})
 }

@@ -29,7 +29,7 @@ import (
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
@@ -81,8 +81,8 @@ func TestLostKeyRecovery(t *testing.T) {
 			createSecret(t, a.Client(), name(i), "lost")
 		}
 	}
-	lostKeyID := lostKMS.CurrentKeyID()
-	if v, _ := storedValue(t, cp, name(1)); v.KeyID != lostKeyID || v.Name != lostProvider {
+	lostKeyID := lostKMS.CurrentKEKID()
+	if v, _ := storedValue(t, cp, name(1)); v.KEKID != lostKeyID || v.Name != lostProvider {
 		t.Fatalf("secret %s is stored under %+v, want provider %s key %s", name(1), v, lostProvider, lostKeyID)
 	}
 
@@ -149,7 +149,7 @@ func TestLostKeyRecovery(t *testing.T) {
 		}
 		t.Logf("kmsstate saw %s after %s", what, time.Since(start).Round(time.Second))
 	}
-	resources, skipped, err := recovery.Resolve(discovery.NewDiscoveryClientForConfigOrDie(a.RESTConfig()), recovery.DefaultResources)
+	resources, skipped, err := kmsrecovery.Resolve(discovery.NewDiscoveryClientForConfigOrDie(a.RESTConfig()), kmsrecovery.DefaultResources)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,12 +162,12 @@ func TestLostKeyRecovery(t *testing.T) {
 	}
 	recorder := events.NewInMemoryRecorder("kms-recovery-e2e", clock.RealClock{})
 	fakeClock := &steppingClock{now: time.Now()}
-	controller, err := recovery.NewController("kube-apiserver", recovery.Options{
+	controller, err := kmsrecovery.NewController("kube-apiserver", kmsrecovery.Options{
 		OperatorClient: operator,
 		Dynamic:        dynamic.NewForConfigOrDie(a.RESTConfig()),
 		Resources:      resources,
-		Raw:            recovery.EtcdValues(etcd),
-		KMS:            recovery.KMSStateView(kmsState),
+		Raw:            kmsrecovery.EtcdValues(etcd),
+		KMS:            kmsrecovery.KMSStateView(kmsState),
 		ConfigMaps:     client.CoreV1(),
 		Namespace:      operatorNamespace,
 		Recorder:       recorder,
@@ -179,7 +179,7 @@ func TestLostKeyRecovery(t *testing.T) {
 	sync := func(consent string) *operatorv1.OperatorCondition {
 		t.Helper()
 		setRecoveryConsent(ctx, t, operator, consent)
-		fakeClock.step(recovery.DefaultInterval)
+		fakeClock.step(kmsrecovery.DefaultInterval)
 		start := time.Now()
 		if err := controller.Sync(ctx, factory.NewSyncContext("e2e", recorder)); err != nil {
 			t.Fatalf("sync with consent %q: %v", consent, err)
@@ -202,18 +202,18 @@ func TestLostKeyRecovery(t *testing.T) {
 
 	// 4. No consent: every lost Secret is found and listed, none deleted.
 	cond := sync("")
-	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(recovery.ReasonUndecryptableObjects) {
+	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(kmsrecovery.ReasonUndecryptableObjects) {
 		t.Fatalf("without consent: %s %s: %s", cond.Status, cond.Reason, cond.Message)
 	}
 	if wantMsg := fmt.Sprintf("secrets: %d of %d (key %s:%s: %d)", lost, lost+survivors, lostProvider, lostKeyID, lost); !strings.Contains(cond.Message, wantMsg) {
 		t.Errorf("message does not contain %q: %s", wantMsg, cond.Message)
 	}
-	cm, err := client.CoreV1().ConfigMaps(operatorNamespace).Get(ctx, recovery.ConfigMapName, metav1.GetOptions{})
+	cm, err := client.CoreV1().ConfigMaps(operatorNamespace).Get(ctx, kmsrecovery.ConfigMapName, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < lost+survivors; i++ {
-		if listed := strings.Contains(cm.Data[recovery.ConfigMapKeyObjects], `"name":"`+name(i)+`"`); listed == isSurvivor(i) {
+		if listed := strings.Contains(cm.Data[kmsrecovery.ConfigMapKeyObjects], `"name":"`+name(i)+`"`); listed == isSurvivor(i) {
 			t.Errorf("secret %s listed as undecryptable: %v", name(i), listed)
 		}
 	}
@@ -222,8 +222,8 @@ func TestLostKeyRecovery(t *testing.T) {
 	}
 
 	// 5. A consent naming another key deletes nothing.
-	cond = sync(liveKMS.CurrentKeyID())
-	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(recovery.ReasonConsentMismatch) {
+	cond = sync(liveKMS.CurrentKEKID())
+	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(kmsrecovery.ReasonConsentMismatch) {
 		t.Fatalf("with the wrong key id: %s %s: %s", cond.Status, cond.Reason, cond.Message)
 	}
 	if n := lostKeys(); n != lost {
@@ -232,8 +232,8 @@ func TestLostKeyRecovery(t *testing.T) {
 
 	// 5b. "unknown" is no key etcd shows: refused, from the controller and from `kmsguard recover`, with etcd
 	// access or without.
-	cond = sync(recovery.UnknownKeyID)
-	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(recovery.ReasonConsentUnprovable) {
+	cond = sync(kmsrecovery.UnknownConsentID)
+	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(kmsrecovery.ReasonConsentUnprovable) {
 		t.Fatalf("with consent unknown: %s %s: %s", cond.Status, cond.Reason, cond.Message)
 	}
 	kmsguard := buildKMSGuard(t)
@@ -266,7 +266,7 @@ func TestLostKeyRecovery(t *testing.T) {
 		return false
 	})
 	cond = sync(lostProvider + ":" + lostKeyID)
-	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(recovery.ReasonKMSUnhealthy) || !strings.Contains(cond.Message, "PluginUnhealthy: node master-0 key 1") {
+	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(kmsrecovery.ReasonKMSUnhealthy) || !strings.Contains(cond.Message, "PluginUnhealthy: node master-0 key 1") {
 		t.Fatalf("with consent while the plugin is unhealthy: %s %s: %s", cond.Status, cond.Reason, cond.Message)
 	}
 	args := []string{"recover", "--kubeconfig=" + kubeconfig, "--resources=secrets", "--etcd-endpoints=" + cp.EtcdEndpoint(), "--confirm-data-loss=" + lostKeyID, "--dry-run=false"}
@@ -293,12 +293,12 @@ func TestLostKeyRecovery(t *testing.T) {
 	}
 	deletedEvents := 0
 	for _, e := range recorder.Events() {
-		if e.Reason == recovery.EventObjectDeleted {
+		if e.Reason == kmsrecovery.EventObjectDeleted {
 			deletedEvents++
 		}
 	}
 	if deletedEvents != lost {
-		t.Errorf("%d %s events, want %d", deletedEvents, recovery.EventObjectDeleted, lost)
+		t.Errorf("%d %s events, want %d", deletedEvents, kmsrecovery.EventObjectDeleted, lost)
 	}
 
 	// 7. LIST works, and every survivor reads back unchanged. The unpaginated LIST is served by the watch
@@ -322,7 +322,7 @@ func TestLostKeyRecovery(t *testing.T) {
 		if got[n] != v {
 			t.Errorf("secret %s reads %q, want %q", n, got[n], v)
 		}
-		if stored, _ := storedValue(t, cp, n); stored.Name != liveProvider || stored.KeyID != liveKMS.CurrentKeyID() {
+		if stored, _ := storedValue(t, cp, n); stored.Name != liveProvider || stored.KEKID != liveKMS.CurrentKEKID() {
 			t.Errorf("secret %s is stored under %+v, want the live key", n, stored)
 		}
 	}
@@ -354,7 +354,7 @@ func setRecoveryConsent(ctx context.Context, t *testing.T, operator v1helpers.Op
 		if err != nil {
 			return false, err
 		}
-		if got, _ := recovery.ConsentFromSpec(spec); got == keyID {
+		if got, _ := kmsrecovery.ConsentFromSpec(spec); got == keyID {
 			return true, nil
 		}
 		spec = spec.DeepCopy()
@@ -377,9 +377,9 @@ func recoveryCondition(ctx context.Context, t *testing.T, a *kmsenv.APIServer) *
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := v1helpers.FindOperatorCondition(kas.Status.Conditions, recovery.ConditionDegraded)
+	c := v1helpers.FindOperatorCondition(kas.Status.Conditions, kmsrecovery.ConditionDegraded)
 	if c == nil {
-		t.Fatalf("no %s condition", recovery.ConditionDegraded)
+		t.Fatalf("no %s condition", kmsrecovery.ConditionDegraded)
 	}
 	return c
 }

@@ -28,9 +28,9 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
-	"github.com/kmsguard/kmsguard/pkg/kmsstate/pluginprobe"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 

@@ -60,7 +60,7 @@ func TestVerifyCustomResource(t *testing.T) {
 
 	kmsguard := buildKMSGuard(t)
 	kubeconfig := writeKubeconfig(t, a)
-	want := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: kms.CurrentKeyID()}
+	want := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KEKID: kms.CurrentKEKID()}
 	start := time.Now()
 	report := runVerifyCommand(t, kmsguard, kubeconfig, cp.EtcdEndpoint(), want, exitCodeVerified, "--resources=widgets.example.com")
 	t.Logf("kmsguard verify of %d widgets took %s", widgets, time.Since(start).Round(time.Millisecond))

@@ -53,7 +53,7 @@ func TestVerifyMigrationFromIdentityToKMS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeKMS := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: kms.CurrentKeyID()}
+	writeKMS := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KEKID: kms.CurrentKEKID()}
 	identity := evidence.ReadKey{Kind: etcdvalue.KindIdentity}
 
 	// Whatever kube-apiserver created by itself (none in envtest, some in a real cluster) is plaintext too.
@@ -80,7 +80,7 @@ func TestVerifyMigrationFromIdentityToKMS(t *testing.T) {
 	report := verify(t, a, etcd, sampler, writeKMS)
 	got := report.Resources[0]
 	plainKey := evidence.Key{Kind: etcdvalue.KindIdentity}
-	kmsKey := evidence.Key{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: kms.CurrentKeyID(), DEKSourceType: etcdvalue.DEKSourceHKDFSeed}
+	kmsKey := evidence.Key{Kind: etcdvalue.KindKMSv2, Name: providerName, KEKID: kms.CurrentKEKID(), DEKSourceType: etcdvalue.DEKSourceHKDFSeed}
 	wantPlain := preexisting + plaintextSecrets
 	if counts := keyCounts(got); counts[plainKey] != wantPlain || counts[kmsKey] != kmsSecrets || len(counts) != 2 {
 		t.Errorf("counts %v, want %d under %s and %d under %s", counts, wantPlain, plainKey, kmsSecrets, kmsKey)
@@ -172,7 +172,7 @@ func TestVerifySurvivesCompaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	kv := &compactingKV{KV: etcd, t: t, compactBefore: 2}
-	want := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KeyID: kms.CurrentKeyID()}
+	want := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KEKID: kms.CurrentKEKID()}
 	counter := metadataCounter(t, cp.APIServer(0))
 	report, err := evidence.NewVerifier(kv, evidence.Options{PageSize: 10, Counter: counter}).Verify(ctx, []evidence.Resource{secretsResource}, want)
 	if err != nil {

@@ -6,7 +6,7 @@
 // returns the same object whichever key it was stored under. Only the stored value tells, and only for every
 // object. The Verifier therefore reads every key under each resource's etcd prefix, classifies the value with
 // etcdvalue.Parse (which decrypts nothing and needs no key material) and counts the values per (kind,
-// provider or key name, KMS key id). Optionally it reads a small random sample of the objects through the API
+// provider or key name, KEK id). Optionally it reads a small random sample of the objects through the API
 // as well, to confirm that they still decrypt.
 //
 // # No verdict without the API's count
@@ -34,5 +34,5 @@
 //
 // Memory is constant in the number of keys: one page of values at a time, one counter per distinct key the
 // resource is stored under, and at most Options.MaxListed etcd keys per list. Values are never kept, logged
-// or put in a report; reports hold etcd keys (namespace and name of objects), names and key ids only.
+// or put in a report; reports hold etcd keys (namespace and name of objects), names and KEK ids only.
 package evidence

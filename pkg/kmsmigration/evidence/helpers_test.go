@@ -26,7 +26,7 @@ var secrets = evidence.BuiltInResource(evidence.DefaultEtcdPrefix, schema.GroupR
 
 // Keys of these tests.
 var (
-	currentKey = evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "kms", KeyID: "key-2"}
+	currentKey = evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "kms", KEKID: "key-2"}
 	identity   = evidence.WriteKey{Kind: etcdvalue.KindIdentity}
 )
 
@@ -52,7 +52,7 @@ func kmsv2Value(t testing.TB, provider, keyID string, dekType kmstypes.Encrypted
 
 // current is a value written by currentKey.
 func current(t testing.TB) []byte {
-	return kmsv2Value(t, currentKey.Name, currentKey.KeyID, kmstypes.EncryptedDEKSourceType_HKDF_SHA256_XNONCE_AES_GCM_SEED)
+	return kmsv2Value(t, currentKey.Name, currentKey.KEKID, kmstypes.EncryptedDEKSourceType_HKDF_SHA256_XNONCE_AES_GCM_SEED)
 }
 
 // oldKMS is a value written by the same provider under the previous key id.

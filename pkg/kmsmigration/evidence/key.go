@@ -8,13 +8,13 @@ import (
 )
 
 // Key is what a stored value was written under, as far as its bytes tell: the transformer kind, the provider
-// name (KMS) or key name (aescbc, aesgcm, secretbox), and for KMS v2 the KMS key id and DEK source type.
+// name (KMS) or key name (aescbc, aesgcm, secretbox), and for KMS v2 the KEK id and DEK source type.
 // Values are counted per Key, so the number of counters is the number of distinct keys, not of objects.
 type Key struct {
 	Kind etcdvalue.Kind `json:"kind"`
 	Name string         `json:"name,omitempty"`
-	// KeyID is the KMS v2 key id; empty for other kinds.
-	KeyID string `json:"keyID,omitempty"`
+	// KEKID is the KMS v2 KEK id; empty for other kinds.
+	KEKID string `json:"kekID,omitempty"`
 	// DEKSourceType is set for KMS v2 values only. kube-apiserver treats a value whose DEK source type
 	// differs from what it writes as stale and rewrites it on update, so it is part of the key.
 	DEKSourceType etcdvalue.DEKSourceType `json:"dekSourceType,omitempty"`
@@ -22,7 +22,7 @@ type Key struct {
 
 // keyOf is the Key of a parsed value.
 func keyOf(v etcdvalue.Value) Key {
-	return Key{Kind: v.Kind, Name: v.Name, KeyID: v.KeyID, DEKSourceType: v.DEKSourceType}
+	return Key{Kind: v.Kind, Name: v.Name, KEKID: v.KEKID, DEKSourceType: v.DEKSourceType}
 }
 
 // String formats k in the syntax ParseWriteKey reads.
@@ -30,42 +30,42 @@ func (k Key) String() string {
 	switch {
 	case k.Kind == etcdvalue.KindIdentity:
 		return string(k.Kind)
-	case k.Kind == etcdvalue.KindKMSv2 && k.KeyID != "":
-		return fmt.Sprintf("%s:%s:%s", k.Kind, k.Name, k.KeyID)
+	case k.Kind == etcdvalue.KindKMSv2 && k.KEKID != "":
+		return fmt.Sprintf("%s:%s:%s", k.Kind, k.Name, k.KEKID)
 	default:
 		return fmt.Sprintf("%s:%s", k.Kind, k.Name)
 	}
 }
 
 // WriteKey is what "current" means: the first provider of the resource's encryption config and, for KMS v2,
-// the key id its plugin's Status reports. Only values written by exactly that count as migrated.
+// the KEK id its plugin's Status reports. Only values written by exactly that count as migrated.
 type WriteKey struct {
 	Kind  etcdvalue.Kind `json:"kind"`
 	Name  string         `json:"name,omitempty"`
-	KeyID string         `json:"keyID,omitempty"`
+	KEKID string         `json:"kekID,omitempty"`
 }
 
 // String formats w in the syntax ParseWriteKey reads.
-func (w WriteKey) String() string { return Key{Kind: w.Kind, Name: w.Name, KeyID: w.KeyID}.String() }
+func (w WriteKey) String() string { return Key{Kind: w.Kind, Name: w.Name, KEKID: w.KEKID}.String() }
 
-// Validate checks that w names one key kube-apiserver can write with. A KMS v2 write key needs its key id:
+// Validate checks that w names one key kube-apiserver can write with. A KMS v2 write key needs its KEK id:
 // without it every value of the provider would count as current, including those under a rotated-away key.
 func (w WriteKey) Validate() error {
 	switch w.Kind {
 	case etcdvalue.KindIdentity:
-		if w.Name != "" || w.KeyID != "" {
-			return fmt.Errorf("identity write key has no name or key id")
+		if w.Name != "" || w.KEKID != "" {
+			return fmt.Errorf("identity write key has no name or KEK id")
 		}
 	case etcdvalue.KindKMSv2:
-		if w.Name == "" || w.KeyID == "" {
-			return fmt.Errorf("kms-v2 write key needs a provider name and a key id")
+		if w.Name == "" || w.KEKID == "" {
+			return fmt.Errorf("kms-v2 write key needs a provider name and a KEK id")
 		}
 		if strings.Contains(w.Name, ":") {
 			return fmt.Errorf("kms-v2 provider name %q contains ':', which kube-apiserver rejects", w.Name)
 		}
 	case etcdvalue.KindAESCBC, etcdvalue.KindAESGCM, etcdvalue.KindSecretbox, etcdvalue.KindKMSv1:
-		if w.Name == "" || w.KeyID != "" {
-			return fmt.Errorf("%s write key needs a name and no key id", w.Kind)
+		if w.Name == "" || w.KEKID != "" {
+			return fmt.Errorf("%s write key needs a name and no KEK id", w.Kind)
 		}
 	default:
 		return fmt.Errorf("unknown write key kind %q", w.Kind)
@@ -77,40 +77,40 @@ func (w WriteKey) Validate() error {
 // source type current kube-apiserver releases write (locked since 1.29); an older one is stale to
 // kube-apiserver and will be rewritten by a migration, so it is not migrated yet.
 func (w WriteKey) Covers(k Key) bool {
-	if k.Kind != w.Kind || k.Name != w.Name || k.KeyID != w.KeyID {
+	if k.Kind != w.Kind || k.Name != w.Name || k.KEKID != w.KEKID {
 		return false
 	}
 	return k.Kind != etcdvalue.KindKMSv2 || k.DEKSourceType == etcdvalue.DEKSourceHKDFSeed
 }
 
 // ReadKey is a key that an encryption config may stop listing: a provider entry (kind and name). For KMS v2 a
-// KeyID narrows it to one key id of the provider (a key the KMS is to retire); empty means the whole provider,
+// KeyID narrows it to one KEK id of the provider (a key the KMS is to retire); empty means the whole provider,
 // which is what removing the provider from the config drops.
 type ReadKey struct {
 	Kind  etcdvalue.Kind `json:"kind"`
 	Name  string         `json:"name,omitempty"`
-	KeyID string         `json:"keyID,omitempty"`
+	KEKID string         `json:"kekID,omitempty"`
 }
 
 // String formats r in the syntax ParseWriteKey reads.
-func (r ReadKey) String() string { return Key{Kind: r.Kind, Name: r.Name, KeyID: r.KeyID}.String() }
+func (r ReadKey) String() string { return Key{Kind: r.Kind, Name: r.Name, KEKID: r.KEKID}.String() }
 
 // Covers reports whether a value stored under k can only be read with r.
 func (r ReadKey) Covers(k Key) bool {
 	if k.Kind != r.Kind || k.Name != r.Name {
 		return false
 	}
-	return r.KeyID == "" || k.KeyID == r.KeyID
+	return r.KEKID == "" || k.KEKID == r.KEKID
 }
 
 // ParseWriteKey reads the command-line syntax of a write key:
 //
 //	identity
 //	aescbc:<key name>     (also aesgcm, secretbox, kms-v1: <provider name>)
-//	kms-v2:<provider name>:<key id>
+//	kms-v2:<provider name>:<KEK id>
 //
-// KMS v2 provider names cannot contain ':', so everything after the second ':' is the key id, which may
-// contain ':' (cloud KMS key ids often do). Names of the other kinds may contain ':' and take the rest.
+// KMS v2 provider names cannot contain ':', so everything after the second ':' is the KEK id, which may
+// contain ':' (cloud KEK ids often do). Names of the other kinds may contain ':' and take the rest.
 func ParseWriteKey(s string) (WriteKey, error) {
 	kind, rest, _ := strings.Cut(s, ":")
 	w := WriteKey{Kind: etcdvalue.Kind(kind)}
@@ -120,12 +120,12 @@ func ParseWriteKey(s string) (WriteKey, error) {
 			return WriteKey{}, fmt.Errorf("write key %q: identity takes no name", s)
 		}
 	case etcdvalue.KindKMSv2:
-		w.Name, w.KeyID, _ = strings.Cut(rest, ":")
+		w.Name, w.KEKID, _ = strings.Cut(rest, ":")
 	default:
 		w.Name = rest
 	}
 	if err := w.Validate(); err != nil {
-		return WriteKey{}, fmt.Errorf("write key %q: %w (want identity, <kind>:<name> or kms-v2:<provider>:<key id>)", s, err)
+		return WriteKey{}, fmt.Errorf("write key %q: %w (want identity, <kind>:<name> or kms-v2:<provider>:<KEK id>)", s, err)
 	}
 	return w, nil
 }

@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/metadata"
 
-	"github.com/kmsguard/kmsguard/pkg/internal/pagedlist"
+	"github.com/kmsguard/kmsguard/internal/pagedlist"
 )
 
 // MetadataCounter is the ObjectCounter of a cluster: it lists a resource's metadata in pages (the API sends

@@ -87,7 +87,7 @@ func CanDropReadKey(report *Report, key ReadKey, migrationFinished time.Time, ro
 	switch {
 	case report == nil:
 		return refuse(PruneNoReport)
-	case key.Covers(Key{Kind: report.WriteKey.Kind, Name: report.WriteKey.Name, KeyID: report.WriteKey.KeyID}):
+	case key.Covers(Key{Kind: report.WriteKey.Kind, Name: report.WriteKey.Name, KEKID: report.WriteKey.KEKID}):
 		return refuse(PruneIsWriteKey)
 	case !migrationFinished.IsZero() && report.Started.Before(migrationFinished):
 		// Its counts describe etcd before the migration: they prove nothing either way.

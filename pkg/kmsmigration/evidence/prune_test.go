@@ -16,7 +16,7 @@ func TestCanDropReadKey(t *testing.T) {
 	window := 24 * time.Hour
 	afterWindow := finished.Add(window)
 	identityKey := evidence.ReadKey{Kind: etcdvalue.KindIdentity}
-	oldKMSKey := evidence.ReadKey{Kind: etcdvalue.KindKMSv2, Name: "kms", KeyID: "key-1"}
+	oldKMSKey := evidence.ReadKey{Kind: etcdvalue.KindKMSv2, Name: "kms", KEKID: "key-1"}
 	hkdf := etcdvalue.DEKSourceHKDFSeed
 
 	// migrated is a report, started after the migration, with every object under the write key.
@@ -25,7 +25,7 @@ func TestCanDropReadKey(t *testing.T) {
 			WriteKey: currentKey,
 			Started:  finished.Add(time.Minute),
 			Resources: []evidence.ResourceReport{
-				{Resource: "secrets", Total: 2, UnderWriteKey: 2, Keys: []evidence.KeyCount{{Key: evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "kms", KeyID: "key-2", DEKSourceType: hkdf}, Count: 2, WriteKey: true}}},
+				{Resource: "secrets", Total: 2, UnderWriteKey: 2, Keys: []evidence.KeyCount{{Key: evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "kms", KEKID: "key-2", DEKSourceType: hkdf}, Count: 2, WriteKey: true}}},
 				{Resource: "configmaps", APICount: &evidence.APICount{Comparison: evidence.CompareExact}},
 			},
 		}
@@ -60,8 +60,8 @@ func TestCanDropReadKey(t *testing.T) {
 			want: &evidence.PruneError{Reason: evidence.PruneNoReport, Key: identityKey},
 		},
 		{
-			name: "the write key itself", report: migrated(nil), key: evidence.ReadKey{Kind: etcdvalue.KindKMSv2, Name: "kms", KeyID: "key-2"}, migrationFinished: finished, now: afterWindow,
-			want: &evidence.PruneError{Reason: evidence.PruneIsWriteKey, Key: evidence.ReadKey{Kind: etcdvalue.KindKMSv2, Name: "kms", KeyID: "key-2"}},
+			name: "the write key itself", report: migrated(nil), key: evidence.ReadKey{Kind: etcdvalue.KindKMSv2, Name: "kms", KEKID: "key-2"}, migrationFinished: finished, now: afterWindow,
+			want: &evidence.PruneError{Reason: evidence.PruneIsWriteKey, Key: evidence.ReadKey{Kind: etcdvalue.KindKMSv2, Name: "kms", KEKID: "key-2"}},
 		},
 		{
 			name: "the write key's whole provider", report: migrated(nil), key: evidence.ReadKey{Kind: etcdvalue.KindKMSv2, Name: "kms"}, migrationFinished: finished, now: afterWindow,
@@ -98,13 +98,13 @@ func TestCanDropReadKey(t *testing.T) {
 		},
 		{
 			name: "objects under another old key do not block", key: identityKey, migrationFinished: finished, now: afterWindow,
-			report: migrated(stale(0, evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "kms", KeyID: "key-1", DEKSourceType: hkdf}, 3)),
+			report: migrated(stale(0, evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "kms", KEKID: "key-1", DEKSourceType: hkdf}, 3)),
 		},
 		{
 			name: "a provider read key counts every key id of the provider", key: evidence.ReadKey{Kind: etcdvalue.KindKMSv2, Name: "old-kms"}, migrationFinished: finished, now: afterWindow,
 			report: migrated(func(r *evidence.Report) {
-				stale(0, evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "old-kms", KeyID: "a", DEKSourceType: hkdf}, 1)(r)
-				stale(0, evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "old-kms", KeyID: "b", DEKSourceType: hkdf}, 2)(r)
+				stale(0, evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "old-kms", KEKID: "a", DEKSourceType: hkdf}, 1)(r)
+				stale(0, evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "old-kms", KEKID: "b", DEKSourceType: hkdf}, 2)(r)
 			}),
 			want: &evidence.PruneError{Reason: evidence.PruneObjectsUnderKey, Key: evidence.ReadKey{Kind: etcdvalue.KindKMSv2, Name: "old-kms"}, Objects: 3, Resources: []string{"secrets"}},
 		},

@@ -6,7 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// Report is the evidence of one Verify call. It holds counts, etcd keys, names and key ids, never values. Its
+// Report is the evidence of one Verify call. It holds counts, etcd keys, names and KEK ids, never values. Its
 // verdict (Verified, and in JSON "verified" with the reason when false) is in verdict.go.
 type Report struct {
 	// WriteKey is what the report counts as current.

@@ -22,7 +22,7 @@ import (
 func TestVerify(t *testing.T) {
 	hkdf := etcdvalue.DEKSourceHKDFSeed
 	kmsKey := func(keyID string) evidence.Key {
-		return evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "kms", KeyID: keyID, DEKSourceType: hkdf}
+		return evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "kms", KEKID: keyID, DEKSourceType: hkdf}
 	}
 	scenarios := []struct {
 		name      string
@@ -77,7 +77,7 @@ func TestVerify(t *testing.T) {
 					{Key: evidence.Key{Kind: etcdvalue.KindIdentity}, Count: 2},
 					{Key: evidence.Key{Kind: etcdvalue.KindAESCBC, Name: "1"}, Count: 1},
 					{Key: kmsKey("key-1"), Count: 1},
-					{Key: evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "kms", KeyID: "key-2", DEKSourceType: etcdvalue.DEKSourceAESGCMKey}, Count: 1},
+					{Key: evidence.Key{Kind: etcdvalue.KindKMSv2, Name: "kms", KEKID: "key-2", DEKSourceType: etcdvalue.DEKSourceAESGCMKey}, Count: 1},
 					{Key: kmsKey("key-2"), Count: 1, WriteKey: true},
 				},
 			},
@@ -270,7 +270,7 @@ func TestVerifyFails(t *testing.T) {
 		wantErr   string
 	}{
 		{name: "no resources", want: currentKey, wantErr: "no resources"},
-		{name: "KMS v2 write key without key id", resources: []evidence.Resource{secrets}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "kms"}, wantErr: "needs a provider name and a key id"},
+		{name: "KMS v2 write key without key id", resources: []evidence.Resource{secrets}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "kms"}, wantErr: "needs a provider name and a KEK id"},
 		{name: "prefix without trailing slash", resources: []evidence.Resource{{Prefix: "/registry/secrets"}}, want: currentKey, wantErr: `must be a path ending in "/"`},
 		{name: "etcd error", resources: []evidence.Resource{secrets}, want: currentKey, getErr: boom, wantErr: "etcd is down"},
 	}

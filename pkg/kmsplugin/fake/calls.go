@@ -10,8 +10,8 @@ import (
 type Method string
 
 const (
-	// MethodStatus is the health and key id probe the apiserver sends
-	// periodically and before it trusts a new key id.
+	// MethodStatus is the health and KEK id probe the apiserver sends
+	// periodically and before it trusts a new KEK id.
 	MethodStatus Method = "Status"
 	// MethodEncrypt is called when the apiserver needs a new data
 	// encryption key sealed.

@@ -19,8 +19,8 @@ import (
 // succeed unchanged. That is the gRPC definition of FailedPrecondition, and it
 // is also what Google Cloud KMS answers for a disabled key version. A
 // PermissionDenied would wrongly suggest a credentials problem on the node.
-func errKeyDisabled(keyID string) error {
-	return status.Errorf(codes.FailedPrecondition, "fake kms: key %q is disabled", keyID)
+func errKeyDisabled(kekID string) error {
+	return status.Errorf(codes.FailedPrecondition, "fake kms: key %q is disabled", kekID)
 }
 
 // errKeyDestroyed is returned when a key's material has been wiped.
@@ -29,20 +29,20 @@ func errKeyDisabled(keyID string) error {
 // change will bring it back, so from the caller's point of view the key is
 // gone, exactly as if it had never existed. FailedPrecondition would invite a
 // recovery that is impossible.
-func errKeyDestroyed(keyID string) error {
-	return status.Errorf(codes.NotFound, "fake kms: key %q has been destroyed", keyID)
+func errKeyDestroyed(kekID string) error {
+	return status.Errorf(codes.NotFound, "fake kms: key %q has been destroyed", kekID)
 }
 
-// errKeyUnknown is returned for a key id this KMS never issued. NotFound, for
+// errKeyUnknown is returned for a KEK id this KMS never issued. NotFound, for
 // the same reason as errKeyDestroyed.
-func errKeyUnknown(keyID string) error {
-	return status.Errorf(codes.NotFound, "fake kms: key %q does not exist", keyID)
+func errKeyUnknown(kekID string) error {
+	return status.Errorf(codes.NotFound, "fake kms: key %q does not exist", kekID)
 }
 
-// errMissingKeyID is returned for a decrypt request that names no key.
+// errMissingKEKID is returned for a decrypt request that names no key.
 // InvalidArgument: the request itself is malformed, whatever the KMS state.
-func errMissingKeyID() error {
-	return status.Error(codes.InvalidArgument, "fake kms: decrypt request has no key id")
+func errMissingKEKID() error {
+	return status.Error(codes.InvalidArgument, "fake kms: decrypt request has no KEK id")
 }
 
 // errCiphertextRejected is returned when a ciphertext does not authenticate
@@ -50,6 +50,6 @@ func errMissingKeyID() error {
 // another key. InvalidArgument: the KMS and the key are fine, the input is not.
 // The reason is deliberately vague; an oracle that said which check failed
 // would help an attacker and does not help a test.
-func errCiphertextRejected(keyID string) error {
-	return status.Errorf(codes.InvalidArgument, "fake kms: ciphertext does not authenticate under key %q", keyID)
+func errCiphertextRejected(kekID string) error {
+	return status.Errorf(codes.InvalidArgument, "fake kms: ciphertext does not authenticate under key %q", kekID)
 }

@@ -76,9 +76,9 @@ func Example() {
 // encryption key through its life; every plugin sharing the KMS sees them.
 func ExampleKMS() {
 	kms := fake.NewKMS()
-	fmt.Println("current:", kms.CurrentKeyID())
+	fmt.Println("current:", kms.CurrentKEKID())
 
-	old := kms.CurrentKeyID()
+	old := kms.CurrentKEKID()
 	fmt.Println("rotated to:", kms.Rotate())
 
 	// A disabled key can come back; a destroyed one cannot.

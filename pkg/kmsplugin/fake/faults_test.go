@@ -41,8 +41,8 @@ func TestPluginSetUnhealthy(t *testing.T) {
 			}
 			// The rest of the answer stays valid, so the apiserver's
 			// reaction is driven by Healthz alone.
-			if resp.Version != "v2" || resp.KeyId != kms.CurrentKeyID() {
-				t.Errorf("Status = {Version: %q, KeyId: %q}, want {Version: \"v2\", KeyId: %q}", resp.Version, resp.KeyId, kms.CurrentKeyID())
+			if resp.Version != "v2" || resp.KeyId != kms.CurrentKEKID() {
+				t.Errorf("Status = {Version: %q, KeyId: %q}, want {Version: \"v2\", KeyId: %q}", resp.Version, resp.KeyId, kms.CurrentKEKID())
 			}
 			// Being unhealthy is reported, not enforced.
 			if _, err := decrypt(t, client, mustEncrypt(t, client, []byte("data"))); err != nil {
@@ -247,7 +247,7 @@ func TestPluginCalls(t *testing.T) {
 		},
 		{
 			name:  "calls failed by a disabled key",
-			fault: func(_ *fake.Plugin, kms *fake.KMS) { _ = kms.Disable(kms.CurrentKeyID()) },
+			fault: func(_ *fake.Plugin, kms *fake.KMS) { _ = kms.Disable(kms.CurrentKEKID()) },
 			calls: []fake.Method{fake.MethodEncrypt, fake.MethodDecrypt, fake.MethodDecrypt},
 		},
 	}

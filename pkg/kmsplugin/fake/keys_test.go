@@ -14,15 +14,15 @@ import (
 func TestKMSRotate(t *testing.T) {
 	kms := fake.NewKMS()
 	_, client := startPlugin(t, kms)
-	oldKeyID := kms.CurrentKeyID()
+	oldKeyID := kms.CurrentKEKID()
 	old := mustEncrypt(t, client, []byte("written before rotation"))
 
 	newKeyID := kms.Rotate()
 	if newKeyID == oldKeyID {
 		t.Fatalf("Rotate returned the old key id %q", oldKeyID)
 	}
-	if got := kms.CurrentKeyID(); got != newKeyID {
-		t.Errorf("CurrentKeyID() = %q, want %q", got, newKeyID)
+	if got := kms.CurrentKEKID(); got != newKeyID {
+		t.Errorf("CurrentKEKID() = %q, want %q", got, newKeyID)
 	}
 	if got := mustStatus(t, client).KeyId; got != newKeyID {
 		t.Errorf("Status key id = %q, want %q", got, newKeyID)
@@ -121,8 +121,8 @@ func TestKMSKeyLifecycle(t *testing.T) {
 				t.Errorf("Encrypt = %v, want code %v", err, scenario.wantEncrypt)
 			}
 			// Like real plugins, Status does not probe the key.
-			if resp := mustStatus(t, client); resp.Healthz != "ok" || resp.KeyId != kms.CurrentKeyID() {
-				t.Errorf("Status = {Healthz: %q, KeyId: %q}, want {Healthz: \"ok\", KeyId: %q}", resp.Healthz, resp.KeyId, kms.CurrentKeyID())
+			if resp := mustStatus(t, client); resp.Healthz != "ok" || resp.KeyId != kms.CurrentKEKID() {
+				t.Errorf("Status = {Healthz: %q, KeyId: %q}, want {Healthz: \"ok\", KeyId: %q}", resp.Healthz, resp.KeyId, kms.CurrentKEKID())
 			}
 		})
 	}

@@ -22,7 +22,7 @@ type KMS struct {
 	mu      sync.RWMutex
 	keys    map[string]*key
 	current *key
-	// issued counts the keys created so far; it numbers the key ids.
+	// issued counts the keys created so far; it numbers the KEK ids.
 	issued int
 }
 
@@ -38,8 +38,8 @@ func newKMS(keySource io.Reader) *KMS {
 	return k
 }
 
-// CurrentKeyID returns the id of the key that new Encrypt calls use.
-func (k *KMS) CurrentKeyID() string {
+// CurrentKEKID returns the id of the key that new Encrypt calls use.
+func (k *KMS) CurrentKEKID() string {
 	k.mu.RLock()
 	defer k.mu.RUnlock()
 	return k.current.id
@@ -50,8 +50,8 @@ func (k *KMS) CurrentKeyID() string {
 //
 // Key ids are "key-1", "key-2", ... in creation order: deterministic, so test
 // failures read well, and far below the 1 KiB limit the apiserver puts on
-// KMS v2 key ids.
-func (k *KMS) Rotate() (newKeyID string) {
+// KMS v2 KEK ids.
+func (k *KMS) Rotate() (newKEKID string) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 
@@ -75,16 +75,16 @@ func (k *KMS) Rotate() (newKeyID string) {
 	return id
 }
 
-// Disable makes Encrypt and Decrypt under keyID fail until Restore is called,
+// Disable makes Encrypt and Decrypt under kekID fail until Restore is called,
 // like disabling a key in a cloud KMS. Disabling a disabled key is a no-op.
 //
 // The plugins' Status keeps answering "ok": real plugins often do not notice
 // a disabled key until they use it (kubernetes#138950,
 // aws-encryption-provider#139), and tests need to reproduce that.
-func (k *KMS) Disable(keyID string) error {
-	return k.transition(keyID, func(key *key) error {
+func (k *KMS) Disable(kekID string) error {
+	return k.transition(kekID, func(key *key) error {
 		if key.state == keyDestroyed {
-			return errKeyDestroyed(keyID)
+			return errKeyDestroyed(kekID)
 		}
 		key.state = keyDisabled
 		return nil
@@ -93,42 +93,42 @@ func (k *KMS) Disable(keyID string) error {
 
 // Restore re-enables a disabled key. Restoring an enabled key is a no-op; a
 // destroyed or unknown key cannot be restored.
-func (k *KMS) Restore(keyID string) error {
-	return k.transition(keyID, func(key *key) error {
+func (k *KMS) Restore(kekID string) error {
+	return k.transition(kekID, func(key *key) error {
 		if key.state == keyDestroyed {
-			return errKeyDestroyed(keyID)
+			return errKeyDestroyed(kekID)
 		}
 		key.state = keyEnabled
 		return nil
 	})
 }
 
-// Destroy wipes keyID's material for good: everything encrypted under it is
+// Destroy wipes kekID's material for good: everything encrypted under it is
 // lost, and Restore fails. Destroying a destroyed key is a no-op. The current
 // key may be destroyed, after which Encrypt fails until Rotate.
-func (k *KMS) Destroy(keyID string) error {
-	return k.transition(keyID, func(key *key) error {
+func (k *KMS) Destroy(kekID string) error {
+	return k.transition(kekID, func(key *key) error {
 		key.state = keyDestroyed
 		key.aead = nil
 		return nil
 	})
 }
 
-// transition applies change to keyID's key under the write lock, so that no
+// transition applies change to kekID's key under the write lock, so that no
 // Encrypt or Decrypt is in flight with the key while its state changes.
-func (k *KMS) transition(keyID string, change func(*key) error) error {
+func (k *KMS) transition(kekID string, change func(*key) error) error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	key, ok := k.keys[keyID]
+	key, ok := k.keys[kekID]
 	if !ok {
-		return errKeyUnknown(keyID)
+		return errKeyUnknown(kekID)
 	}
 	return change(key)
 }
 
 // encrypt seals plaintext under the current key and returns nonce||ciphertext
 // and the id of the key used.
-func (k *KMS) encrypt(plaintext []byte) (ciphertext []byte, keyID string, err error) {
+func (k *KMS) encrypt(plaintext []byte) (ciphertext []byte, kekID string, err error) {
 	k.mu.RLock()
 	defer k.mu.RUnlock()
 	key := k.current
@@ -138,23 +138,23 @@ func (k *KMS) encrypt(plaintext []byte) (ciphertext []byte, keyID string, err er
 	return key.aead.Seal(nil, nil, plaintext, nil), key.id, nil
 }
 
-// decrypt opens a nonce||ciphertext produced by encrypt under keyID.
-func (k *KMS) decrypt(keyID string, ciphertext []byte) ([]byte, error) {
-	if keyID == "" {
-		return nil, errMissingKeyID()
+// decrypt opens a nonce||ciphertext produced by encrypt under kekID.
+func (k *KMS) decrypt(kekID string, ciphertext []byte) ([]byte, error) {
+	if kekID == "" {
+		return nil, errMissingKEKID()
 	}
 	k.mu.RLock()
 	defer k.mu.RUnlock()
-	key, ok := k.keys[keyID]
+	key, ok := k.keys[kekID]
 	if !ok {
-		return nil, errKeyUnknown(keyID)
+		return nil, errKeyUnknown(kekID)
 	}
 	if err := key.usable(); err != nil {
 		return nil, err
 	}
 	plaintext, err := key.aead.Open(nil, nil, ciphertext, nil)
 	if err != nil {
-		return nil, errCiphertextRejected(keyID)
+		return nil, errCiphertextRejected(kekID)
 	}
 	return plaintext, nil
 }

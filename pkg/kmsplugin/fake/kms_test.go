@@ -47,7 +47,7 @@ func newTestKMS(t *testing.T, maxKeys int) *KMS {
 func TestKMSKeyIDs(t *testing.T) {
 	kms := NewKMS()
 	want := []string{"key-1", "key-2", "key-3"}
-	got := []string{kms.CurrentKeyID(), kms.Rotate(), kms.Rotate()}
+	got := []string{kms.CurrentKEKID(), kms.Rotate(), kms.Rotate()}
 	if !slices.Equal(got, want) {
 		t.Errorf("key ids = %q, want %q", got, want)
 	}
@@ -327,7 +327,7 @@ func TestKMSConcurrentUse(t *testing.T) {
 			id := kms.Rotate()
 			_ = kms.Disable(id)
 			_ = kms.Restore(id)
-			_ = kms.CurrentKeyID()
+			_ = kms.CurrentKEKID()
 		}
 	})
 	wg.Wait()

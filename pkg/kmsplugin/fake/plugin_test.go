@@ -35,8 +35,8 @@ func TestPluginEncryptDecryptRoundTrip(t *testing.T) {
 			_, client := startPlugin(t, kms)
 
 			enc := mustEncrypt(t, client, scenario.plaintext)
-			if enc.KeyId != kms.CurrentKeyID() {
-				t.Errorf("Encrypt key id = %q, want current key %q", enc.KeyId, kms.CurrentKeyID())
+			if enc.KeyId != kms.CurrentKEKID() {
+				t.Errorf("Encrypt key id = %q, want current key %q", enc.KeyId, kms.CurrentKEKID())
 			}
 			if len(scenario.plaintext) > 0 && bytes.Contains(enc.Ciphertext, scenario.plaintext) {
 				t.Errorf("ciphertext contains the plaintext")
@@ -66,7 +66,7 @@ func TestPluginStatus(t *testing.T) {
 	type statusFields struct{ Version, Healthz, KeyID string }
 	resp := mustStatus(t, client)
 	got := statusFields{resp.Version, resp.Healthz, resp.KeyId}
-	want := statusFields{Version: "v2", Healthz: "ok", KeyID: kms.CurrentKeyID()}
+	want := statusFields{Version: "v2", Healthz: "ok", KeyID: kms.CurrentKEKID()}
 	if got != want {
 		t.Errorf("Status = %+v, want %+v", got, want)
 	}
@@ -117,8 +117,8 @@ func TestPluginStopAndStartAgain(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Status after restart: %v", err)
 	}
-	if resp.KeyId != kms.CurrentKeyID() {
-		t.Errorf("Status key id after restart = %q, want %q", resp.KeyId, kms.CurrentKeyID())
+	if resp.KeyId != kms.CurrentKEKID() {
+		t.Errorf("Status key id after restart = %q, want %q", resp.KeyId, kms.CurrentKEKID())
 	}
 }
 

@@ -43,18 +43,18 @@ func (s *pluginService) Status(context.Context) (*service.StatusResponse, error)
 	return &service.StatusResponse{
 		Version: statusVersion,
 		Healthz: healthz,
-		KeyID:   s.kms.CurrentKeyID(),
+		KeyID:   s.kms.CurrentKEKID(),
 	}, nil
 }
 
 // Encrypt seals data under the KMS's current key. The uid only correlates
 // apiserver and plugin logs, and this plugin does not log.
 func (s *pluginService) Encrypt(_ context.Context, _ string, data []byte) (*service.EncryptResponse, error) {
-	ciphertext, keyID, err := s.kms.encrypt(data)
+	ciphertext, kekID, err := s.kms.encrypt(data)
 	if err != nil {
 		return nil, err
 	}
-	return &service.EncryptResponse{Ciphertext: ciphertext, KeyID: keyID}, nil
+	return &service.EncryptResponse{Ciphertext: ciphertext, KeyID: kekID}, nil
 }
 
 // Decrypt opens a ciphertext under the key the request names. Annotations

@@ -29,8 +29,8 @@ var fixtureSample = &kmsstate.MetricsSample{
 	// the aescbc failures nor those whose prefix matched no transformer.
 	DecryptErrors: 10,
 	KeyIDHashes: map[string]string{
-		"kms-a": kmsstate.KeyIDHash("key-2"), // newer than key-1, though listed first
-		"kms-b": kmsstate.KeyIDHash("key-b"),
+		"kms-a": kmsstate.KEKIDHash("key-2"), // newer than key-1, though listed first
+		"kms-b": kmsstate.KEKIDHash("key-b"),
 	},
 }
 

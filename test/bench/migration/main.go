@@ -458,7 +458,7 @@ func (b *bench) measureVerifier(ctx context.Context, r *sizeResult) error {
 	resp = nil
 	r.unpagedKeysPerSecond = float64(keys) / unpaged.Seconds()
 
-	want := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: b.writer, KeyID: b.kms.CurrentKeyID()}
+	want := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: b.writer, KEKID: b.kms.CurrentKEKID()}
 	// The verdict needs the API's object count; the keys/s are of the etcd scan alone.
 	config := b.cp.APIServer(0).RESTConfig()
 	disc, err := discovery.NewDiscoveryClientForConfig(config)

@@ -1,4 +1,4 @@
-package recovery_test
+package kmsrecovery_test
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery/recoverytest"
+	"github.com/kmsguard/kmsguard/internal/recoverytest"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 )
 
 type runtimeObject = runtime.Object
@@ -35,71 +35,71 @@ func TestDeleter(t *testing.T) {
 		noRaw        bool
 		interruptAt  string
 		wantNotTried int
-		wantOutcomes map[string]recovery.Outcome
+		wantOutcomes map[string]kmsrecovery.Outcome
 		wantDeleted  []string
 		wantEvents   []string
 	}{
 		{
 			name:         "dry run deletes nothing",
 			dryRun:       true,
-			wantOutcomes: map[string]recovery.Outcome{"lost-0000": recovery.OutcomeWouldDelete, "lost-0001": recovery.OutcomeWouldDelete},
+			wantOutcomes: map[string]kmsrecovery.Outcome{"lost-0000": kmsrecovery.OutcomeWouldDelete, "lost-0001": kmsrecovery.OutcomeWouldDelete},
 		},
 		{
 			name:         "deletes the objects of the consented key only",
-			wantOutcomes: map[string]recovery.Outcome{"lost-0000": recovery.OutcomeDeleted, "lost-0001": recovery.OutcomeDeleted},
+			wantOutcomes: map[string]kmsrecovery.Outcome{"lost-0000": kmsrecovery.OutcomeDeleted, "lost-0001": kmsrecovery.OutcomeDeleted},
 			wantDeleted:  []string{ref("lost-0000"), ref("lost-0001")},
-			wantEvents:   []string{recovery.EventObjectDeleted, recovery.EventObjectDeleted, recovery.EventDeletionFinished},
+			wantEvents:   []string{kmsrecovery.EventObjectDeleted, kmsrecovery.EventObjectDeleted, kmsrecovery.EventDeletionFinished},
 		},
 		{
 			name:         "an object that reads again is skipped",
 			setup:        func(c *recoverytest.Cluster) { c.SetReadable(recoverytest.Secrets, "app", "lost-0000", true) },
-			wantOutcomes: map[string]recovery.Outcome{"lost-0000": recovery.OutcomeReadable, "lost-0001": recovery.OutcomeDeleted},
+			wantOutcomes: map[string]kmsrecovery.Outcome{"lost-0000": kmsrecovery.OutcomeReadable, "lost-0001": kmsrecovery.OutcomeDeleted},
 			wantDeleted:  []string{ref("lost-0001")},
-			wantEvents:   []string{recovery.EventObjectSkipped, recovery.EventObjectDeleted, recovery.EventDeletionFinished},
+			wantEvents:   []string{kmsrecovery.EventObjectSkipped, kmsrecovery.EventObjectDeleted, kmsrecovery.EventDeletionFinished},
 		},
 		{
 			name: "an object that reads again between the check and the delete is refused by the apiserver, and skipped",
 			setup: func(c *recoverytest.Cluster) {
-				c.BeforeDelete(func(r recovery.Resource, ns, name string) {
+				c.BeforeDelete(func(r kmsrecovery.Resource, ns, name string) {
 					if name == "lost-0001" {
 						c.SetReadable(r, ns, name, true)
 					}
 				})
 			},
-			wantOutcomes: map[string]recovery.Outcome{"lost-0000": recovery.OutcomeDeleted, "lost-0001": recovery.OutcomeReadable},
+			wantOutcomes: map[string]kmsrecovery.Outcome{"lost-0000": kmsrecovery.OutcomeDeleted, "lost-0001": kmsrecovery.OutcomeReadable},
 			wantDeleted:  []string{ref("lost-0000")},
-			wantEvents:   []string{recovery.EventObjectDeleted, recovery.EventObjectSkipped, recovery.EventDeletionFinished},
+			wantEvents:   []string{kmsrecovery.EventObjectDeleted, kmsrecovery.EventObjectSkipped, kmsrecovery.EventDeletionFinished},
 		},
 		{
 			name: "an object rewritten under another key since the scan is skipped",
 			setup: func(c *recoverytest.Cluster) {
 				c.Add(recoverytest.Secrets, "app", "lost-0000", "key-other", false)
 			},
-			wantOutcomes: map[string]recovery.Outcome{"lost-0000": recovery.OutcomeOtherKey, "lost-0001": recovery.OutcomeDeleted},
+			wantOutcomes: map[string]kmsrecovery.Outcome{"lost-0000": kmsrecovery.OutcomeOtherKey, "lost-0001": kmsrecovery.OutcomeDeleted},
 			wantDeleted:  []string{ref("lost-0001")},
-			wantEvents:   []string{recovery.EventObjectSkipped, recovery.EventObjectDeleted, recovery.EventDeletionFinished},
+			wantEvents:   []string{kmsrecovery.EventObjectSkipped, kmsrecovery.EventObjectDeleted, kmsrecovery.EventDeletionFinished},
 		},
 		{
 			name:         "without etcd access nothing is deleted: the stored key cannot be re-read",
 			noRaw:        true,
-			wantOutcomes: map[string]recovery.Outcome{"lost-0000": recovery.OutcomeFailed, "lost-0001": recovery.OutcomeFailed},
-			wantEvents:   []string{recovery.EventObjectDeletionFailed, recovery.EventObjectDeletionFailed, recovery.EventDeletionFinished},
+			wantOutcomes: map[string]kmsrecovery.Outcome{"lost-0000": kmsrecovery.OutcomeFailed, "lost-0001": kmsrecovery.OutcomeFailed},
+			wantEvents:   []string{kmsrecovery.EventObjectDeletionFailed, kmsrecovery.EventObjectDeletionFailed, kmsrecovery.EventDeletionFinished},
 		},
 		{
 			name:         "interrupted during the first delete: that delete completes, the next is not tried",
 			interruptAt:  "lost-0000",
-			wantOutcomes: map[string]recovery.Outcome{"lost-0000": recovery.OutcomeDeleted},
+			wantOutcomes: map[string]kmsrecovery.Outcome{"lost-0000": kmsrecovery.OutcomeDeleted},
 			wantDeleted:  []string{ref("lost-0000")},
 			wantNotTried: 1,
-			wantEvents:   []string{recovery.EventObjectDeleted, recovery.EventDeletionFinished},
+			wantEvents:   []string{kmsrecovery.EventObjectDeleted, kmsrecovery.EventDeletionFinished},
 		},
 		{
 			name: "without the RBAC verb every delete fails and is reported",
 			setup: func(c *recoverytest.Cluster) {
 				c.ForbidUnsafeDelete()
 			},
-			wantOutcomes: map[string]recovery.Outcome{"lost-0000": recovery.OutcomeFailed, "lost-0001": recovery.OutcomeFailed},
-			wantEvents:   []string{recovery.EventObjectDeletionFailed, recovery.EventObjectDeletionFailed, recovery.EventDeletionFinished},
+			wantOutcomes: map[string]kmsrecovery.Outcome{"lost-0000": kmsrecovery.OutcomeFailed, "lost-0001": kmsrecovery.OutcomeFailed},
+			wantEvents:   []string{kmsrecovery.EventObjectDeletionFailed, kmsrecovery.EventObjectDeletionFailed, kmsrecovery.EventDeletionFinished},
 		},
 	}
 	for _, s := range scenarios {
@@ -108,8 +108,8 @@ func TestDeleter(t *testing.T) {
 			addSecrets(cluster, "app", "lost", 2, lostKey, false)
 			cluster.Add(recoverytest.Secrets, "app", "other-key", "key-other", false)
 			cluster.Add(recoverytest.Secrets, "app", "readable", liveKey, true)
-			resources := []recovery.Resource{recoverytest.Secrets}
-			findings, err := (&recovery.Scanner{Client: cluster.Dynamic, Raw: cluster.Raw()}).Scan(context.Background(), resources, nil)
+			resources := []kmsrecovery.Resource{recoverytest.Secrets}
+			findings, err := (&kmsrecovery.Scanner{Client: cluster.Dynamic, Raw: cluster.Raw()}).Scan(context.Background(), resources, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,7 +119,7 @@ func TestDeleter(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			if s.interruptAt != "" {
-				cluster.BeforeDelete(func(_ recovery.Resource, _, name string) {
+				cluster.BeforeDelete(func(_ kmsrecovery.Resource, _, name string) {
 					if name == s.interruptAt {
 						cancel()
 					}
@@ -127,9 +127,9 @@ func TestDeleter(t *testing.T) {
 			}
 			cluster.Fake.ClearActions()
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
-			var streamed []recovery.Result
-			deleter := &recovery.Deleter{Client: cluster.Dynamic, Raw: cluster.Raw(), Resources: resources, Recorder: recorder, Now: func() time.Time { return t0 },
-				OnResult: func(r recovery.Result) { streamed = append(streamed, r) }}
+			var streamed []kmsrecovery.Result
+			deleter := &kmsrecovery.Deleter{Client: cluster.Dynamic, Raw: cluster.Raw(), Resources: resources, Recorder: recorder, Now: func() time.Time { return t0 },
+				OnResult: func(r kmsrecovery.Result) { streamed = append(streamed, r) }}
 			if s.noRaw {
 				deleter.Raw = nil
 			}
@@ -137,7 +137,7 @@ func TestDeleter(t *testing.T) {
 			// Every undecryptable object is passed: the deleter itself keeps to the consented key.
 			report := deleter.Delete(ctx, findings.Objects(), "kms:"+lostKey, s.dryRun)
 
-			outcomes := map[string]recovery.Outcome{}
+			outcomes := map[string]kmsrecovery.Outcome{}
 			for _, r := range report.Results {
 				outcomes[r.Name] = r.Outcome
 			}
@@ -170,7 +170,7 @@ func TestDeleter(t *testing.T) {
 			if diff := cmp.Diff(s.wantEvents, reasons); diff != "" {
 				t.Errorf("events (-want +got):\n%s", diff)
 			}
-			if report.DryRun != s.dryRun || report.KeyID != "kms:"+lostKey || !report.Time.Equal(t0) {
+			if report.DryRun != s.dryRun || report.ConsentID != "kms:"+lostKey || !report.Time.Equal(t0) {
 				t.Errorf("report header %+v", report)
 			}
 			if diff := cmp.Diff(report.Results, streamed); diff != "" {

@@ -1,4 +1,4 @@
-package recovery
+package kmsrecovery
 
 import (
 	"context"
@@ -19,8 +19,8 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
-	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
-	"github.com/kmsguard/kmsguard/pkg/internal/required"
+	"github.com/kmsguard/kmsguard/internal/conditions"
+	"github.com/kmsguard/kmsguard/internal/required"
 )
 
 // DefaultInterval is how often the controller scans: each scan LISTs every object of every encrypted resource
@@ -37,7 +37,7 @@ type Options struct {
 	// Resources are the encrypted resources, as Resolve returns them.
 	Resources []Resource
 	// Raw tells the key each undecryptable object was written under (EtcdValues). Without it every
-	// undecryptable object is under UnknownKeyID and is reported, never deleted: no consent can name it.
+	// undecryptable object is under UnknownConsentID and is reported, never deleted: no consent can name it.
 	Raw RawValueReader
 	// KMS is what the plugins say now (KMSStateView of the operator's kmsstate controller). Without it a consent
 	// is refused (KMSUnhealthy): nothing tells a lost key from an outage.
@@ -161,7 +161,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 
 	consented, consentErr := CheckConsent(ctx, findings, consent, c.options.KMS)
 	if !managed && consentErr == nil && len(consented.Objects) > 0 {
-		consentErr = &ConsentError{Why: ReasonNotManaged, Consent: consent, Found: findings.KeyIDs(), Count: len(consented.Objects),
+		consentErr = &ConsentError{Why: ReasonNotManaged, Consent: consent, Found: findings.ConsentIDs(), Count: len(consented.Objects),
 			Detail: fmt.Sprintf("spec.managementState is %s", spec.ManagementState)}
 	}
 	deletedNow := false

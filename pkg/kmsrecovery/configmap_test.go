@@ -1,4 +1,4 @@
-package recovery
+package kmsrecovery
 
 import (
 	"encoding/json"
@@ -16,10 +16,10 @@ func TestReportConfigMapStaysUnderTheLimit(t *testing.T) {
 	for _, n := range []int{3, 20000} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			findings := &Findings{Resources: []ResourceFindings{{Resource: schema.GroupResource{Resource: "secrets"}}}}
-			deletion := &DeletionReport{KeyID: "7", Time: time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)}
+			deletion := &DeletionReport{ConsentID: "7", Time: time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)}
 			for i := 0; i < n; i++ {
 				o := Object{ObjectRef: ObjectRef{Resource: schema.GroupResource{Resource: "secrets"}, Namespace: "some-namespace", Name: fmt.Sprintf("a-rather-long-secret-name-%06d", i)},
-					EtcdKey: fmt.Sprintf("/kubernetes.io/secrets/some-namespace/a-rather-long-secret-name-%06d", i), KeyID: "7", Provider: "7_secrets"}
+					EtcdKey: fmt.Sprintf("/kubernetes.io/secrets/some-namespace/a-rather-long-secret-name-%06d", i), KEKID: "7", Provider: "7_secrets"}
 				findings.Resources[0].Unreadable = append(findings.Resources[0].Unreadable, o)
 				deletion.Results = append(deletion.Results, Result{Object: o, Outcome: OutcomeDeleted})
 			}
@@ -42,7 +42,7 @@ func TestReportConfigMapStaysUnderTheLimit(t *testing.T) {
 			if err := json.Unmarshal([]byte(cm.Data[ConfigMapKeyDeletion]), &report); err != nil {
 				t.Fatal(err)
 			}
-			if report.KeyID != "7" || !report.Time.Equal(deletion.Time) {
+			if report.ConsentID != "7" || !report.Time.Equal(deletion.Time) {
 				t.Errorf("deletion header %+v", report)
 			}
 			truncated := strings.Contains(cm.Data[ConfigMapKeySummary], "lists the first")

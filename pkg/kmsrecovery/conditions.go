@@ -1,4 +1,4 @@
-package recovery
+package kmsrecovery
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 
-	"github.com/kmsguard/kmsguard/pkg/internal/conditions"
+	"github.com/kmsguard/kmsguard/internal/conditions"
 )
 
 // ConditionDegraded is the controller's condition. Its suffix makes library-go's status controllers roll it
@@ -23,8 +23,8 @@ const (
 	ReasonAsExpected Reason = conditions.ReasonAsExpected
 	// ReasonUndecryptableObjects: objects are undecryptable and no consent names their key.
 	ReasonUndecryptableObjects Reason = "UndecryptableObjects"
-	// ReasonConsentMismatch: the consent names a key id no undecryptable object is stored under.
-	ReasonConsentMismatch Reason = "ConsentKeyIDMismatch"
+	// ReasonConsentMismatch: the consent names a key no undecryptable object is stored under.
+	ReasonConsentMismatch Reason = "ConsentMatchesNoObject"
 	// ReasonConsentAmbiguous: the consent names a bare KEK id that undecryptable objects of several KMS
 	// providers are stored under; it must name one as <provider>:<KEK id>.
 	ReasonConsentAmbiguous Reason = "ConsentAmbiguous"
@@ -89,11 +89,11 @@ func (c *Controller) condition(findings *Findings, consent string, consentErr er
 		default:
 			parts = append(parts, OverrideField+": "+refusal.Error())
 		}
-		if provable := ProvableKeyIDs(findings.KeyIDs()); len(provable) > 0 {
+		if provable := ProvableConsentIDs(findings.ConsentIDs()); len(provable) > 0 {
 			parts = append(parts, fmt.Sprintf("to delete the objects of a lost key (KEP-3926 unsafe delete; operators recreate what they own), set %s to its key, one of %s",
 				OverrideField, strings.Join(provable, ", ")))
 		}
-		if len(ProvableKeyIDs(findings.KeyIDs())) < len(findings.KeyIDs()) {
+		if len(ProvableConsentIDs(findings.ConsentIDs())) < len(findings.ConsentIDs()) {
 			parts = append(parts, "objects under unknown or identity cannot be deleted by a consent: etcd does not show a lost key behind them")
 		}
 	}

@@ -14,7 +14,7 @@ import (
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsstate/pluginprobe"
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
 )
 
 // TestProbeSomethingElseOnTheSocket puts servers that are not working KMS v2

@@ -1,4 +1,4 @@
-// Package recovery restores a cluster whose KMS key is lost for good: it finds the objects kube-apiserver can
+// Package kmsrecovery restores a cluster whose KMS key is lost for good: it finds the objects kube-apiserver can
 // no longer decrypt, reports them, and, only with the admin's consent naming the lost key and only while the
 // KMS shows that key is neither in use nor merely unreachable (CheckConsent), deletes them with KEP-3926's
 // unsafe delete so that LISTs work again and operators recreate what they own.
@@ -13,7 +13,7 @@
 // Scanner walks each resource with pagedlist, which finds every unreadable key past the 100-cause cap, and,
 // given a RawValueReader (EtcdValues), reads each unreadable value's prefix to tell the key it was written
 // under (the KMS v2 provider and KEK id, "aescbc:<name>" for other providers, "identity" for plaintext that
-// does not decode, UnknownKeyID when it cannot tell). Deleter deletes the objects of one key, one by one,
+// does not decode, UnknownConsentID when it cannot tell). Deleter deletes the objects of one key, one by one,
 // re-reading each stored key from etcd right before its delete. `kmsguard recover` runs both from a
 // workstation; Controller runs them in an operator.
 //
@@ -28,7 +28,7 @@
 //
 // or `kmsguard recover --confirm-data-loss=<provider>:<KEK id> --dry-run=false`. A key, not a boolean: it
 // cannot match the objects of a key that is merely unreachable for a while unless the admin names that key.
-// The provider is part of it because two KMS providers (two KMSs) can use the same key id; the bare KEK id is
+// The provider is part of it because two KMS providers (two KMSs) can issue the same KEK id; the bare KEK id is
 // accepted while a single provider has undecryptable objects under it. Other providers' keys are named as
 // listed ("aescbc:1").
 //
@@ -37,7 +37,7 @@
 //	consent                                                     reason                   recover exit
 //	none                                                        UndecryptableObjects     2
 //	"unknown" or "identity": no etcd evidence of a key          ConsentUnprovable        4
-//	names no undecryptable object                               ConsentKeyIDMismatch     3
+//	names no undecryptable object                               ConsentMatchesNoObject     3
 //	a bare KEK id that several providers have                   ConsentAmbiguous         3
 //	a KEK id a plugin serves, or kmsstate settled on for a key  ConsentNamesCurrentKey   5
 //	the current keys' plugins not all healthy, or not known     KMSUnhealthy             6
@@ -61,7 +61,7 @@
 //	scenario                                              KMSRecoveryDegraded
 //	every object of the resources readable                False AsExpected
 //	undecryptable objects, no consent                     True  UndecryptableObjects: counts per resource and key
-//	undecryptable objects, consent names another key      True  ConsentKeyIDMismatch
+//	undecryptable objects, consent names another key      True  ConsentMatchesNoObject
 //	consent names a bare KEK id of several providers      True  ConsentAmbiguous
 //	consent names "unknown" or "identity"                 True  ConsentUnprovable
 //	consent names a KEK id a plugin serves or is current  True  ConsentNamesCurrentKey
@@ -103,4 +103,4 @@
 // are listed again, and the condition names those that are not back, separating the ones an operator was
 // expected to recreate from the ones nobody will. This memory is the process's: after an operator restart
 // only the ConfigMap keeps the last deletion report.
-package recovery
+package kmsrecovery

@@ -1,4 +1,4 @@
-package recovery_test
+package kmsrecovery_test
 
 import (
 	"context"
@@ -16,8 +16,8 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/utils/clock"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery/recoverytest"
+	"github.com/kmsguard/kmsguard/internal/recoverytest"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -37,28 +37,28 @@ func Example() {
 	operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{ManagementState: operatorv1.Managed}, &operatorv1.OperatorStatus{}, nil)
 	kubeClient := kubefake.NewClientset()
 	recorder := events.NewInMemoryRecorder("kube-apiserver-operator", clock.RealClock{})
-	// The operator passes recovery.KMSStateView(kmsStateController); here, kmsstate's evaluation of the one
+	// The operator passes kmsrecovery.KMSStateView(kmsStateController); here, kmsstate's evaluation of the one
 	// report its node's plugin writes: healthy, serving key "8".
 	kmsState, _ := kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, kmsstate.Observation{
 		Now: time.Now(), Nodes: []string{"master-0"}, KeyIDs: []string{"1"},
 		Reports: []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy,
 			KEKId: "8", LastCheckedTime: metav1.Now()}},
 	})
-	kmsView := recovery.KMSViewFunc(func(context.Context) (recovery.KMSSnapshot, error) {
-		return recovery.SnapshotFromKMSState(kmsState), nil
+	kmsView := kmsrecovery.KMSViewFunc(func(context.Context) (kmsrecovery.KMSSnapshot, error) {
+		return kmsrecovery.SnapshotFromKMSState(kmsState), nil
 	})
 
 	// The wiring: the resources the operator encrypts, as the server serves them.
-	resources, skipped, err := recovery.Resolve(discovery, recovery.DefaultResources)
+	resources, skipped, err := kmsrecovery.Resolve(discovery, kmsrecovery.DefaultResources)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println("skipped:", len(skipped))
-	controller, err := recovery.NewController("kube-apiserver", recovery.Options{
+	controller, err := kmsrecovery.NewController("kube-apiserver", kmsrecovery.Options{
 		OperatorClient: operatorClient,
 		Dynamic:        cluster.Dynamic,
 		Resources:      resources,
-		Raw:            cluster.Raw(), // recovery.EtcdValues(etcdClient)
+		Raw:            cluster.Raw(), // kmsrecovery.EtcdValues(etcdClient)
 		KMS:            kmsView,
 		ConfigMaps:     kubeClient.CoreV1(),
 		Namespace:      "openshift-kube-apiserver-operator",
@@ -73,7 +73,7 @@ func Example() {
 			panic(err)
 		}
 		_, status, _, _ := operatorClient.GetOperatorState()
-		c := v1helpers.FindOperatorCondition(status.Conditions, recovery.ConditionDegraded)
+		c := v1helpers.FindOperatorCondition(status.Conditions, kmsrecovery.ConditionDegraded)
 		fmt.Println(c.Type, c.Status, c.Reason)
 	}
 	sync()

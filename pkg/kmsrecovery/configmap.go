@@ -1,4 +1,4 @@
-package recovery
+package kmsrecovery
 
 import (
 	"encoding/json"
@@ -54,11 +54,11 @@ func reportConfigMap(namespace string, findings *Findings, deletion *DeletionRep
 		}
 		// DeletionReport's own encoding, with the bounded results.
 		data, err := json.Marshal(struct {
-			KeyID   string          `json:"keyID"`
-			DryRun  bool            `json:"dryRun"`
-			Time    time.Time       `json:"time"`
-			Results json.RawMessage `json:"results"`
-		}{deletion.KeyID, deletion.DryRun, deletion.Time, json.RawMessage(results)})
+			ConsentID string          `json:"consentID"`
+			DryRun    bool            `json:"dryRun"`
+			Time      time.Time       `json:"time"`
+			Results   json.RawMessage `json:"results"`
+		}{deletion.ConsentID, deletion.DryRun, deletion.Time, json.RawMessage(results)})
 		if err != nil {
 			return nil, err
 		}

@@ -77,7 +77,7 @@ func TestParseValuesWrittenByKubeAPIServer(t *testing.T) {
 			want: etcdvalue.Value{
 				Kind:          etcdvalue.KindKMSv2,
 				Name:          "kms-seed",
-				KeyID:         "key-for-kms-seed",
+				KEKID:         "key-for-kms-seed",
 				DEKSourceType: etcdvalue.DEKSourceHKDFSeed,
 			},
 		},
@@ -87,7 +87,7 @@ func TestParseValuesWrittenByKubeAPIServer(t *testing.T) {
 			want: etcdvalue.Value{
 				Kind:          etcdvalue.KindKMSv2,
 				Name:          "kms-legacy-dek",
-				KeyID:         "key-for-kms-legacy-dek",
+				KEKID:         "key-for-kms-legacy-dek",
 				DEKSourceType: etcdvalue.DEKSourceAESGCMKey,
 			},
 		},

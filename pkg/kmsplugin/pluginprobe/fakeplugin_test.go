@@ -12,7 +12,7 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
-	"github.com/kmsguard/kmsguard/pkg/kmsstate/pluginprobe"
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
 )
 
 // callTimeout is long enough that a healthy call never reaches it, even
@@ -49,7 +49,7 @@ func TestProbeFakePlugin(t *testing.T) {
 		{
 			name: "current key disabled",
 			setup: func(t *testing.T, kms *fake.KMS, _ *fake.Plugin) {
-				mustSucceed(t, kms.Disable(kms.CurrentKeyID()))
+				mustSucceed(t, kms.Disable(kms.CurrentKEKID()))
 			},
 			wantStatus:   operatorv1.KMSPluginHealthStatusUnhealthy,
 			wantKEKID:    "key-1",
@@ -60,7 +60,7 @@ func TestProbeFakePlugin(t *testing.T) {
 		{
 			name: "current key destroyed",
 			setup: func(t *testing.T, kms *fake.KMS, _ *fake.Plugin) {
-				mustSucceed(t, kms.Destroy(kms.CurrentKeyID()))
+				mustSucceed(t, kms.Destroy(kms.CurrentKEKID()))
 			},
 			wantStatus:   operatorv1.KMSPluginHealthStatusUnhealthy,
 			wantKEKID:    "key-1",
@@ -209,7 +209,7 @@ func TestProbeFakePlugin(t *testing.T) {
 			// older key is the business of migration, not of this probe.
 			name: "previous key disabled after rotation",
 			setup: func(t *testing.T, kms *fake.KMS, _ *fake.Plugin) {
-				previous := kms.CurrentKeyID()
+				previous := kms.CurrentKEKID()
 				kms.Rotate()
 				mustSucceed(t, kms.Disable(previous))
 			},
@@ -264,7 +264,7 @@ func TestProbeFakePlugin(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Status: %v", err)
 				}
-				if status.Healthz != "ok" || status.KeyID != kms.CurrentKeyID() {
+				if status.Healthz != "ok" || status.KeyID != kms.CurrentKEKID() {
 					t.Errorf("Status says healthz %q key %q: the scenario no longer shows what Status alone misses", status.Healthz, status.KeyID)
 				}
 			}
@@ -350,8 +350,8 @@ func TestProbeErrorKeepsTheLastKEKID(t *testing.T) {
 			}
 			plugin.FailMethodWith(fake.MethodStatus, s.code, "")
 			report := prober.Probe(t.Context(), target)
-			if *report.Status != s.wantStatus || report.KEKId == nil || *report.KEKId != kms.CurrentKeyID() {
-				t.Errorf("after the plugin failed: status %s kekId %v, want %s with the last key id %s", *report.Status, report.KEKId, s.wantStatus, kms.CurrentKeyID())
+			if *report.Status != s.wantStatus || report.KEKId == nil || *report.KEKId != kms.CurrentKEKID() {
+				t.Errorf("after the plugin failed: status %s kekId %v, want %s with the last key id %s", *report.Status, report.KEKId, s.wantStatus, kms.CurrentKEKID())
 			}
 		})
 	}

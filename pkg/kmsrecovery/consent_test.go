@@ -1,4 +1,4 @@
-package recovery_test
+package kmsrecovery_test
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery/recoverytest"
+	"github.com/kmsguard/kmsguard/internal/recoverytest"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -46,8 +46,10 @@ func healthyOn(kekID string) []operatorv1.KMSPluginHealthReport {
 	}
 }
 
-func stateView(state kmsstate.State) recovery.KMSView {
-	return recovery.KMSViewFunc(func(context.Context) (recovery.KMSSnapshot, error) { return recovery.SnapshotFromKMSState(state), nil })
+func stateView(state kmsstate.State) kmsrecovery.KMSView {
+	return kmsrecovery.KMSViewFunc(func(context.Context) (kmsrecovery.KMSSnapshot, error) {
+		return kmsrecovery.SnapshotFromKMSState(state), nil
+	})
 }
 
 // TestCheckConsent is the consent rule: undecryptable Secrets under kms:key-lost (3), kms:key-other (1),
@@ -64,62 +66,62 @@ func TestCheckConsent(t *testing.T) {
 	cluster.AddRaw(recoverytest.Secrets, "app", "corrupt", corruptPlaintext, false)
 	cluster.Add(recoverytest.Secrets, "app", "vanished", lostKey, false)
 	raw := withoutKey{RawValueReader: cluster.Raw(), key: recoverytest.EtcdKey(recoverytest.Secrets, "app", "vanished")}
-	findings, err := (&recovery.Scanner{Client: cluster.Dynamic, Raw: raw}).Scan(context.Background(), []recovery.Resource{recoverytest.Secrets}, nil)
+	findings, err := (&kmsrecovery.Scanner{Client: cluster.Dynamic, Raw: raw}).Scan(context.Background(), []kmsrecovery.Resource{recoverytest.Secrets}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	wantFound := []string{"identity", "kms:key-lost", "kms:key-other", "kms:key-shared", "other-kms:key-shared", "unknown"}
-	if diff := cmp.Diff(wantFound, findings.KeyIDs()); diff != "" {
+	if diff := cmp.Diff(wantFound, findings.ConsentIDs()); diff != "" {
 		t.Fatalf("scan found (-want +got):\n%s", diff)
 	}
 
 	healthy := stateView(kmsState(healthyOn(liveKey)))
-	empty := &recovery.Findings{}
+	empty := &kmsrecovery.Findings{}
 	scenarios := []struct {
 		name     string
-		findings *recovery.Findings
+		findings *kmsrecovery.Findings
 		consent  string
-		kms      recovery.KMSView
+		kms      kmsrecovery.KMSView
 
-		wantReason recovery.Reason // "" for consent given
+		wantReason kmsrecovery.Reason // "" for consent given
 		wantDetail string
 		wantID     string
 		wantCount  int
 	}{
 		{name: "nothing undecryptable, no consent", findings: empty},
 		{name: "nothing undecryptable, stale consent", findings: empty, consent: lostKey},
-		{name: "missing consent", consent: "", kms: healthy, wantReason: recovery.ReasonUndecryptableObjects},
-		{name: "consent unknown: no etcd evidence of a key", consent: recovery.UnknownKeyID, kms: healthy, wantReason: recovery.ReasonConsentUnprovable, wantDetail: "nothing shows which key"},
-		{name: "consent identity: corrupt plaintext", consent: "identity", kms: healthy, wantReason: recovery.ReasonConsentUnprovable, wantDetail: "corrupt, not encrypted"},
-		{name: "wrong key id", consent: "key-typo", kms: healthy, wantReason: recovery.ReasonConsentMismatch},
-		{name: "a provider with the wrong KEK id", consent: "other-kms:key-lost", kms: healthy, wantReason: recovery.ReasonConsentMismatch},
-		{name: "bare KEK id of two providers", consent: "key-shared", kms: healthy, wantReason: recovery.ReasonConsentAmbiguous, wantDetail: "kms:key-shared, other-kms:key-shared"},
+		{name: "missing consent", consent: "", kms: healthy, wantReason: kmsrecovery.ReasonUndecryptableObjects},
+		{name: "consent unknown: no etcd evidence of a key", consent: kmsrecovery.UnknownConsentID, kms: healthy, wantReason: kmsrecovery.ReasonConsentUnprovable, wantDetail: "nothing shows which key"},
+		{name: "consent identity: corrupt plaintext", consent: "identity", kms: healthy, wantReason: kmsrecovery.ReasonConsentUnprovable, wantDetail: "corrupt, not encrypted"},
+		{name: "wrong key id", consent: "key-typo", kms: healthy, wantReason: kmsrecovery.ReasonConsentMismatch},
+		{name: "a provider with the wrong KEK id", consent: "other-kms:key-lost", kms: healthy, wantReason: kmsrecovery.ReasonConsentMismatch},
+		{name: "bare KEK id of two providers", consent: "key-shared", kms: healthy, wantReason: kmsrecovery.ReasonConsentAmbiguous, wantDetail: "kms:key-shared, other-kms:key-shared"},
 		{name: "KEK id of two providers, qualified", consent: "other-kms:key-shared", kms: healthy, wantID: "other-kms:key-shared", wantCount: 1},
 		{name: "bare KEK id of one provider", consent: lostKey, kms: healthy, wantID: "kms:key-lost", wantCount: 3},
 		{name: "qualified KEK id", consent: "kms:key-lost", kms: healthy, wantID: "kms:key-lost", wantCount: 3},
 		{
 			name: "a plugin serves the KEK id", consent: "kms:key-lost",
 			kms:        stateView(kmsState(healthyOn(lostKey))),
-			wantReason: recovery.ReasonConsentNamesCurrentKey, wantDetail: "node master-0 key 1",
+			wantReason: kmsrecovery.ReasonConsentNamesCurrentKey, wantDetail: "node master-0 key 1",
 		},
 		{
 			name: "an unhealthy report names the KEK id", consent: "kms:key-lost",
-			kms: recovery.KMSViewFunc(func(context.Context) (recovery.KMSSnapshot, error) {
-				var s recovery.KMSSnapshot
+			kms: kmsrecovery.KMSViewFunc(func(context.Context) (kmsrecovery.KMSSnapshot, error) {
+				var s kmsrecovery.KMSSnapshot
 				s.AddReports([]operatorv1.KMSPluginHealthReport{healthReport("master-0", operatorv1.KMSPluginHealthStatusUnhealthy, lostKey)})
 				return s, nil
 			}),
-			wantReason: recovery.ReasonConsentNamesCurrentKey, wantDetail: "node master-0 key 1 (Unhealthy report)",
+			wantReason: kmsrecovery.ReasonConsentNamesCurrentKey, wantDetail: "node master-0 key 1 (Unhealthy report)",
 		},
 		{
 			// The key was destroyed while current: its plugins fail now, kmsstate still knows the KEK id as the
 			// one every node agreed on. An outage looks the same.
 			name: "kmsstate's settled KEK id", consent: "kms:key-lost",
 			kms: stateView(kmsState(healthyOn(lostKey), []operatorv1.KMSPluginHealthReport{
-				healthReport("master-0", operatorv1.KMSPluginHealthStatusError, recovery.UnknownKeyID),
-				healthReport("master-1", operatorv1.KMSPluginHealthStatusError, recovery.UnknownKeyID),
+				healthReport("master-0", operatorv1.KMSPluginHealthStatusError, kmsrecovery.UnknownConsentID),
+				healthReport("master-1", operatorv1.KMSPluginHealthStatusError, kmsrecovery.UnknownConsentID),
 			})),
-			wantReason: recovery.ReasonConsentNamesCurrentKey, wantDetail: "kmsstate's settled KEK id of key 1",
+			wantReason: kmsrecovery.ReasonConsentNamesCurrentKey, wantDetail: "kmsstate's settled KEK id of key 1",
 		},
 		{
 			name: "the current key's plugin unhealthy on one node", consent: "kms:key-lost",
@@ -127,32 +129,32 @@ func TestCheckConsent(t *testing.T) {
 				healthReport("master-0", operatorv1.KMSPluginHealthStatusHealthy, liveKey),
 				healthReport("master-1", operatorv1.KMSPluginHealthStatusUnhealthy, liveKey),
 			})),
-			wantReason: recovery.ReasonKMSUnhealthy, wantDetail: "PluginUnhealthy: node master-1 key 1",
+			wantReason: kmsrecovery.ReasonKMSUnhealthy, wantDetail: "PluginUnhealthy: node master-1 key 1",
 		},
 		{
 			name: "no report from a node", consent: "kms:key-lost",
 			kms:        stateView(kmsState(healthyOn(liveKey)[:1])),
-			wantReason: recovery.ReasonKMSUnhealthy, wantDetail: "HealthReportMissing: node master-1 key 1",
+			wantReason: kmsrecovery.ReasonKMSUnhealthy, wantDetail: "HealthReportMissing: node master-1 key 1",
 		},
 		{
 			name: "kmsstate has not evaluated yet", consent: "kms:key-lost",
-			kms:        recovery.KMSStateView(notEvaluated{}),
-			wantReason: recovery.ReasonKMSUnhealthy, wantDetail: "kmsstate has not evaluated",
+			kms:        kmsrecovery.KMSStateView(notEvaluated{}),
+			wantReason: kmsrecovery.ReasonKMSUnhealthy, wantDetail: "kmsstate has not evaluated",
 		},
 		{
 			// A healthy verdict kmsstate has not renewed for longer than its bound says nothing about now.
 			name: "kmsstate's healthy verdict is stale", consent: "kms:key-lost",
-			kms:        recovery.KMSStateView(lastEvaluated{state: kmsState(healthyOn(liveKey)), now: t0.Add(time.Hour)}),
-			wantReason: recovery.ReasonKMSUnhealthy, wantDetail: "StateStale",
+			kms:        kmsrecovery.KMSStateView(lastEvaluated{state: kmsState(healthyOn(liveKey)), now: t0.Add(time.Hour)}),
+			wantReason: kmsrecovery.ReasonKMSUnhealthy, wantDetail: "StateStale",
 		},
 		{
 			name: "the KMS view cannot be read", consent: "kms:key-lost",
-			kms: recovery.KMSViewFunc(func(context.Context) (recovery.KMSSnapshot, error) {
-				return recovery.KMSSnapshot{}, errors.New("kubeapiservers.operator.openshift.io is forbidden")
+			kms: kmsrecovery.KMSViewFunc(func(context.Context) (kmsrecovery.KMSSnapshot, error) {
+				return kmsrecovery.KMSSnapshot{}, errors.New("kubeapiservers.operator.openshift.io is forbidden")
 			}),
-			wantReason: recovery.ReasonKMSUnhealthy, wantDetail: "forbidden",
+			wantReason: kmsrecovery.ReasonKMSUnhealthy, wantDetail: "forbidden",
 		},
-		{name: "no KMS view", consent: "kms:key-lost", wantReason: recovery.ReasonKMSUnhealthy, wantDetail: "no view of the KMS plugins"},
+		{name: "no KMS view", consent: "kms:key-lost", wantReason: kmsrecovery.ReasonKMSUnhealthy, wantDetail: "no view of the KMS plugins"},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
@@ -160,7 +162,7 @@ func TestCheckConsent(t *testing.T) {
 			if f == nil {
 				f = findings
 			}
-			consented, err := recovery.CheckConsent(context.Background(), f, s.consent, s.kms)
+			consented, err := kmsrecovery.CheckConsent(context.Background(), f, s.consent, s.kms)
 			if s.wantReason == "" {
 				if err != nil {
 					t.Fatalf("got %v, want consent", err)
@@ -169,13 +171,13 @@ func TestCheckConsent(t *testing.T) {
 					t.Fatalf("consented %s with %d objects, want %s with %d", consented.ConsentID, len(consented.Objects), s.wantID, s.wantCount)
 				}
 				for _, o := range consented.Objects {
-					if o.ConsentID() != s.wantID {
-						t.Errorf("object %s under %s given for consent %s", o.ObjectRef, o.ConsentID(), s.wantID)
+					if o.ConsentID != s.wantID {
+						t.Errorf("object %s under %s given for consent %s", o.ObjectRef, o.ConsentID, s.wantID)
 					}
 				}
 				return
 			}
-			var refusal *recovery.ConsentError
+			var refusal *kmsrecovery.ConsentError
 			if !errors.As(err, &refusal) {
 				t.Fatalf("got %T %v, want a *ConsentError", err, err)
 			}
@@ -194,7 +196,7 @@ func TestCheckConsent(t *testing.T) {
 
 // withoutKey is etcd without one key, as after the object was deleted behind the scan's back.
 type withoutKey struct {
-	recovery.RawValueReader
+	kmsrecovery.RawValueReader
 	key string
 }
 
@@ -237,7 +239,7 @@ func TestConsentFromSpec(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		spec := &operatorv1.OperatorSpec{UnsupportedConfigOverrides: runtime.RawExtension{Raw: []byte(s.raw)}}
-		got, err := recovery.ConsentFromSpec(spec)
+		got, err := kmsrecovery.ConsentFromSpec(spec)
 		if got != s.want || (err != nil) != s.wantErr {
 			t.Errorf("%s: got %q, %v; want %q, error %v", s.raw, got, err, s.want, s.wantErr)
 		}

@@ -1,4 +1,4 @@
-package recovery
+package kmsrecovery
 
 import (
 	"context"
@@ -77,16 +77,16 @@ type Consented struct {
 	Objects []Object
 }
 
-// unprovable are the key ids that name no key: UnknownKeyID (no etcd access, a value etcd no longer holds or
+// unprovable are the consent ids that name no key: UnknownConsentID (no etcd access, a value etcd no longer holds or
 // that cannot be classified) and identity (plaintext that does not decode: corruption, not a lost key).
 var unprovable = map[string]string{
-	UnknownKeyID: "without etcd access, or for a value etcd no longer holds or cannot classify, nothing shows which key an object was written under; " +
+	UnknownConsentID: "without etcd access, or for a value etcd no longer holds or cannot classify, nothing shows which key an object was written under; " +
 		"read the values from etcd (kmsguard recover --etcd-*; the controller's Options.Raw) so that the consent can name a key",
 	string(etcdvalue.KindIdentity): "identity values are stored unencrypted: one that does not decode is corrupt, not encrypted under a lost key",
 }
 
-// ProvableKeyIDs returns the ids of keyIDs a consent may name: all but "unknown" and "identity".
-func ProvableKeyIDs(keyIDs []string) []string {
+// ProvableConsentIDs returns the ids of keyIDs a consent may name: all but "unknown" and "identity".
+func ProvableConsentIDs(keyIDs []string) []string {
 	var out []string
 	for _, id := range keyIDs {
 		if _, ok := unprovable[id]; !ok {
@@ -102,7 +102,7 @@ func ProvableKeyIDs(keyIDs []string) []string {
 //	consent                                                  result
 //	none                                                     UndecryptableObjects
 //	"unknown" or "identity" (no etcd evidence of a key)      ConsentUnprovable
-//	names no undecryptable object                            ConsentKeyIDMismatch
+//	names no undecryptable object                            ConsentMatchesNoObject
 //	a bare KEK id found under several KMS providers          ConsentAmbiguous
 //	a KEK id a plugin serves or kmsstate has settled on      ConsentNamesCurrentKey
 //	the current keys' plugins not healthy, or not known      KMSUnhealthy
@@ -117,7 +117,7 @@ func CheckConsent(ctx context.Context, findings *Findings, consent string, kms K
 		return Consented{}, nil
 	}
 	refuse := func(why Reason, detail string) (Consented, error) {
-		return Consented{}, &ConsentError{Why: why, Consent: consent, Found: findings.KeyIDs(), Count: findings.Count(), Detail: detail}
+		return Consented{}, &ConsentError{Why: why, Consent: consent, Found: findings.ConsentIDs(), Count: findings.Count(), Detail: detail}
 	}
 	if consent == "" {
 		return refuse(ReasonUndecryptableObjects, "")
@@ -127,8 +127,8 @@ func CheckConsent(ctx context.Context, findings *Findings, consent string, kms K
 	}
 	matched := map[string][]Object{}
 	for _, o := range findings.Objects() {
-		if o.ConsentID() == consent || (o.Kind == etcdvalue.KindKMSv2 && o.KeyID == consent) {
-			matched[o.ConsentID()] = append(matched[o.ConsentID()], o)
+		if o.ConsentID == consent || (o.Kind == etcdvalue.KindKMSv2 && o.KEKID == consent) {
+			matched[o.ConsentID] = append(matched[o.ConsentID], o)
 		}
 	}
 	switch len(matched) {
@@ -155,7 +155,7 @@ func CheckConsent(ctx context.Context, findings *Findings, consent string, kms K
 		return refuse(ReasonKMSUnhealthy, err.Error())
 	}
 	if chosen.Objects[0].Kind == etcdvalue.KindKMSv2 {
-		if uses := snapshot.currentUse(chosen.Objects[0].KeyID); len(uses) > 0 {
+		if uses := snapshot.currentUse(chosen.Objects[0].KEKID); len(uses) > 0 {
 			return refuse(ReasonConsentNamesCurrentKey, strings.Join(uses, ", "))
 		}
 	}

@@ -1,4 +1,4 @@
-package recovery_test
+package kmsrecovery_test
 
 import (
 	"testing"
@@ -9,7 +9,7 @@ import (
 	discoveryfake "k8s.io/client-go/discovery/fake"
 	clienttesting "k8s.io/client-go/testing"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 )
 
 // TestResolve: served resources get their preferred version and scope; the others are skipped with a reason.
@@ -18,11 +18,11 @@ func TestResolve(t *testing.T) {
 		{GroupVersion: "v1", APIResources: []metav1.APIResource{{Name: "secrets", Namespaced: true}, {Name: "configmaps", Namespaced: true}}},
 		{GroupVersion: "oauth.openshift.io/v1", APIResources: []metav1.APIResource{{Name: "oauthaccesstokens"}}},
 	}}}
-	served, skipped, err := recovery.Resolve(disc, recovery.DefaultResources)
+	served, skipped, err := kmsrecovery.Resolve(disc, kmsrecovery.DefaultResources)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []recovery.Resource{
+	want := []kmsrecovery.Resource{
 		{GroupVersionResource: schema.GroupVersionResource{Version: "v1", Resource: "secrets"}, Namespaced: true},
 		{GroupVersionResource: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Namespaced: true},
 		{GroupVersionResource: schema.GroupVersionResource{Group: "oauth.openshift.io", Version: "v1", Resource: "oauthaccesstokens"}},
@@ -30,7 +30,7 @@ func TestResolve(t *testing.T) {
 	if diff := cmp.Diff(want, served); diff != "" {
 		t.Errorf("served (-want +got):\n%s", diff)
 	}
-	wantSkipped := []recovery.Skipped{
+	wantSkipped := []kmsrecovery.Skipped{
 		{Resource: schema.GroupResource{Group: "oauth.openshift.io", Resource: "oauthauthorizetokens"}, Reason: "not served"},
 		{Resource: schema.GroupResource{Group: "route.openshift.io", Resource: "routes"}, Reason: "not served"},
 	}

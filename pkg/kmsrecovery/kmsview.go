@@ -1,4 +1,4 @@
-package recovery
+package kmsrecovery
 
 import (
 	"context"
@@ -34,7 +34,7 @@ type KMSSnapshot struct {
 // AddServed records that a plugin serves kekID; empty ids and the placeholder of a plugin that never
 // answered ("unknown") are not KEK ids.
 func (s *KMSSnapshot) AddServed(kekID, where string) {
-	if kekID == "" || kekID == UnknownKeyID {
+	if kekID == "" || kekID == UnknownConsentID {
 		return
 	}
 	if s.Served == nil {
@@ -72,7 +72,7 @@ func SnapshotFromKMSState(state kmsstate.State) KMSSnapshot {
 }
 
 // AddReports adds the KEK id of every health report, healthy or not and whether or not its key is in the
-// current config: a plugin that answers Status with a key id names its KMS's current key, and a report that
+// current config: a plugin that answers Status with a KEK id names its KMS's current key, and a report that
 // kmsstate would ignore still says that key is not lost.
 func (s *KMSSnapshot) AddReports(reports []operatorv1.KMSPluginHealthReport) {
 	for _, r := range reports {

@@ -1,4 +1,4 @@
-package recovery_test
+package kmsrecovery_test
 
 import (
 	"context"
@@ -13,11 +13,12 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	clienttesting "k8s.io/client-go/testing"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery/recoverytest"
+	"github.com/kmsguard/kmsguard/internal/recoverytest"
+	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 )
 
-// lostKey and liveKey are the KMS key ids of these tests: lostKey was destroyed, liveKey still works.
+// lostKey and liveKey are the KEK ids of these tests: lostKey was destroyed, liveKey still works.
 const (
 	lostKey = "key-lost"
 	liveKey = "key-live"
@@ -30,7 +31,7 @@ func addSecrets(c *recoverytest.Cluster, namespace, prefix string, n int, keyID 
 	}
 }
 
-func etcdKeys(objects []recovery.Object) []string {
+func etcdKeys(objects []kmsrecovery.Object) []string {
 	keys := make([]string, 0, len(objects))
 	for _, o := range objects {
 		keys = append(keys, o.EtcdKey)
@@ -40,7 +41,7 @@ func etcdKeys(objects []recovery.Object) []string {
 
 // TestScanFindsEveryUnreadableObject: more than 100 unreadable objects (the cap of one StorageReadError), in
 // runs between readable ones, namespaced and cluster-scoped, each reported once with the key it is stored
-// under when etcd is readable, and UnknownKeyID when it is not.
+// under when etcd is readable, and UnknownConsentID when it is not.
 func TestScanFindsEveryUnreadableObject(t *testing.T) {
 	cluster := recoverytest.NewCluster()
 	addSecrets(cluster, "app", "a-readable", 40, liveKey, true)
@@ -49,7 +50,7 @@ func TestScanFindsEveryUnreadableObject(t *testing.T) {
 	addSecrets(cluster, "openshift-etcd", "lost", 7, lostKey, false)
 	cluster.Add(recoverytest.Tokens, "", "sha256~lost", lostKey, false)
 	cluster.Add(recoverytest.Tokens, "", "sha256~live", liveKey, true)
-	resources := []recovery.Resource{recoverytest.Secrets, recoverytest.ConfigMaps, recoverytest.Tokens}
+	resources := []kmsrecovery.Resource{recoverytest.Secrets, recoverytest.ConfigMaps, recoverytest.Tokens}
 
 	var want []string
 	for i := 0; i < 230; i++ {
@@ -62,8 +63,8 @@ func TestScanFindsEveryUnreadableObject(t *testing.T) {
 
 	for _, withEtcd := range []bool{true, false} {
 		t.Run(fmt.Sprintf("etcd readable %v", withEtcd), func(t *testing.T) {
-			scanner := &recovery.Scanner{Client: cluster.Dynamic, PageSize: 50}
-			wantKeyID := recovery.UnknownKeyID
+			scanner := &kmsrecovery.Scanner{Client: cluster.Dynamic, PageSize: 50}
+			wantKeyID := kmsrecovery.UnknownConsentID
 			if withEtcd {
 				scanner.Raw, wantKeyID = cluster.Raw(), recoverytest.Provider+":"+lostKey
 			}
@@ -88,7 +89,7 @@ func TestScanFindsEveryUnreadableObject(t *testing.T) {
 			if diff := cmp.Diff(map[string][2]int{"secrets": {43, 237}, "oauthaccesstokens.oauth.openshift.io": {1, 1}}, progress); diff != "" {
 				t.Errorf("last progress per resource (-want +got):\n%s", diff)
 			}
-			if got := findings.KeyIDs(); !cmp.Equal(got, []string{wantKeyID}) {
+			if got := findings.ConsentIDs(); !cmp.Equal(got, []string{wantKeyID}) {
 				t.Errorf("key ids %v, want [%s]", got, wantKeyID)
 			}
 			for _, o := range findings.Objects() {
@@ -115,9 +116,9 @@ func TestScanFindsEveryUnreadableObject(t *testing.T) {
 func TestScanTracksObjects(t *testing.T) {
 	cluster := recoverytest.NewCluster()
 	cluster.Add(recoverytest.Secrets, "openshift-x", "back", liveKey, true)
-	back := recovery.ObjectRef{Resource: recoverytest.Secrets.GroupResource(), Namespace: "openshift-x", Name: "back"}
-	missing := recovery.ObjectRef{Resource: recoverytest.Secrets.GroupResource(), Namespace: "openshift-x", Name: "missing"}
-	findings, err := (&recovery.Scanner{Client: cluster.Dynamic}).Scan(context.Background(), []recovery.Resource{recoverytest.Secrets}, sets.New(back, missing))
+	back := kmsrecovery.ObjectRef{Resource: recoverytest.Secrets.GroupResource(), Namespace: "openshift-x", Name: "back"}
+	missing := kmsrecovery.ObjectRef{Resource: recoverytest.Secrets.GroupResource(), Namespace: "openshift-x", Name: "missing"}
+	findings, err := (&kmsrecovery.Scanner{Client: cluster.Dynamic}).Scan(context.Background(), []kmsrecovery.Resource{recoverytest.Secrets}, sets.New(back, missing))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,8 +132,67 @@ func TestScanReturnsListErrors(t *testing.T) {
 	cluster := recoverytest.NewCluster()
 	gateOff := apierrors.NewInternalError(errors.New("failed to decrypt DEK"))
 	cluster.Fake.PrependReactor("list", "secrets", func(clienttesting.Action) (bool, runtimeObject, error) { return true, nil, gateOff })
-	_, err := (&recovery.Scanner{Client: cluster.Dynamic}).Scan(context.Background(), []recovery.Resource{recoverytest.Secrets}, nil)
+	_, err := (&kmsrecovery.Scanner{Client: cluster.Dynamic}).Scan(context.Background(), []kmsrecovery.Resource{recoverytest.Secrets}, nil)
 	if err == nil || !strings.Contains(err.Error(), "listing secrets") || !errors.Is(err, gateOff) {
 		t.Fatalf("got %v, want the LIST error wrapped", err)
+	}
+}
+
+// TestScanTellsWhatEachValueWasWrittenUnder: every kind of stored value gets the consent id a consent must name,
+// and only a KMS v2 value has a KEK id.
+func TestScanTellsWhatEachValueWasWrittenUnder(t *testing.T) {
+	aescbc := append([]byte("k8s:enc:aescbc:v1:key-2:"), make([]byte, 48)...)
+	scenarios := []struct {
+		name          string
+		add           func(c *recoverytest.Cluster)
+		want          kmsrecovery.Object
+		wantDetailHas string
+	}{
+		{
+			name: "kms v2",
+			add:  func(c *recoverytest.Cluster) { c.AddKMS(recoverytest.Secrets, "app", "s", "vault", "kek-7", false) },
+			want: kmsrecovery.Object{Kind: etcdvalue.KindKMSv2, Provider: "vault", KEKID: "kek-7", ConsentID: "vault:kek-7"},
+		},
+		{
+			name: "aescbc",
+			add:  func(c *recoverytest.Cluster) { c.AddRaw(recoverytest.Secrets, "app", "s", aescbc, false) },
+			want: kmsrecovery.Object{Kind: etcdvalue.KindAESCBC, Provider: "key-2", ConsentID: "aescbc:key-2"},
+		},
+		{
+			name:          "corrupt plaintext",
+			add:           func(c *recoverytest.Cluster) { c.AddRaw(recoverytest.Secrets, "app", "s", corruptPlaintext, false) },
+			want:          kmsrecovery.Object{Kind: etcdvalue.KindIdentity, ConsentID: "identity"},
+			wantDetailHas: "does not decode",
+		},
+		{
+			name: "a value of no known format",
+			add: func(c *recoverytest.Cluster) {
+				c.AddRaw(recoverytest.Secrets, "app", "s", []byte("k8s:enc:unheard-of:v9:x:"), false)
+			},
+			want:          kmsrecovery.Object{ConsentID: kmsrecovery.UnknownConsentID},
+			wantDetailHas: "unknown value format",
+		},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			cluster := recoverytest.NewCluster()
+			s.add(cluster)
+			findings, err := (&kmsrecovery.Scanner{Client: cluster.Dynamic, Raw: cluster.Raw()}).Scan(context.Background(), []kmsrecovery.Resource{recoverytest.Secrets}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			objects := findings.Objects()
+			if len(objects) != 1 {
+				t.Fatalf("found %d undecryptable objects, want 1", len(objects))
+			}
+			got := objects[0]
+			if !strings.Contains(got.Detail, s.wantDetailHas) {
+				t.Errorf("detail %q does not contain %q", got.Detail, s.wantDetailHas)
+			}
+			got.ObjectRef, got.EtcdKey, got.Detail = kmsrecovery.ObjectRef{}, "", ""
+			if diff := cmp.Diff(s.want, got); diff != "" {
+				t.Errorf("object (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -1,4 +1,4 @@
-package recovery_test
+package kmsrecovery_test
 
 import (
 	"context"
@@ -14,8 +14,8 @@ import (
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery/recoverytest"
+	"github.com/kmsguard/kmsguard/internal/recoverytest"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 )
 
 // writes are the actions of fake clientsets that change anything.
@@ -64,8 +64,8 @@ func TestNotManagedDeletesNothing(t *testing.T) {
 				t.Errorf("%d objects deleted while %s", got, state)
 			}
 			cond := env.condition(t)
-			if cond == nil || cond.Status != operatorv1.ConditionTrue || cond.Reason != string(recovery.ReasonNotManaged) {
-				t.Fatalf("condition %+v, want True %s", cond, recovery.ReasonNotManaged)
+			if cond == nil || cond.Status != operatorv1.ConditionTrue || cond.Reason != string(kmsrecovery.ReasonNotManaged) {
+				t.Fatalf("condition %+v, want True %s", cond, kmsrecovery.ReasonNotManaged)
 			}
 			if !strings.Contains(cond.Message, "spec.managementState is "+string(state)) {
 				t.Errorf("message does not say why nothing was deleted: %s", cond.Message)
@@ -113,9 +113,9 @@ func TestFailedSyncIsReported(t *testing.T) {
 				t.Fatalf("sync error %v, want %v", err, s.failWrites)
 			}
 			_, status, _, _ := env.operator.GetOperatorState()
-			c := v1helpers.FindOperatorCondition(status.Conditions, recovery.ConditionControllerDegraded)
+			c := v1helpers.FindOperatorCondition(status.Conditions, kmsrecovery.ConditionControllerDegraded)
 			if c == nil || c.Status != s.wantStatus || c.Reason != s.wantReason {
-				t.Fatalf("%s = %+v, want %s %s", recovery.ConditionControllerDegraded, c, s.wantStatus, s.wantReason)
+				t.Fatalf("%s = %+v, want %s %s", kmsrecovery.ConditionControllerDegraded, c, s.wantStatus, s.wantReason)
 			}
 			if s.failWrites != nil && !strings.Contains(c.Message, s.failWrites.Error()) {
 				t.Errorf("message %q does not carry the error", c.Message)
@@ -128,11 +128,11 @@ func TestFailedSyncIsReported(t *testing.T) {
 }
 
 func TestNewControllerValidates(t *testing.T) {
-	valid := func() recovery.Options {
-		return recovery.Options{
+	valid := func() kmsrecovery.Options {
+		return kmsrecovery.Options{
 			OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
 			Dynamic:        recoverytest.NewCluster().Dynamic,
-			Resources:      []recovery.Resource{recoverytest.Secrets},
+			Resources:      []kmsrecovery.Resource{recoverytest.Secrets},
 			ConfigMaps:     kubefake.NewClientset().CoreV1(),
 			Namespace:      operatorNamespace,
 			Recorder:       events.NewInMemoryRecorder("test", nil),
@@ -140,22 +140,22 @@ func TestNewControllerValidates(t *testing.T) {
 	}
 	scenarios := []struct {
 		name   string
-		clear  func(*recovery.Options)
+		clear  func(*kmsrecovery.Options)
 		wantIn string
 	}{
-		{name: "OperatorClient", clear: func(o *recovery.Options) { o.OperatorClient = nil }, wantIn: "OperatorClient"},
-		{name: "Dynamic", clear: func(o *recovery.Options) { o.Dynamic = nil }, wantIn: "Dynamic"},
-		{name: "Resources", clear: func(o *recovery.Options) { o.Resources = nil }, wantIn: "Resources"},
-		{name: "ConfigMaps", clear: func(o *recovery.Options) { o.ConfigMaps = nil }, wantIn: "ConfigMaps"},
-		{name: "Namespace", clear: func(o *recovery.Options) { o.Namespace = "" }, wantIn: "Namespace"},
-		{name: "Recorder", clear: func(o *recovery.Options) { o.Recorder = nil }, wantIn: "Recorder"},
-		{name: "optional ones missing", clear: func(o *recovery.Options) { o.Raw, o.KMS, o.Clock = nil, nil, nil }},
+		{name: "OperatorClient", clear: func(o *kmsrecovery.Options) { o.OperatorClient = nil }, wantIn: "OperatorClient"},
+		{name: "Dynamic", clear: func(o *kmsrecovery.Options) { o.Dynamic = nil }, wantIn: "Dynamic"},
+		{name: "Resources", clear: func(o *kmsrecovery.Options) { o.Resources = nil }, wantIn: "Resources"},
+		{name: "ConfigMaps", clear: func(o *kmsrecovery.Options) { o.ConfigMaps = nil }, wantIn: "ConfigMaps"},
+		{name: "Namespace", clear: func(o *kmsrecovery.Options) { o.Namespace = "" }, wantIn: "Namespace"},
+		{name: "Recorder", clear: func(o *kmsrecovery.Options) { o.Recorder = nil }, wantIn: "Recorder"},
+		{name: "optional ones missing", clear: func(o *kmsrecovery.Options) { o.Raw, o.KMS, o.Clock = nil, nil, nil }},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			opts := valid()
 			s.clear(&opts)
-			c, err := recovery.NewController("kube-apiserver", opts)
+			c, err := kmsrecovery.NewController("kube-apiserver", opts)
 			switch {
 			case s.wantIn == "" && (err != nil || c == nil):
 				t.Fatalf("NewController: %v", err)

@@ -1,4 +1,4 @@
-package recovery
+package kmsrecovery
 
 import (
 	"fmt"
@@ -60,7 +60,7 @@ func (b *BatchRecorder) Flush() {
 		}
 	}
 	msg := fmt.Sprintf("kmsguard recover, undecryptable objects stored under key %s, unsafe delete (ignoreStoreReadErrorWithClusterBreakingPotential; the data of deleted objects was lost with the key): %s",
-		b.pending[0].ConsentID(), strings.Join(parts, "; "))
+		b.pending[0].ConsentID, strings.Join(parts, "; "))
 	b.pending = nil
 	if len(byOutcome[OutcomeDeleted]) > 0 || len(byOutcome[OutcomeFailed]) > 0 {
 		b.Recorder.Warningf(EventObjectsDeletedBatch, "%s", msg)

@@ -25,7 +25,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/utils/ptr"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 )
 
 // Provider is the KMS v2 provider name of every value the fake stores.
@@ -33,9 +33,9 @@ const Provider = "kms"
 
 // Resources the fake serves.
 var (
-	Secrets    = recovery.Resource{GroupVersionResource: schema.GroupVersionResource{Version: "v1", Resource: "secrets"}, Namespaced: true}
-	ConfigMaps = recovery.Resource{GroupVersionResource: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Namespaced: true}
-	Tokens     = recovery.Resource{GroupVersionResource: schema.GroupVersionResource{Group: "oauth.openshift.io", Version: "v1", Resource: "oauthaccesstokens"}, Namespaced: false}
+	Secrets    = kmsrecovery.Resource{GroupVersionResource: schema.GroupVersionResource{Version: "v1", Resource: "secrets"}, Namespaced: true}
+	ConfigMaps = kmsrecovery.Resource{GroupVersionResource: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Namespaced: true}
+	Tokens     = kmsrecovery.Resource{GroupVersionResource: schema.GroupVersionResource{Group: "oauth.openshift.io", Version: "v1", Resource: "oauthaccesstokens"}, Namespaced: false}
 )
 
 var listKinds = map[schema.GroupVersionResource]string{
@@ -118,7 +118,7 @@ func (r pagingResource) List(ctx context.Context, opts metav1.ListOptions) (*uns
 
 // EtcdKey is where the fake's apiserver stores an object: /registry/<resource>/[<namespace>/]<name>, with the
 // group for resources of a group, as for custom resources.
-func EtcdKey(r recovery.Resource, namespace, name string) string {
+func EtcdKey(r kmsrecovery.Resource, namespace, name string) string {
 	prefix := "/registry/" + r.Resource + "/"
 	if r.Group != "" {
 		prefix = "/registry/" + r.Group + "/" + r.Resource + "/"
@@ -129,16 +129,16 @@ func EtcdKey(r recovery.Resource, namespace, name string) string {
 	return prefix + namespace + "/" + name
 }
 
-// Add stores an object written under KMS v2 key keyID of the provider Provider; readable says whether the
+// Add stores an object written under KEK id kekID of the KMS v2 provider Provider; readable says whether the
 // apiserver can decrypt it.
-func (c *Cluster) Add(r recovery.Resource, namespace, name, keyID string, readable bool) {
-	c.AddKMS(r, namespace, name, Provider, keyID, readable)
+func (c *Cluster) Add(r kmsrecovery.Resource, namespace, name, kekID string, readable bool) {
+	c.AddKMS(r, namespace, name, Provider, kekID, readable)
 }
 
-// AddKMS stores an object written under KMS v2 key keyID of the named provider.
-func (c *Cluster) AddKMS(r recovery.Resource, namespace, name, provider, keyID string, readable bool) {
+// AddKMS stores an object written under KEK id kekID of the named KMS v2 provider.
+func (c *Cluster) AddKMS(r kmsrecovery.Resource, namespace, name, provider, kekID string, readable bool) {
 	payload, err := proto.Marshal(&kmstypes.EncryptedObject{
-		EncryptedData: []byte("ciphertext"), KeyID: keyID, EncryptedDEKSource: []byte("dek"),
+		EncryptedData: []byte("ciphertext"), KeyID: kekID, EncryptedDEKSource: []byte("dek"),
 		EncryptedDEKSourceType: kmstypes.EncryptedDEKSourceType_HKDF_SHA256_XNONCE_AES_GCM_SEED,
 	})
 	if err != nil {
@@ -148,7 +148,7 @@ func (c *Cluster) AddKMS(r recovery.Resource, namespace, name, provider, keyID s
 }
 
 // AddRaw stores an object with the given stored value.
-func (c *Cluster) AddRaw(r recovery.Resource, namespace, name string, value []byte, readable bool) {
+func (c *Cluster) AddRaw(r kmsrecovery.Resource, namespace, name string, value []byte, readable bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.objects[r.GroupVersionResource] == nil {
@@ -158,7 +158,7 @@ func (c *Cluster) AddRaw(r recovery.Resource, namespace, name string, value []by
 }
 
 // SetReadable changes whether the apiserver can read an object (its key came back).
-func (c *Cluster) SetReadable(r recovery.Resource, namespace, name string, readable bool) {
+func (c *Cluster) SetReadable(r kmsrecovery.Resource, namespace, name string, readable bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.objects[r.GroupVersionResource][objectKey(namespace, name)].readable = readable
@@ -172,12 +172,12 @@ func (c *Cluster) ForbidUnsafeDelete() {
 }
 
 // BeforeDelete sets a hook that runs, without the fake's lock, right before each DELETE is served.
-func (c *Cluster) BeforeDelete(hook func(r recovery.Resource, namespace, name string)) {
+func (c *Cluster) BeforeDelete(hook func(r kmsrecovery.Resource, namespace, name string)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.beforeDelete = func(gvr schema.GroupVersionResource, key string) {
 		ns, name := splitKey(key)
-		hook(recovery.Resource{GroupVersionResource: gvr, Namespaced: ns != ""}, ns, name)
+		hook(kmsrecovery.Resource{GroupVersionResource: gvr, Namespaced: ns != ""}, ns, name)
 	}
 }
 
@@ -189,7 +189,7 @@ func (c *Cluster) UnsafeDeleted() []string {
 }
 
 // Exists tells whether an object is stored.
-func (c *Cluster) Exists(r recovery.Resource, namespace, name string) bool {
+func (c *Cluster) Exists(r kmsrecovery.Resource, namespace, name string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	_, ok := c.objects[r.GroupVersionResource][objectKey(namespace, name)]
@@ -197,7 +197,7 @@ func (c *Cluster) Exists(r recovery.Resource, namespace, name string) bool {
 }
 
 // Raw is the RawValueReader of the fake's etcd.
-func (c *Cluster) Raw() recovery.RawValueReader { return rawReader{c} }
+func (c *Cluster) Raw() kmsrecovery.RawValueReader { return rawReader{c} }
 
 type rawReader struct{ c *Cluster }
 
@@ -205,7 +205,7 @@ func (r rawReader) RawValue(_ context.Context, etcdKey string) ([]byte, error) {
 	r.c.mu.Lock()
 	defer r.c.mu.Unlock()
 	for gvr, objects := range r.c.objects {
-		res := recovery.Resource{GroupVersionResource: gvr}
+		res := kmsrecovery.Resource{GroupVersionResource: gvr}
 		for key, e := range objects {
 			ns, name := splitKey(key)
 			if EtcdKey(res, ns, name) == etcdKey {
@@ -286,7 +286,7 @@ func (c *Cluster) list(gvr schema.GroupVersionResource, opts metav1.ListOptions)
 			}
 			ns, name := splitKey(key)
 			causes = append(causes, metav1.StatusCause{Type: metav1.CauseTypeUnexpectedServerResponse,
-				Field: EtcdKey(recovery.Resource{GroupVersionResource: gvr}, ns, name), Message: "data from the storage is not transformable"})
+				Field: EtcdKey(kmsrecovery.Resource{GroupVersionResource: gvr}, ns, name), Message: "data from the storage is not transformable"})
 			continue
 		}
 		list.Items = append(list.Items, *item(gvr, key))
@@ -348,7 +348,7 @@ func (c *Cluster) delete(action clienttesting.Action) (bool, runtime.Object, err
 	delete(c.objects[gvr], key)
 	if unsafe {
 		ns, name := splitKey(key)
-		c.unsafeDeleted = append(c.unsafeDeleted, EtcdKey(recovery.Resource{GroupVersionResource: gvr}, ns, name))
+		c.unsafeDeleted = append(c.unsafeDeleted, EtcdKey(kmsrecovery.Resource{GroupVersionResource: gvr}, ns, name))
 	}
 	return true, nil, nil
 }

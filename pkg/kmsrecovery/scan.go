@@ -1,4 +1,4 @@
-package recovery
+package kmsrecovery
 
 import (
 	"context"
@@ -16,13 +16,13 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"github.com/kmsguard/kmsguard/internal/pagedlist"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/internal/pagedlist"
 )
 
-// UnknownKeyID is the KeyID of an undecryptable object whose stored value could not be read or classified:
+// UnknownConsentID is the ConsentID of an undecryptable object whose stored value could not be read or classified:
 // no RawValueReader was given, etcd no longer holds the key, or the value is of no known format.
-const UnknownKeyID = "unknown"
+const UnknownConsentID = "unknown"
 
 // DefaultPageSize is the LIST page size of a scan, the one kube-storage-version-migrator uses.
 const DefaultPageSize = 500
@@ -69,29 +69,43 @@ type Object struct {
 	ObjectRef
 	// EtcdKey is the key the apiserver named in its StorageReadError.
 	EtcdKey string `json:"etcdKey"`
-	// KeyID is what the value was written under: the KMS key id for KMS v2; "<kind>:<name>" for the other
-	// encryption providers (aescbc:1); "identity" for a plaintext value that does not decode; UnknownKeyID when
-	// the value could not be read or classified (KeyIDDetail says why).
-	KeyID       string `json:"keyID"`
-	KeyIDDetail string `json:"keyIDDetail,omitempty"`
-	// Provider is the provider name in the value's prefix (k8s:enc:kms:v2:<provider>:), when known.
-	Provider string `json:"provider,omitempty"`
 	// Kind is the stored value's format (etcdvalue.Kind: kms-v2, aescbc, identity, ...), empty when the value
-	// could not be read.
+	// could not be read or classified (Detail says why).
 	Kind etcdvalue.Kind `json:"kind,omitempty"`
+	// Provider is the provider name (KMS) or key name (aescbc, aesgcm, secretbox) in the value's prefix
+	// (k8s:enc:kms:v2:<provider>:, k8s:enc:aescbc:v1:<name>:); empty for identity and unclassified values.
+	Provider string `json:"provider,omitempty"`
+	// KEKID is the KEK id a KMS v2 value's DEK was encrypted with, as stored in the value; empty for every other
+	// kind.
+	KEKID string `json:"kekID,omitempty"`
+	// Detail says why a value could not be classified, or what is wrong with a plaintext one.
+	Detail string `json:"detail,omitempty"`
+	// ConsentID is what a consent names to delete the object: <provider>:<KEK id> for a KMS v2 value,
+	// <kind>:<name> for the other providers, and the unprovable "identity" and UnknownConsentID (consentIDOf).
+	ConsentID string `json:"consentID"`
 	// OperatorManaged is the expectation that an operator recreates the object once it is deleted; see
 	// ExpectRecreated.
 	OperatorManaged bool `json:"operatorManaged"`
 }
 
-// ConsentID is what a consent names to delete this object: "<provider>:<KEK id>" for a KMS v2 value, so that
-// two KMS providers whose KMSs happen to use the same key id never share a consent; KeyID for every other value
-// ("aescbc:1", and the unprovable "identity" and UnknownKeyID).
-func (o Object) ConsentID() string {
-	if o.Kind == etcdvalue.KindKMSv2 && o.Provider != "" {
-		return o.Provider + ":" + o.KeyID
+// consentIDOf is what a consent names to delete an object, the key its value was written under:
+//
+//	kms-v2                      <provider>:<KEK id>   two KMS providers whose KMSs happen to issue the same
+//	                                                  KEK id never share a consent
+//	aescbc, aesgcm, secretbox   <kind>:<name>         aescbc:1
+//	identity                    identity              unprovable: corruption, not a lost key
+//	not read or classified      UnknownConsentID      unprovable: nothing shows which key
+func consentIDOf(kind etcdvalue.Kind, provider, kekID string) string {
+	switch kind {
+	case "":
+		return UnknownConsentID
+	case etcdvalue.KindIdentity:
+		return string(etcdvalue.KindIdentity)
+	case etcdvalue.KindKMSv2:
+		return provider + ":" + kekID
+	default:
+		return string(kind) + ":" + provider
 	}
-	return o.KeyID
 }
 
 // ExpectRecreated is the rule that tells which deleted objects an operator will recreate. The object's
@@ -138,12 +152,12 @@ func (f *Findings) Count() int {
 	return n
 }
 
-// KeyIDs returns the consent ids (Object.ConsentID) unreadable objects are stored under, sorted: what a consent
+// ConsentIDs returns the consent ids (Object.ConsentID) unreadable objects are stored under, sorted: what a consent
 // may name.
-func (f *Findings) KeyIDs() []string {
+func (f *Findings) ConsentIDs() []string {
 	ids := sets.New[string]()
 	for _, o := range f.Objects() {
-		ids.Insert(o.ConsentID())
+		ids.Insert(o.ConsentID)
 	}
 	return sets.List(ids)
 }
@@ -152,7 +166,7 @@ func (f *Findings) KeyIDs() []string {
 func (f *Findings) Under(consentID string) []Object {
 	var objects []Object
 	for _, o := range f.Objects() {
-		if o.ConsentID() == consentID {
+		if o.ConsentID == consentID {
 			objects = append(objects, o)
 		}
 	}
@@ -185,7 +199,7 @@ func (f *Findings) Summary() string {
 		}
 		perKey := map[string]int{}
 		for _, o := range r.Unreadable {
-			perKey[o.ConsentID()]++
+			perKey[o.ConsentID]++
 		}
 		keys := make([]string, 0, len(perKey))
 		for k := range perKey {
@@ -302,47 +316,47 @@ func (s *Scanner) object(ctx context.Context, resource Resource, etcdKey string)
 	if err != nil {
 		return Object{}, err
 	}
-	o.KeyID, o.Provider, o.KeyIDDetail, o.Kind = stored.keyID, stored.provider, stored.detail, stored.kind
+	o.Kind, o.Provider, o.KEKID, o.Detail, o.ConsentID = stored.kind, stored.provider, stored.kekID, stored.detail, stored.consentID()
 	return o, nil
 }
 
 // storedValue is what the value at an etcd key was written under.
 type storedValue struct {
-	keyID, provider, detail string
 	kind                    etcdvalue.Kind
+	provider, kekID, detail string
 	// missing: etcd no longer holds the key.
 	missing bool
 }
 
 func (v storedValue) consentID() string {
-	return Object{KeyID: v.keyID, Provider: v.provider, Kind: v.kind}.ConsentID()
+	return consentIDOf(v.kind, v.provider, v.kekID)
 }
 
 // classify classifies the value stored at etcdKey. Only a failure to talk to etcd is an error; a value that
-// cannot be classified is UnknownKeyID with the reason in detail.
+// cannot be classified has no kind, and the reason in detail.
 func classify(ctx context.Context, raw RawValueReader, etcdKey string) (storedValue, error) {
 	if raw == nil {
-		return storedValue{keyID: UnknownKeyID, detail: "no etcd access to read the stored value"}, nil
+		return storedValue{detail: "no etcd access to read the stored value"}, nil
 	}
 	value, err := raw.RawValue(ctx, etcdKey)
 	if err != nil {
 		return storedValue{}, err
 	}
 	if value == nil {
-		return storedValue{keyID: UnknownKeyID, detail: "etcd no longer holds the key", missing: true}, nil
+		return storedValue{detail: "etcd no longer holds the key", missing: true}, nil
 	}
 	v, err := etcdvalue.Parse(value)
 	if err != nil {
 		// etcdvalue's errors never contain value bytes.
-		return storedValue{keyID: UnknownKeyID, detail: err.Error()}, nil // an unparsable value is a verdict (key unknown), not a failure to read it
+		return storedValue{detail: err.Error()}, nil // an unparsable value is a verdict (key unknown), not a failure to read it
 	}
 	switch v.Kind {
 	case etcdvalue.KindKMSv2:
-		return storedValue{keyID: v.KeyID, provider: v.Name, kind: v.Kind}, nil
+		return storedValue{kind: v.Kind, provider: v.Name, kekID: v.KEKID}, nil
 	case etcdvalue.KindIdentity:
-		return storedValue{keyID: string(v.Kind), detail: "stored unencrypted but does not decode", kind: v.Kind}, nil
+		return storedValue{kind: v.Kind, detail: "stored unencrypted but does not decode"}, nil
 	default:
-		return storedValue{keyID: string(v.Kind) + ":" + v.Name, provider: v.Name, kind: v.Kind}, nil
+		return storedValue{kind: v.Kind, provider: v.Name}, nil
 	}
 }
 

@@ -1,4 +1,4 @@
-package recovery
+package kmsrecovery
 
 import (
 	"context"
@@ -40,11 +40,11 @@ type Result struct {
 
 // DeletionReport is the final report of one deletion run.
 type DeletionReport struct {
-	// KeyID is the consent id (Object.ConsentID) the run deleted under.
-	KeyID   string    `json:"keyID"`
-	DryRun  bool      `json:"dryRun"`
-	Time    time.Time `json:"time"`
-	Results []Result  `json:"results"`
+	// ConsentID is the consent id (Object.ConsentID) the run deleted under.
+	ConsentID string    `json:"consentID"`
+	DryRun    bool      `json:"dryRun"`
+	Time      time.Time `json:"time"`
+	Results   []Result  `json:"results"`
 	// Stopped says why the run ended before trying every object (its context ended: Ctrl-C, a timeout), and
 	// NotTried how many it left; the Results are exactly what was done.
 	Stopped  string `json:"stopped,omitempty"`
@@ -81,7 +81,7 @@ func (r *DeletionReport) String() string {
 		verb, n = "would delete", r.Count(OutcomeWouldDelete)
 	}
 	s := fmt.Sprintf("%s %d undecryptable objects stored under key %s (skipped: %d readable again, %d gone, %d under another key; failed: %d)",
-		verb, n, r.KeyID, r.Count(OutcomeReadable), r.Count(OutcomeGone), r.Count(OutcomeOtherKey), r.Count(OutcomeFailed))
+		verb, n, r.ConsentID, r.Count(OutcomeReadable), r.Count(OutcomeGone), r.Count(OutcomeOtherKey), r.Count(OutcomeFailed))
 	if r.Stopped != "" {
 		s += fmt.Sprintf("; stopped (%s) with %d objects not tried", r.Stopped, r.NotTried)
 	}
@@ -133,14 +133,14 @@ func (d *Deleter) Delete(ctx context.Context, objects []Object, keyID string, dr
 	if d.Now != nil {
 		now = d.Now
 	}
-	report := &DeletionReport{KeyID: keyID, DryRun: dryRun, Time: now().UTC(), Results: []Result{}}
+	report := &DeletionReport{ConsentID: keyID, DryRun: dryRun, Time: now().UTC(), Results: []Result{}}
 	versions := map[schema.GroupResource]schema.GroupVersionResource{}
 	for _, r := range d.Resources {
 		versions[r.GroupResource()] = r.GroupVersionResource
 	}
 	var mine []Object
 	for _, o := range objects {
-		if _, never := unprovable[o.ConsentID()]; o.ConsentID() == keyID && !never {
+		if _, never := unprovable[o.ConsentID]; o.ConsentID == keyID && !never {
 			mine = append(mine, o)
 		}
 	}
@@ -238,7 +238,7 @@ func (d *Deleter) record(r Result) {
 	switch r.Outcome {
 	case OutcomeDeleted:
 		d.Recorder.Warningf(EventObjectDeleted, "deleted undecryptable %s (etcd key %s, stored under key %s) with ignoreStoreReadErrorWithClusterBreakingPotential; its data was lost with the key",
-			r.ObjectRef, r.EtcdKey, r.KeyID)
+			r.ObjectRef, r.EtcdKey, r.KEKID)
 	case OutcomeFailed:
 		d.Recorder.Warningf(EventObjectDeletionFailed, "deleting undecryptable %s (etcd key %s): %s", r.ObjectRef, r.EtcdKey, r.Error)
 	case OutcomeWouldDelete:

@@ -1,4 +1,4 @@
-package recovery_test
+package kmsrecovery_test
 
 import (
 	"fmt"
@@ -9,33 +9,33 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/kmsguard/kmsguard/internal/recoverytest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery"
-	"github.com/kmsguard/kmsguard/pkg/kmsrollback/recovery/recoverytest"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 )
 
 // TestBatchRecorder: one event per DefaultEventBatch results as they come, the rest on Flush, each naming its
 // objects and outcomes; nothing for dry-run results; Warning when something was deleted or failed.
 func TestBatchRecorder(t *testing.T) {
-	result := func(name string, outcome recovery.Outcome) recovery.Result {
-		return recovery.Result{Outcome: outcome, Object: recovery.Object{
-			ObjectRef: recovery.ObjectRef{Resource: recoverytest.Secrets.GroupResource(), Namespace: "app", Name: name},
-			KeyID:     lostKey, Provider: recoverytest.Provider, Kind: etcdvalue.KindKMSv2,
+	result := func(name string, outcome kmsrecovery.Outcome) kmsrecovery.Result {
+		return kmsrecovery.Result{Outcome: outcome, Object: kmsrecovery.Object{
+			ObjectRef: kmsrecovery.ObjectRef{Resource: recoverytest.Secrets.GroupResource(), Namespace: "app", Name: name},
+			KEKID:     lostKey, Provider: recoverytest.Provider, Kind: etcdvalue.KindKMSv2, ConsentID: recoverytest.Provider + ":" + lostKey,
 		}}
 	}
 	recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
-	batch := &recovery.BatchRecorder{Recorder: recorder}
+	batch := &kmsrecovery.BatchRecorder{Recorder: recorder}
 	for i := 0; i < 43; i++ {
-		batch.Add(result(fmt.Sprintf("lost-%04d", i), recovery.OutcomeDeleted))
+		batch.Add(result(fmt.Sprintf("lost-%04d", i), kmsrecovery.OutcomeDeleted))
 		if i == 19 && len(recorder.Events()) != 1 {
 			t.Fatalf("%d events after 20 results, want 1", len(recorder.Events()))
 		}
 	}
-	batch.Add(result("would", recovery.OutcomeWouldDelete))
-	r := result("forbidden", recovery.OutcomeFailed)
+	batch.Add(result("would", kmsrecovery.OutcomeWouldDelete))
+	r := result("forbidden", kmsrecovery.OutcomeFailed)
 	r.Error = "missing verb"
 	batch.Add(r)
-	batch.Add(result("readable", recovery.OutcomeReadable))
+	batch.Add(result("readable", kmsrecovery.OutcomeReadable))
 	if got := len(recorder.Events()); got != 2 {
 		t.Fatalf("%d events before Flush, want 2", got)
 	}
@@ -51,7 +51,7 @@ func TestBatchRecorder(t *testing.T) {
 		"Deleted 3: secrets app/lost-0040, secrets app/lost-0041, secrets app/lost-0042; Failed 1: secrets app/forbidden (missing verb); SkippedReadable 1: secrets app/readable",
 	} {
 		e := got[i]
-		if e.Reason != recovery.EventObjectsDeletedBatch || e.Type != corev1.EventTypeWarning || !strings.Contains(e.Message, want) ||
+		if e.Reason != kmsrecovery.EventObjectsDeletedBatch || e.Type != corev1.EventTypeWarning || !strings.Contains(e.Message, want) ||
 			!strings.Contains(e.Message, "stored under key kms:key-lost") {
 			t.Errorf("event %d: %s %s %q, want a Warning containing %q", i, e.Type, e.Reason, e.Message, want)
 		}
