@@ -99,13 +99,17 @@ type work struct {
 	page *page
 }
 
-func (r *run) execute(ctx context.Context) error {
-	ctx, cancel := context.WithCancel(ctx)
-	// The background goroutines end before execute returns, so that no
-	// periodic checkpoint can land after the final one.
+func (r *run) execute(parent context.Context) error {
+	ctx, cancel := context.WithCancel(parent)
+	// The background goroutines end before the result is read, so that no
+	// periodic checkpoint can land after the final one and a panic in one
+	// of them is part of the result even when the workers finished first.
 	var background sync.WaitGroup
-	defer background.Wait()
-	defer cancel()
+	stopBackground := func() {
+		cancel()
+		background.Wait()
+	}
+	defer stopBackground()
 	// Health is read once before the first LIST, so that a migration
 	// started while the KMS is down sends nothing; watchHealth reads it
 	// again every interval.
@@ -145,13 +149,14 @@ func (r *run) execute(ctx context.Context) error {
 	listErr := r.list(ctx, queue)
 	close(queue)
 	workers.Wait()
+	stopBackground()
 	if err := r.failed(); err != nil {
 		return err
 	}
 	if listErr != nil {
 		return listErr
 	}
-	if err := ctx.Err(); err != nil {
+	if err := parent.Err(); err != nil {
 		return err
 	}
 	r.lock.Lock()
