@@ -10,10 +10,8 @@ package apiservertest
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -115,16 +113,14 @@ func (s *Secrets) List(_ context.Context, opts metav1.ListOptions) (*unstructure
 			return nil, err
 		}
 	}
-	start, rv := "", int64(s.rv)
 	if opts.Continue != "" {
 		key, tokenRV, err := storage.DecodeContinue(opts.Continue, "/")
 		if err != nil {
 			return nil, apierrors.NewBadRequest(err.Error())
 		}
-		start = strings.TrimPrefix(key, "/")
 		if s.ExpireOnce && tokenRV > 0 && !s.expired[opts.Continue] {
 			s.expired[opts.Continue] = true
-			inconsistent, _ := storage.EncodeContinue("/"+start, "/", -1)
+			inconsistent, _ := storage.EncodeContinue(key, "/", -1)
 			err := apierrors.NewResourceExpired("the continue token is too old")
 			err.ErrStatus.ListMeta.Continue = inconsistent
 			return nil, err
@@ -135,45 +131,11 @@ func (s *Secrets) List(_ context.Context, opts metav1.ListOptions) (*unstructure
 		keys = append(keys, key)
 	}
 	sort.Strings(keys)
-
-	list := &unstructured.UnstructuredList{Object: map[string]interface{}{}}
-	var causes []metav1.StatusCause
-	last := ""
-	for i, key := range keys {
-		if key < start {
-			continue
-		}
-		if opts.Limit > 0 && int64(len(list.Items)) >= opts.Limit {
-			if len(causes) == 0 {
-				token, err := storage.EncodeContinue("/"+last+"\x00", "/", rv)
-				if err != nil {
-					return nil, err
-				}
-				list.SetContinue(token)
-				remaining := int64(len(keys) - i)
-				list.SetRemainingItemCount(&remaining)
-			}
-			break
-		}
-		last = key
-		if s.Unreadable[key] {
-			if len(causes) == 100 {
-				causes = append(causes, metav1.StatusCause{Type: metav1.CauseTypeTooMany, Message: "too many errors, the list is truncated"})
-				break
-			}
-			causes = append(causes, metav1.StatusCause{Type: metav1.CauseTypeUnexpectedServerResponse, Field: EtcdPrefix + key, Message: "corrupt object"})
-			continue
-		}
-		list.Items = append(list.Items, *s.Objects[key].DeepCopy())
-	}
-	if len(causes) > 0 {
-		return nil, &apierrors.StatusError{ErrStatus: metav1.Status{
-			Status: metav1.StatusFailure, Code: http.StatusInternalServerError,
-			Reason:  metav1.StatusReasonStoreReadError,
-			Details: &metav1.StatusDetails{Kind: "secrets", Name: "list", Causes: causes},
-		}}
-	}
-	return list, nil
+	return Page(opts, Store{
+		Resource: GR, Keys: keys, ResourceVersion: int64(s.rv),
+		Unreadable: func(key string) (string, bool) { return EtcdPrefix + key, s.Unreadable[key] },
+		Item:       func(key string) unstructured.Unstructured { return *s.Objects[key].DeepCopy() },
+	})
 }
 
 // Update answers an unchanged UPDATE of obj as kube-apiserver does: NotFound, Conflict on a resourceVersion

@@ -6,7 +6,6 @@ package recoverytest
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"sort"
 	"strings"
 	"sync"
@@ -18,13 +17,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/apiserver/pkg/storage"
 	kmstypes "k8s.io/apiserver/pkg/storage/value/encrypt/envelope/kmsv2/v2"
 	"k8s.io/client-go/dynamic"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/utils/ptr"
 
+	"github.com/kmsguard/kmsguard/internal/apiservertest"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 )
 
@@ -240,64 +239,28 @@ func item(gvr schema.GroupVersionResource, key string) *unstructured.Unstructure
 	return u
 }
 
-// list answers as kube-apiserver's etcd3 store with the gate on: a page collects `limit` readable objects, an
-// unreadable one fails the whole page with its etcd key in the causes (at most 100, then a TooMany cause), and
-// continue tokens are storage.EncodeContinue tokens relative to the resource prefix.
+// list answers as kube-apiserver's etcd3 store with the gate on (apiservertest.Page).
 func (c *Cluster) list(gvr schema.GroupVersionResource, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	start := ""
-	if opts.Continue != "" {
-		key, _, err := storage.DecodeContinue(opts.Continue, "/")
-		if err != nil {
-			return nil, apierrors.NewBadRequest(err.Error())
-		}
-		start = strings.TrimPrefix(key, "/")
-	}
 	keys := make([]string, 0, len(c.objects[gvr]))
 	for key := range c.objects[gvr] {
 		keys = append(keys, key)
 	}
 	sort.Strings(keys)
-	list := &unstructured.UnstructuredList{Object: map[string]interface{}{}}
+	list, err := apiservertest.Page(opts, apiservertest.Store{
+		Resource: gvr.GroupResource(), Keys: keys, ResourceVersion: 7,
+		Unreadable: func(key string) (string, bool) {
+			ns, name := splitKey(key)
+			return EtcdKey(kmsrecovery.Resource{GroupVersionResource: gvr}, ns, name), !c.objects[gvr][key].readable
+		},
+		Item: func(key string) unstructured.Unstructured { return *item(gvr, key) },
+	})
+	if err != nil {
+		return nil, err
+	}
 	list.SetAPIVersion(gvr.GroupVersion().String())
 	list.SetKind(listKinds[gvr])
-	var causes []metav1.StatusCause
-	last := ""
-	for _, key := range keys {
-		if key < start {
-			continue
-		}
-		if opts.Limit > 0 && int64(len(list.Items)) >= opts.Limit {
-			if len(causes) == 0 {
-				token, err := storage.EncodeContinue("/"+last+"\x00", "/", 7)
-				if err != nil {
-					return nil, err
-				}
-				list.SetContinue(token)
-			}
-			break
-		}
-		last = key
-		if !c.objects[gvr][key].readable {
-			if len(causes) == 100 {
-				causes = append(causes, metav1.StatusCause{Type: metav1.CauseTypeTooMany, Message: "too many errors, the list is truncated"})
-				break
-			}
-			ns, name := splitKey(key)
-			causes = append(causes, metav1.StatusCause{Type: metav1.CauseTypeUnexpectedServerResponse,
-				Field: EtcdKey(kmsrecovery.Resource{GroupVersionResource: gvr}, ns, name), Message: "data from the storage is not transformable"})
-			continue
-		}
-		list.Items = append(list.Items, *item(gvr, key))
-	}
-	if len(causes) > 0 {
-		return nil, &apierrors.StatusError{ErrStatus: metav1.Status{
-			Status: metav1.StatusFailure, Code: http.StatusInternalServerError, Reason: metav1.StatusReasonStoreReadError,
-			Details: &metav1.StatusDetails{Group: gvr.Group, Kind: gvr.Resource, Name: "list", Causes: causes},
-			Message: fmt.Sprintf("failed to read one or more %s from the storage", gvr.GroupResource()),
-		}}
-	}
 	return list, nil
 }
 
