@@ -188,7 +188,7 @@ func printState(out io.Writer, operator string, state *kmsstate.State) error {
 		fmt.Fprintf(out, "%s: no KMS key in the encryption config\n", operator)
 	}
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "NODE\tKEY\tHEALTH\tLAST CHECKED\tREMOTE KEY ID\tDETAIL")
+	fmt.Fprintln(w, "NODE\tKEY\tHEALTH\tLAST CHECKED\tKEK ID\tDETAIL")
 	for _, p := range state.Plugins {
 		checked := "never"
 		if !p.LastChecked.IsZero() {

@@ -73,7 +73,7 @@ func TestStatus(t *testing.T) {
 			want: []string{
 				"Evaluated at 2026-12-02T11:59:50Z by the operator's kmsstate controller",
 				"master-0  1    Healthy      12s before    kek-a",
-				"master-1  1    Unreachable  3s before     -              connection refused",
+				"master-1  1    Unreachable  3s before     -       connection refused",
 				"Verdict (KMSPluginsDegraded): True PluginUnreachable: node master-1 key 1",
 				"KMSPluginsDegraded  True  PluginUnreachable  node master-1 key 1",
 			},

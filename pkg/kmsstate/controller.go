@@ -52,7 +52,7 @@ const (
 	EventPluginRecovered     = "KMSPluginRecovered"
 	EventKeyRotated          = "KMSKeyRotated"
 	EventHealthReportRemoved = "KMSHealthReportRemoved"
-	// EventMemoryDiscarded: the stored key_id memory could not be decoded and was replaced.
+	// EventMemoryDiscarded: the stored KEK id memory could not be decoded and was replaced.
 	EventMemoryDiscarded = "KMSStateMemoryDiscarded"
 )
 
@@ -89,7 +89,7 @@ type Options struct {
 	// APIServers is optional: without it the state comes from the plugins' health reports alone.
 	APIServers APIServerProber
 	Recorder   events.Recorder
-	// Memory is optional: with it, the remote key_ids the nodes agreed on and the rotations in progress or
+	// Memory is optional: with it, the KEK ids the nodes agreed on and the rotations in progress or
 	// completed survive an operator restart (ConfigMapMemory). Without it, a rotation that completes while
 	// no operator runs is never reported.
 	Memory MemoryStore
@@ -120,13 +120,13 @@ type Options struct {
 //	healthz != ok, or the active round trip failed
 //	(report status Unhealthy)
 //	an apiserver's /healthz/kms-providers or KMS calls fail  True                 APIServerKMSCheckFailing
-//	nodes disagree on the remote key_id beyond the grace     True                 KEKIDMismatch
+//	nodes disagree on the KEK id beyond the grace     True                 KEKIDMismatch
 //	a report older than 4 report intervals                   True                 HealthReportStale
 //	a node of N has no report for a key of K                 True                 HealthReportMissing
 //
 // With several failures, the reason is the most severe (top of the table first) and the message lists them
 // all. KMSKeyRotationProgressing is True (KeyRotationInProgress, "key 1: old -> new") from the first report
-// of a new remote key_id until every node's plugin and kube-apiserver use it.
+// of a new KEK id until every node's plugin and kube-apiserver use it.
 //
 // A sync that fails sets KMSStateControllerDegraded True with the error (reason Error), as library-go's
 // encryption controllers report theirs, and leaves the conditions above as they were; the next successful sync
@@ -271,7 +271,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 
 // loadMemory reads the stored Memory once, before the first evaluation. A store that cannot be read is
 // retried; one that cannot be decoded is replaced by a fresh start, with a warning: a zero Memory never
-// invents a rotation, and refusing would stop every KMS condition for the sake of a lost remote key_id.
+// invents a rotation, and refusing would stop every KMS condition for the sake of a lost KEK id.
 func (c *Controller) loadMemory(ctx context.Context, recorder events.Recorder) error {
 	if c.memoryLoaded || c.options.Memory == nil {
 		return nil
@@ -280,10 +280,10 @@ func (c *Controller) loadMemory(ctx context.Context, recorder events.Recorder) e
 	var corrupt *CorruptMemoryError
 	switch {
 	case errors.As(err, &corrupt):
-		recorder.Warningf(EventMemoryDiscarded, "%v; starting afresh: a remote key_id rotation completed while no operator ran will not be reported", err)
+		recorder.Warningf(EventMemoryDiscarded, "%v; starting afresh: a KEK id rotation completed while no operator ran will not be reported", err)
 		memory = Memory{}
 	case err != nil:
-		return fmt.Errorf("loading the KMS key_id memory: %w", err)
+		return fmt.Errorf("loading the KMS KEK id memory: %w", err)
 	}
 	c.mu.Lock()
 	c.memory, c.saved, c.memoryLoaded = memory, memory, true
@@ -298,7 +298,7 @@ func (c *Controller) saveMemory(ctx context.Context, memory Memory) error {
 		return nil
 	}
 	if err := c.options.Memory.Save(ctx, memory); err != nil {
-		return fmt.Errorf("saving the KMS key_id memory: %w", err)
+		return fmt.Errorf("saving the KMS KEK id memory: %w", err)
 	}
 	c.saved = memory
 	return nil

@@ -16,7 +16,7 @@ const (
 	// staleAfterIntervals: a report older than this many intervals is stale. One missed write can be a slow
 	// apiserver; four in a row mean the reporter is stuck or gone.
 	staleAfterIntervals = 4
-	// DefaultKEKIDMismatchGrace is how long nodes may disagree on the remote key_id before it is a failure:
+	// DefaultKEKIDMismatchGrace is how long nodes may disagree on the KEK id before it is a failure:
 	// after a KMS-side rotation each plugin notices on its own schedule (its own KMS poll, then one report
 	// interval), which takes minutes, not more.
 	DefaultKEKIDMismatchGrace = 5 * time.Minute
@@ -28,7 +28,7 @@ const (
 type Config struct {
 	// ReportInterval is the reporters' interval; reports older than 4 intervals are stale. Default 30 s.
 	ReportInterval time.Duration
-	// KEKIDMismatchGrace is how long nodes may report different remote key_ids. Default 5 minutes.
+	// KEKIDMismatchGrace is how long nodes may report different KEK ids. Default 5 minutes.
 	KEKIDMismatchGrace time.Duration
 }
 
@@ -47,11 +47,11 @@ func (c Config) StaleAfter() time.Duration {
 	return staleAfterIntervals * c.withDefaults().ReportInterval
 }
 
-// Memory is what one evaluation hands to the next: what a single observation cannot tell (which key_id every
+// Memory is what one evaluation hands to the next: what a single observation cannot tell (which KEK id every
 // node agreed on before, since when nodes disagree, whether error counters grew). A zero Memory is a fresh
 // start: it never invents a rotation or an error growth.
 type Memory struct {
-	// settledKEK is, per key id, the remote key_id every node last agreed on.
+	// settledKEK is, per key id, the KEK id every node last agreed on.
 	settledKEK map[string]string
 	// rotations are the rotations in progress, per key id.
 	rotations map[string]Rotation

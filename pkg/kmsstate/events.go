@@ -34,7 +34,7 @@ func (c *Controller) emitEvents(recorder events.Recorder, previous, current map[
 		}
 	}
 	for _, r := range state.Completed {
-		recorder.Eventf(EventKeyRotated, "KMS key %s now uses remote key_id %s on every node (was %s)", r.KeyID, r.To, orUnknown(r.From))
+		recorder.Eventf(EventKeyRotated, "KMS key %s now uses KEK id %s on every node (was %s)", r.KeyID, r.To, orUnknown(r.From))
 	}
 }
 

@@ -64,7 +64,7 @@ func (s *State) Healthy(nodes, keyIDs []string) error {
 	return &UnhealthyError{Failures: failures}
 }
 
-// LatestRotation is the latest completed rotation of the remote key_id behind keyID that this process has
+// LatestRotation is the latest completed rotation of the KEK id behind keyID that this process has
 // seen, for kmsmigration to re-encrypt data written under the previous key_id.
 func (s *State) LatestRotation(keyID string) (Rotation, bool) {
 	r, ok := s.LastCompleted[keyID]

@@ -15,7 +15,7 @@ import (
 	"github.com/kmsguard/kmsguard/internal/configmapdata"
 )
 
-// MemoryStore keeps what the Controller learned about remote key_ids across operator restarts and leader
+// MemoryStore keeps what the Controller learned about KEK ids across operator restarts and leader
 // changes. Without it a new process settles on whatever key_id the plugins report when it starts: a rotation
 // that completed while no operator ran is never reported, so kmsmigration never re-encrypts the data still
 // under the old key_id, and a rotation in progress loses where it came from.
@@ -26,7 +26,7 @@ type MemoryStore interface {
 }
 
 // ConfigMapMemory stores the Memory as JSON in a ConfigMap (data key memory.json), e.g.
-// openshift-kube-apiserver-operator/kmsguard-kms-state. It holds key ids, remote key_ids and times, never key
+// openshift-kube-apiserver-operator/kmsguard-kms-state. It holds key ids, KEK ids and times, never key
 // material.
 type ConfigMapMemory struct {
 	Client          corev1client.ConfigMapsGetter
@@ -79,7 +79,7 @@ type CorruptMemoryError struct {
 }
 
 func (e *CorruptMemoryError) Error() string {
-	return fmt.Sprintf("the stored KMS key_id memory in %s cannot be decoded: %v", e.Where, e.Err)
+	return fmt.Sprintf("the stored KMS KEK id memory in %s cannot be decoded: %v", e.Where, e.Err)
 }
 
 func (e *CorruptMemoryError) Unwrap() error { return e.Err }
@@ -88,7 +88,7 @@ func (e *CorruptMemoryError) Unwrap() error { return e.Err }
 // only tell whether an apiserver's error counters grew since the previous sync, and a fresh start never
 // invents growth.
 type storedMemory struct {
-	// SettledKEK is, per key id, the remote key_id every node last agreed on.
+	// SettledKEK is, per key id, the KEK id every node last agreed on.
 	SettledKEK    map[string]string    `json:"settledKEK,omitempty"`
 	Rotations     map[string]Rotation  `json:"rotations,omitempty"`
 	DisagreeSince map[string]time.Time `json:"disagreeSince,omitempty"`

@@ -25,7 +25,7 @@ var pluginStates = []PluginHealth{PluginHealthy, PluginUnhealthy, PluginUnreacha
 //     report, as Unix seconds; absent while it never reported. Unlike an age, it stays right when kmsstate
 //     stops: alert on time() - it.
 //
-// and kmsguard_kms_key_rotations_total{key_id}, the completed rotations of a key's remote key_id. The series of
+// and kmsguard_kms_key_rotations_total{key_id}, the completed rotations of a key's KEK id. The series of
 // plugins that are no longer evaluated (a node or key that went away) are deleted.
 type metricsSet struct {
 	pluginHealthy    *metrics.GaugeVec

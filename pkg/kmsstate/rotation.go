@@ -19,7 +19,7 @@ func KEKIDHash(keyID string) string {
 	return fmt.Sprintf("sha256:%x", sha256.Sum256([]byte(keyID)))
 }
 
-// evaluateRotations follows the remote key_id (KEK) behind each key.
+// evaluateRotations follows the KEK id (KEK) behind each key.
 //
 // A rotation starts when a healthy plugin reports a key_id other than the one every node agreed on before,
 // and completes when every node's plugin reports it healthy and every kube-apiserver that exposes key id
@@ -105,7 +105,7 @@ func (e *evaluation) evaluateRotation(key string) {
 		}
 		for _, node := range nodes {
 			e.addFailure(Failure{Reason: ReasonKEKIDMismatch, Node: node, KeyID: key,
-				Detail: fmt.Sprintf("nodes report different remote key_ids since %s (%s)", since.UTC().Format(time.RFC3339), reported)})
+				Detail: fmt.Sprintf("nodes report different KEK ids since %s (%s)", since.UTC().Format(time.RFC3339), reported)})
 		}
 	}
 }

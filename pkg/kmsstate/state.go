@@ -35,7 +35,7 @@ const (
 	// ReasonAPIServerKMSCheckFailing: a kube-apiserver's own /healthz/kms-providers fails or its KMS calls
 	// fail. New DEKs cannot be made; writes stop three minutes after the last good Status.
 	ReasonAPIServerKMSCheckFailing Reason = "APIServerKMSCheckFailing"
-	// ReasonKEKIDMismatch: nodes have disagreed on the remote key_id for longer than the grace period, so
+	// ReasonKEKIDMismatch: nodes have disagreed on the KEK id for longer than the grace period, so
 	// apiservers on different nodes write under different KMS keys.
 	ReasonKEKIDMismatch Reason = "KEKIDMismatch"
 	// ReasonHealthReportStale: a plugin's last report is older than the staleness limit; its reporter is
@@ -121,7 +121,7 @@ type Plugin struct {
 	Node   string       `json:"node"`
 	KeyID  string       `json:"keyID"`
 	Health PluginHealth `json:"health"`
-	// KEKID is the remote key_id the plugin last reported while healthy; empty otherwise.
+	// KEKID is the KEK id the plugin last reported while healthy; empty otherwise.
 	KEKID string `json:"kekID,omitempty"`
 	// LastChecked is when the plugin's reporter last checked it; zero when it never reported.
 	LastChecked time.Time `json:"lastChecked,omitempty"`
@@ -130,7 +130,7 @@ type Plugin struct {
 	Detail string        `json:"detail,omitempty"`
 }
 
-// Rotation is a change of the remote key_id (KEK) behind one KMS key.
+// Rotation is a change of the KEK id (KEK) behind one KMS key.
 type Rotation struct {
 	KeyID string `json:"keyID"`
 	// From is the key_id every node agreed on before; empty when kmsstate started during the change.
@@ -180,7 +180,7 @@ type State struct {
 	Completed []Rotation `json:"completed,omitempty"`
 	// LastCompleted is the latest completed rotation per key id, remembered across evaluations.
 	LastCompleted map[string]Rotation `json:"lastCompleted,omitempty"`
-	// SettledKEKIDs is, per key id, the remote key_id (KEK id) every node last agreed on: the one kube-apiserver
+	// SettledKEKIDs is, per key id, the KEK id (KEK id) every node last agreed on: the one kube-apiserver
 	// records in the values it writes with that key.
 	SettledKEKIDs map[string]string `json:"settledKEKIDs,omitempty"`
 	// Orphans are reports of nodes or keys that no longer exist, old enough that no live reporter owns them.
