@@ -20,10 +20,11 @@ import (
 
 // labOptions are the flags of `kmsguard lab`.
 type labOptions struct {
-	nodes      int
-	dir        string
-	keep       bool
-	encryption []string
+	nodes        int
+	dir          string
+	keep         bool
+	encryption   []string
+	viewInterval time.Duration
 }
 
 func newLabCommand() *cobra.Command {
@@ -38,7 +39,18 @@ kmsguard's controllers. It prints a kubeconfig and the etcd endpoint and runs un
 
 With --encryption it then sets spec.encryption.type of the APIServer resource to each given type in turn and
 waits until library-go's controllers have rolled it out to every node and migrated the encrypted resources,
-e.g. --encryption aescbc,KMS.`,
+e.g. --encryption aescbc,KMS, and until kmsguard's census proves them from etcd under the last one.
+
+While it runs it shows a live view (redrawn in place on a terminal, printed when it changes otherwise): each
+node's revisions and apiserver readiness, each node's KMS plugins with their KEK ids, the operator's encryption
+and KMS conditions, migrations and the census of etcd. From another terminal, kmsguard lab inject puts faults
+into it.`,
+		Example: `  # the lab make run starts: three nodes, switched to aescbc and on to KMS v2
+  kmsguard lab --encryption aescbc,KMS
+
+  # from another terminal: stop the KMS plugin on one node, then start it again
+  kmsguard lab inject plugin-stop master-1
+  kmsguard lab inject plugin-start master-1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -50,6 +62,65 @@ e.g. --encryption aescbc,KMS.`,
 	cmd.Flags().StringVar(&o.dir, "dir", "_output/lab", "directory for etcd's data, the nodes, the kubeconfig and the logs (emptied at start); short, as KMS plugin sockets live below it")
 	cmd.Flags().BoolVar(&o.keep, "keep", false, "keep the directory after Ctrl-C (default: remove it)")
 	cmd.Flags().StringSliceVar(&o.encryption, "encryption", nil, "encryption types to switch to in turn once the lab runs: aescbc, aesgcm, identity, KMS")
+	cmd.Flags().DurationVar(&o.viewInterval, "view-interval", 2*time.Second, "how often the live view is refreshed")
+	cmd.AddCommand(newLabInjectCommand())
+	return cmd
+}
+
+// labInjectOptions are the flags of `kmsguard lab inject`.
+type labInjectOptions struct {
+	dir     string
+	latency time.Duration
+	kekID   string
+}
+
+func newLabInjectCommand() *cobra.Command {
+	o := &labInjectOptions{}
+	faults := make([]string, 0, len(lab.Faults))
+	for _, f := range lab.Faults {
+		faults = append(faults, string(f))
+	}
+	cmd := &cobra.Command{
+		Use:   "inject FAULT [NODE]",
+		Short: "Inject a fault into a running lab",
+		Long: `inject puts a fault into the lab running in --dir (kmsguard lab, in another terminal):
+
+  plugin-stop [NODE]        the KMS plugins of NODE (of every node without one) stop, as if their sidecar died
+  plugin-start [NODE]       they serve again
+  kms-latency [NODE]        every KMS call of their plugins takes --latency longer (0 clears it)
+  key-disable               the simulated KMS refuses Encrypt and Decrypt under a KEK (--kek-id, default the
+                            current one) while Status still says ok
+  key-restore               the KEK works again
+  key-rotate                the simulated KMS writes with a new KEK; the old one still decrypts
+  key-destroy               the KEK is destroyed for good: what was encrypted under it is lost
+  bad-kms-config            the APIServer resource names a KMS address where no KMS is
+
+The lab's live view shows how kmsguard sees it; kmsguard status --kubeconfig <the lab's> explains it.`,
+		Example: `  kmsguard lab inject plugin-stop master-1
+  kmsguard lab inject kms-latency --latency 5s
+  kmsguard lab inject key-disable`,
+		Args:      cobra.RangeArgs(1, 2),
+		ValidArgs: faults,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			in := lab.Injection{Fault: lab.Fault(args[0]), Latency: o.latency, KEKID: o.kekID}
+			if len(args) == 2 {
+				in.Node = args[1]
+			}
+			dir, err := filepath.Abs(o.dir)
+			if err != nil {
+				return err
+			}
+			did, err := lab.InjectInto(cmd.Context(), dir, in)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), did)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&o.dir, "dir", "_output/lab", "the directory of the running lab")
+	cmd.Flags().DurationVar(&o.latency, "latency", 0, "kms-latency: the added latency of every KMS call")
+	cmd.Flags().StringVar(&o.kekID, "kek-id", "", "key-disable, key-restore, key-destroy: the KEK (default: the simulated KMS's current one)")
 	return cmd
 }
 
@@ -109,13 +180,22 @@ Try:  kmsguard status --kubeconfig %s
 			return err
 		}
 	}
-	if len(modes) > 0 {
-		if err := l.PrintStatus(ctx, out); err != nil {
+	if len(modes) > 0 && modes[len(modes)-1] != configv1.EncryptionTypeIdentity {
+		fmt.Fprintln(out, "lab: waiting for kmsguard's census to prove it from etcd")
+		started := time.Now()
+		reports, err := l.WaitForVerified(ctx, started)
+		if err != nil {
 			return err
 		}
+		for _, report := range reports {
+			for _, r := range report.Resources {
+				fmt.Fprintf(out, "lab: %s: %d of %d values in etcd under %s\n", r.Resource, r.UnderWriteKey, r.Total, report.WriteKey)
+			}
+		}
+		fmt.Fprintf(out, "lab: proven after %s\n", time.Since(started).Round(time.Second))
 	}
-	fmt.Fprintln(out, "Press Ctrl-C to stop.")
-	<-ctx.Done()
+	fmt.Fprintln(out, "lab: live view follows; Ctrl-C stops the lab")
+	l.Watch(ctx, out, o.viewInterval, isTerminal(out))
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
 	configclient "github.com/openshift/client-go/config/clientset/versioned"
@@ -47,8 +48,15 @@ func apiServerOptions(encryptionConfigFile string) kmsenv.APIServerOptions {
 			"shutdown-send-retry-after":               "true",
 			"shutdown-watch-termination-grace-period": "2s",
 		},
+		StartTimeout: startupTimeout,
 	}
 }
+
+// startupTimeout is how long the node agent's startup-monitor stand-in waits for a kube-apiserver to become
+// healthy before it falls back to the last good revision. A healthy lab apiserver starts in about 4 s on 2
+// cores; one whose KMS plugin cannot work never does. (OpenShift's startup monitor waits minutes: a real
+// apiserver starts slower.)
+const startupTimeout = 45 * time.Second
 
 //go:embed crds/*.yaml
 var crdFiles embed.FS
@@ -163,16 +171,17 @@ func podManifest() *corev1.Pod {
 	}
 }
 
-// APIServerEncryption is the spec.encryption of the APIServer resource that switches the lab to KMS: library-go's
-// key controller accepts the Vault provider only, so the lab names a Vault that its simulated KMS plays.
-func kmsEncryption() configv1.APIServerEncryption {
+// kmsEncryption is the spec.encryption of the APIServer resource that switches the lab to KMS at a Vault address:
+// library-go's key controller accepts the Vault provider only, so the lab names a Vault that its simulated KMS
+// plays at SimulatedKMSAddress. Plugins of a key at any other address cannot reach their KMS.
+func kmsEncryption(vaultAddress string) configv1.APIServerEncryption {
 	return configv1.APIServerEncryption{
 		Type: configv1.EncryptionTypeKMS,
 		KMS: configv1.KMSPluginConfig{
 			Type: configv1.VaultKMSProvider,
 			Vault: configv1.VaultKMSPluginConfig{
 				KMSPluginImage: "quay.io/kmsguard/lab-fake-kms-plugin@sha256:0000000000000000000000000000000000000000000000000000000000000000",
-				VaultAddress:   SimulatedKMSAddress,
+				VaultAddress:   vaultAddress,
 				TransitMount:   "transit",
 				TransitKey:     "kmsguard-lab",
 				Authentication: configv1.VaultAuthentication{

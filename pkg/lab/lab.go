@@ -17,6 +17,7 @@ import (
 	configclient "github.com/openshift/client-go/config/clientset/versioned"
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
@@ -24,6 +25,8 @@ import (
 	"k8s.io/client-go/util/retry"
 	"k8s.io/klog/v2"
 
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
@@ -158,10 +161,17 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if l.operator, err = startOperator(runCtx, l.restConfig, etcd); err != nil {
+	apiservers, err := apiServerProber(l.nodes)
+	if err != nil {
+		return nil, err
+	}
+	if l.operator, err = startOperator(runCtx, l.restConfig, etcd, apiservers); err != nil {
 		return nil, err
 	}
 	if err := l.WaitForRevision(ctx, 1); err != nil {
+		return nil, err
+	}
+	if err := l.serveControl(runCtx); err != nil {
 		return nil, err
 	}
 	l.logf("lab: ready after %s", time.Since(started).Round(time.Millisecond))
@@ -225,13 +235,18 @@ func (l *Lab) writeKubeConfig() error {
 // SetEncryption sets spec.encryption of the APIServer resource, as an admin does: "aescbc", "aesgcm",
 // "identity" or "KMS" (with the Vault provider the simulated KMS plays).
 func (l *Lab) SetEncryption(ctx context.Context, encryptionType configv1.EncryptionType) error {
+	encryption := configv1.APIServerEncryption{Type: encryptionType}
+	if encryptionType == configv1.EncryptionTypeKMS {
+		encryption = kmsEncryption(SimulatedKMSAddress)
+	}
+	return l.setAPIServerEncryption(ctx, encryption)
+}
+
+// setAPIServerEncryption sets spec.encryption of the APIServer resource.
+func (l *Lab) setAPIServerEncryption(ctx context.Context, encryption configv1.APIServerEncryption) error {
 	client, err := configclient.NewForConfig(l.restConfig)
 	if err != nil {
 		return err
-	}
-	encryption := configv1.APIServerEncryption{Type: encryptionType}
-	if encryptionType == configv1.EncryptionTypeKMS {
-		encryption = kmsEncryption()
 	}
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		apiServer, err := client.ConfigV1().APIServers().Get(ctx, "cluster", metav1.GetOptions{})
@@ -340,4 +355,38 @@ func redirectKlog(w io.Writer) {
 	_ = fs.Set("stderrthreshold", "FATAL")
 	// By severity, INFO only: klog writes each line to its own severity's output and every lower one.
 	klog.SetOutputBySeverity("INFO", w)
+}
+
+// WaitForVerified waits until kmsguard's census of etcd proves every encrypted resource under its write key
+// (KMSEncryptionVerified True) with scans that started after since, and returns their reports.
+func (l *Lab) WaitForVerified(ctx context.Context, since time.Time) ([]*evidence.Report, error) {
+	var last string
+	var reports []*evidence.Report
+	err := wait.PollUntilContextTimeout(ctx, time.Second, 10*time.Minute, true, func(ctx context.Context) (bool, error) {
+		_, status, _, err := l.operator.Client.GetStaticPodOperatorState()
+		if err != nil {
+			return false, nil
+		}
+		cond := v1helpers.FindOperatorCondition(status.Conditions, kmsmigration.ConditionVerified)
+		if cond == nil {
+			last = "no " + kmsmigration.ConditionVerified + " condition yet"
+			return false, nil
+		}
+		last = fmt.Sprintf("%s %s %s: %s", cond.Type, cond.Status, cond.Reason, cond.Message)
+		if cond.Status != operatorv1.ConditionTrue {
+			return false, nil
+		}
+		reports = l.operator.Verification.Reports()
+		for _, r := range reports {
+			if r.Started.Before(since) || !r.Verified() {
+				last = fmt.Sprintf("the census' last scan under %s started %s", r.WriteKey, r.Started.Format(time.RFC3339))
+				return false, nil
+			}
+		}
+		return len(reports) > 0, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("waiting for the census to prove every encrypted resource under its write key (%s): %w", last, err)
+	}
+	return reports, nil
 }

@@ -95,6 +95,7 @@ type Node struct {
 	lastGood int32
 	plugins  map[string]*fake.Plugin // socket path -> plugin
 	handled  map[string]bool         // installer pods carried out, by name
+	latency  time.Duration           // FaultKMSLatency of the node's plugins
 
 	// The health reporter sidecar: restarted with the plugin sockets whenever they change, as the sidecar is
 	// with its --kms-sockets.
@@ -411,6 +412,7 @@ func (n *Node) startRevision(ctx context.Context, revision int32) {
 	}
 	if err := n.restart(ctx, previous, fallback); err != nil {
 		n.logf("%s: falling back to revision %d failed too: %v", n.name, previous, err)
+		n.setMirrorPodStatus(ctx, corev1.PodFailed, false, err.Error())
 		return
 	}
 	n.mu.Lock()
@@ -439,7 +441,10 @@ func (n *Node) restart(ctx context.Context, revision int32, fallback map[string]
 		return err
 	}
 	if err := n.apiServer.Restart(apiServerOptions(configPath)); err != nil {
-		n.setMirrorPodStatus(ctx, corev1.PodFailed, false, err.Error())
+		// A static pod whose container does not come up is Running and not ready (the kubelet restarts the
+		// container), never Failed: library-go's installer takes a Failed operand pod for a failure without
+		// fallback and retries at once, and would not record the startup monitor's fallback that follows.
+		n.setMirrorPodStatus(ctx, corev1.PodRunning, false, err.Error())
 		return err
 	}
 	n.setMirrorPodStatus(ctx, corev1.PodRunning, true, "")
@@ -464,7 +469,7 @@ func (n *Node) startPlugins(ctx context.Context, config *apiserverv1.EncryptionC
 		if err := os.MkdirAll(filepath.Dir(socket), 0o700); err != nil {
 			return err
 		}
-		plugin := fake.NewPlugin(n.kms, socket)
+		plugin := n.newPlugin(socket)
 		if address := n.kmsAddress(ctx, keyIDOfSocket(socket)); address != "" && address != SimulatedKMSAddress {
 			for _, m := range []fake.Method{fake.MethodStatus, fake.MethodEncrypt, fake.MethodDecrypt} {
 				plugin.FailMethodWith(m, codes.Unavailable, fmt.Sprintf("cannot reach the KMS at %s (the lab's KMS is %s)", address, SimulatedKMSAddress))

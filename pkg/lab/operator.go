@@ -31,6 +31,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/utils/clock"
@@ -39,10 +40,12 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate/apiserverprobe"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
@@ -58,11 +61,21 @@ type Operator struct {
 	KMSState *kmsstate.Controller
 	// Migrator is kmsguard's migrator, which library-go's migration controller drives.
 	Migrator *kmsmigration.Migrator
+	// Verification is kmsguard's census of etcd: KMSEncryptionVerified, and the rollout gate's evidence for
+	// dropping a read key.
+	Verification *kmsmigration.VerificationController
 }
+
+// verifyInterval is how often the census scans etcd besides after each migration. A cluster uses
+// kmsmigration.DefaultVerifyInterval (30 minutes); the lab's etcd is small.
+const verifyInterval = 30 * time.Second
+
+// etcdPrefix is the --etcd-prefix of the lab's kube-apiservers (envtest's default; OpenShift's is /kubernetes.io).
+const etcdPrefix = "/registry"
 
 // startOperator builds and starts every controller; they run until ctx is done. It returns once the informers
 // have been started.
-func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Operator, error) {
+func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apiservers *apiserverprobe.Prober) (*Operator, error) {
 	kubeClient, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -76,6 +89,10 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 		return nil, err
 	}
 	dynamicClient, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	metadataClient, err := metadata.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -108,6 +125,8 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 		Recorder:       recorder.WithComponentSuffix("kms-state"),
 		Memory:         kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: kmsstate.DefaultConfigMapName},
 		Publisher:      kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: kmsstate.DefaultConfigMapName},
+		// Each kube-apiserver's own view: /healthz/kms-providers and its KMS metrics.
+		APIServers: apiservers,
 	})
 	if err != nil {
 		return nil, err
@@ -165,13 +184,32 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 		return nil, err
 	}
 
+	// The census: scans etcd after each migration and every verifyInterval, publishes KMSEncryptionVerified,
+	// and keeps the reports the rollout gate judges dropped read keys by. It reads the deployed config from the
+	// same place as the gate, and the KMS write key's KEK id from kmsstate.
+	configs := revisions.Secrets(kubeClient.CoreV1(), targetNamespace, operatorClient)
+	census, err := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
+		Verifier: evidence.NewVerifier(etcd, evidence.Options{
+			// The API's object count confirms that the scan looked where the objects are.
+			Counter: &evidence.MetadataCounter{Client: metadataClient, Mapper: mapper},
+		}),
+		Targets:        kmsmigration.TargetsFromConfig(configs, kmsState, kmsmigration.TargetOptions{EtcdPrefix: etcdPrefix}),
+		OperatorClient: operatorClient,
+		Recorder:       recorder,
+		Migrator:       migrator,
+		Interval:       verifyInterval,
+	})
+	if err != nil {
+		return nil, err
+	}
+
 	// The rollout gate: no revision that changes KMS providers before they are healthy on every node, none that
-	// drops a read key still in use.
+	// drops a read key etcd still holds values under, or within the rollback window of the migration away from it.
 	gate, err := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
-		Configs:        revisions.Secrets(kubeClient.CoreV1(), targetNamespace, operatorClient),
+		Configs:        configs,
 		Nodes:          kmsstate.StaticPodNodes(operatorClient),
 		Health:         kmsState,
-		Migration:      kmsprecondition.KeySecretMigrations(kubeInformers.InformersFor("openshift-config-managed").Core().V1().Secrets().Lister(), targetNamespace),
+		Evidence:       census,
 		Reverts:        holdStore,
 		OperatorClient: operatorClient,
 		Recorder:       recorder.WithComponentSuffix("kms-rollout-gate"),
@@ -207,7 +245,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 	operandPods := kubeInformers.InformersFor(targetNamespace).Core().V1().Pods()
 	rollback, err := kmsrollback.NewController("kube-apiserver", kmsrollback.Options{
 		Rollout:        kmsrollback.StaticPodRollout(operatorClient, operandPods.Lister().Pods(targetNamespace), labels.Set{"apiserver": "true"}.AsSelector(), 0, nil),
-		Configs:        revisions.Secrets(kubeClient.CoreV1(), targetNamespace, operatorClient),
+		Configs:        configs,
 		Target:         kmsrollback.ManagedEncryptionConfig(kubeClient.CoreV1(), targetNamespace),
 		Health:         kmsState,
 		AdminConfig:    kmsrollback.APIServerEncryption(configInformers.Config().V1().APIServers().Lister()),
@@ -252,7 +290,8 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV) (*Op
 	go migrationController.Run(ctx, 1)
 	go rollback.Run(ctx, 1)
 	go recoveryController.Run(ctx, 1)
-	return &Operator{Client: operatorClient, KMSState: kmsState, Migrator: migrator}, nil
+	go census.Run(ctx, 1)
+	return &Operator{Client: operatorClient, KMSState: kmsState, Migrator: migrator, Verification: census}, nil
 }
 
 // kmsKeys lists the KMS keys kmsstate watches: those of the latest revision's config, of the candidate config

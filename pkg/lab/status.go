@@ -1,73 +1,238 @@
 package lab
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
 
+	operatorv1 "github.com/openshift/api/operator/v1"
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 )
 
-// conditionPrefixes select the operator conditions PrintStatus shows: library-go's encryption and installer
+// conditionPrefixes select the operator conditions the view shows: library-go's encryption and installer
 // conditions and kmsguard's.
 var conditionPrefixes = []string{"Encrypted", "Encryption", "KMS", "NodeInstaller", "StaticPods", "RevisionController"}
 
-// PrintStatus writes a snapshot of the lab: each node's revisions, each node's KMS plugins as its health
-// reporter last saw them, and the operator's encryption, KMS and rollout conditions.
-func (l *Lab) PrintStatus(ctx context.Context, w io.Writer) error {
+// View is a snapshot of the lab: what the live view of `kmsguard lab` shows.
+type View struct {
+	Time time.Time
+	// Nodes are the operator's node statuses, with the readiness of each node's kube-apiserver pod.
+	Nodes                   []NodeView
+	LatestAvailableRevision int32
+	// Plugins are the health reports of every node's KMS plugins, by node and key id.
+	Plugins []operatorv1.KMSPluginHealthReport
+	// Conditions are the operator's encryption, rollout and kmsguard conditions, by type.
+	Conditions []operatorv1.OperatorCondition
+	// Migrations are kmsguard's migrations, by resource.
+	Migrations []kmsmigration.Progress
+	// Verification is the census' last successful scan of etcd, one report per write key; nil before the
+	// first.
+	Verification []*evidence.Report
+}
+
+// NodeView is one node as the operator and its kube-apiserver pod show it.
+type NodeView struct {
+	operatorv1.NodeStatus
+	// Ready is the Ready condition of the node's kube-apiserver pod; Phase its phase.
+	Ready bool
+	Phase corev1.PodPhase
+}
+
+// Snapshot reads the lab's view from the KubeAPIServer resource, the kube-apiserver pods and kmsguard's
+// controllers.
+func (l *Lab) Snapshot(ctx context.Context) (*View, error) {
 	client, err := operatorclient.NewForConfig(l.restConfig)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	kube, err := kubernetes.NewForConfig(l.restConfig)
+	if err != nil {
+		return nil, err
 	}
 	kas, err := client.OperatorV1().KubeAPIServers().Get(ctx, "cluster", metav1.GetOptions{})
 	if err != nil {
+		return nil, err
+	}
+	pods, err := kube.CoreV1().Pods(targetNamespace).List(ctx, metav1.ListOptions{LabelSelector: "apiserver=true"})
+	if err != nil {
+		return nil, err
+	}
+	v := &View{Time: time.Now(), LatestAvailableRevision: kas.Status.LatestAvailableRevision}
+	for _, n := range kas.Status.NodeStatuses {
+		nv := NodeView{NodeStatus: n}
+		for _, pod := range pods.Items {
+			if pod.Spec.NodeName != n.NodeName {
+				continue
+			}
+			nv.Phase = pod.Status.Phase
+			for _, c := range pod.Status.Conditions {
+				if c.Type == corev1.PodReady {
+					nv.Ready = c.Status == corev1.ConditionTrue
+				}
+			}
+		}
+		v.Nodes = append(v.Nodes, nv)
+	}
+	v.Plugins = append(v.Plugins, kas.Status.EncryptionStatus.HealthReports...)
+	sort.Slice(v.Plugins, func(i, j int) bool {
+		if v.Plugins[i].NodeName != v.Plugins[j].NodeName {
+			return v.Plugins[i].NodeName < v.Plugins[j].NodeName
+		}
+		return v.Plugins[i].KeyId < v.Plugins[j].KeyId
+	})
+	for _, c := range kas.Status.Conditions {
+		for _, prefix := range conditionPrefixes {
+			if strings.HasPrefix(c.Type, prefix) {
+				v.Conditions = append(v.Conditions, c)
+				break
+			}
+		}
+	}
+	sort.Slice(v.Conditions, func(i, j int) bool { return v.Conditions[i].Type < v.Conditions[j].Type })
+	if l.operator != nil {
+		v.Migrations = l.operator.Migrator.Progress()
+		v.Verification = l.operator.Verification.Reports()
+	}
+	return v, nil
+}
+
+// PrintStatus writes one snapshot of the lab.
+func (l *Lab) PrintStatus(ctx context.Context, w io.Writer) error {
+	v, err := l.Snapshot(ctx)
+	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "NODE\tCURRENT\tTARGET\tLAST FAILED\tFALLBACKS\n")
-	for _, n := range kas.Status.NodeStatuses {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\n", n.NodeName, n.CurrentRevision, n.TargetRevision, n.LastFailedRevision, n.LastFallbackCount)
-	}
-	fmt.Fprintf(tw, "(latest available revision %d)\n\n", kas.Status.LatestAvailableRevision)
+	return v.Print(w)
+}
 
-	reports := kas.Status.EncryptionStatus.HealthReports
-	sort.Slice(reports, func(i, j int) bool {
-		if reports[i].NodeName != reports[j].NodeName {
-			return reports[i].NodeName < reports[j].NodeName
+// Print writes the view as tables: nodes, KMS plugins, conditions, migrations and the etcd census.
+func (v *View) Print(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "NODE\tCURRENT\tTARGET\tAPISERVER\tLAST FAILED\tFALLBACKS\n")
+	for _, n := range v.Nodes {
+		apiserver := "not ready"
+		if n.Ready {
+			apiserver = "ready"
 		}
-		return reports[i].KeyId < reports[j].KeyId
-	})
-	fmt.Fprintf(tw, "NODE\tKMS KEY\tPLUGIN\tKEK ID\tCHECKED\n")
-	for _, r := range reports {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.NodeName, r.KeyId, r.Status, r.KEKId, r.LastCheckedTime.Format("15:04:05"))
+		if n.Phase != "" && n.Phase != corev1.PodRunning {
+			apiserver = string(n.Phase)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%d\n", n.NodeName, n.CurrentRevision, n.TargetRevision, apiserver, orDash(n.LastFailedRevision), n.LastFallbackCount)
 	}
-	if len(reports) == 0 {
+	fmt.Fprintf(tw, "(latest available revision %d)\n\n", v.LatestAvailableRevision)
+
+	fmt.Fprintf(tw, "NODE\tKEY ID\tPLUGIN\tKEK ID\tCHECKED\tDETAIL\n")
+	for _, r := range v.Plugins {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.NodeName, r.KeyId, r.Status, r.KEKId, r.LastCheckedTime.Format("15:04:05"), firstLine(r.Detail, 60))
+	}
+	if len(v.Plugins) == 0 {
 		fmt.Fprintf(tw, "(no KMS plugin reports)\n")
 	}
 	fmt.Fprintln(tw)
 
 	fmt.Fprintf(tw, "CONDITION\tSTATUS\tREASON\tMESSAGE\n")
-	conditions := kas.Status.Conditions
-	sort.Slice(conditions, func(i, j int) bool { return conditions[i].Type < conditions[j].Type })
-	for _, c := range conditions {
-		for _, prefix := range conditionPrefixes {
-			if strings.HasPrefix(c.Type, prefix) {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Type, c.Status, c.Reason, firstLine(c.Message, 100))
-				break
+	for _, c := range v.Conditions {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Type, c.Status, c.Reason, firstLine(c.Message, 100))
+	}
+	fmt.Fprintln(tw)
+
+	fmt.Fprintf(tw, "MIGRATION\tTARGET\tDONE\tOF\tSTATE\n")
+	for _, p := range v.Migrations {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", p.Resource, p.Target, p.Counts.Done(), orUnknown(p.Total), migrationState(p))
+	}
+	if len(v.Migrations) == 0 {
+		fmt.Fprintf(tw, "(no migration yet)\n")
+	}
+	fmt.Fprintln(tw)
+
+	fmt.Fprintf(tw, "ETCD\tWRITE KEY\tUNDER IT\tOTHER\tCORRUPT\tVERIFIED\n")
+	for _, report := range v.Verification {
+		for _, r := range report.Resources {
+			verdict := r.Verdict()
+			verified := "yes"
+			if !verdict.Verified {
+				verified = "no: " + string(verdict.Reason)
 			}
+			fmt.Fprintf(tw, "%s\t%s\t%d of %d\t%d\t%d\t%s\n", r.Resource, report.WriteKey, r.UnderWriteKey, r.Total, r.NotUnderWriteKey, r.Corrupt, verified)
 		}
+	}
+	if len(v.Verification) == 0 {
+		fmt.Fprintf(tw, "(no scan of etcd yet)\n")
 	}
 	return tw.Flush()
 }
 
+func migrationState(p kmsmigration.Progress) string {
+	switch {
+	case p.Running() && p.Paused != kmsmigration.NotPaused:
+		return "paused: " + firstLine(p.PauseDetail, 60)
+	case p.Running():
+		return "running"
+	case p.Result != nil:
+		return "failed: " + firstLine(p.Result.Error(), 60)
+	default:
+		return "finished " + p.Finished.Format("15:04:05")
+	}
+}
+
+// Watch redraws the view every interval until ctx is done. On a terminal it redraws in place; otherwise it
+// writes the view, stamped with its time, only when it changed, so that a log stays readable.
+func (l *Lab) Watch(ctx context.Context, w io.Writer, interval time.Duration, terminal bool) {
+	var last string
+	ticker := time.NewTicker(interval)
+	defer ticker.Stop()
+	for {
+		var b bytes.Buffer
+		if v, err := l.Snapshot(ctx); err != nil {
+			fmt.Fprintf(&b, "lab: reading the view: %v\n", err)
+		} else if err := v.Print(&b); err != nil {
+			fmt.Fprintf(&b, "lab: printing the view: %v\n", err)
+		}
+		switch {
+		case terminal:
+			// Cursor home and clear the screen, then the view: one redraw, no scrolling.
+			fmt.Fprintf(w, "\x1b[H\x1b[2J%s  (%s; Ctrl-C stops the lab)\n%s", "kmsguard lab", time.Now().Format("15:04:05"), b.String())
+		case b.String() != last:
+			fmt.Fprintf(w, "--- %s\n%s", time.Now().Format("15:04:05"), b.String())
+		}
+		last = b.String()
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+	}
+}
+
+func orDash(revision int32) string {
+	if revision == 0 {
+		return "-"
+	}
+	return fmt.Sprint(revision)
+}
+
+func orUnknown(n int64) string {
+	if n == 0 {
+		return "?"
+	}
+	return fmt.Sprint(n)
+}
+
 func firstLine(s string, max int) string {
 	s, _, _ = strings.Cut(s, "\n")
-	if len(s) > max {
-		s = s[:max-3] + "..."
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max-3]) + "..."
 	}
 	return s
 }

@@ -223,13 +223,13 @@ func (a *APIServer) start(opts APIServerOptions) error {
 	}
 	switch wait {
 	case WaitHealthy:
-		server.StartTimeout = startTimeout
+		server.StartTimeout = opts.startTimeout()
 		if err := server.Start(); err != nil {
 			a.record(EventStartFailed, configPath)
 			return fmt.Errorf("starting kube-apiserver-%d (log: %s): %w", a.index, a.LogPath(), err)
 		}
 	case WaitLive:
-		if err := a.startLive(server); err != nil {
+		if err := a.startLive(server, opts.startTimeout()); err != nil {
 			a.record(EventStartFailed, configPath)
 			return err
 		}
@@ -247,7 +247,7 @@ func (a *APIServer) start(opts APIServerOptions) error {
 // longer than any test, and this waits for /livez itself; Stop ends the process and collects that Start.
 // An option in envtest to choose the health endpoint (controlplane.APIServer's processState.HealthCheck is
 // not exported) would remove this adapter.
-func (a *APIServer) startLive(server *envtest.APIServer) error {
+func (a *APIServer) startLive(server *envtest.APIServer, timeout time.Duration) error {
 	server.StartTimeout = 24 * time.Hour
 	pending := make(chan error, 1)
 	go func() { pending <- server.Start() }()
@@ -258,7 +258,7 @@ func (a *APIServer) startLive(server *envtest.APIServer) error {
 	// The serving certificate is self-signed for the test and the port is only known after envtest picks it,
 	// so the poll does not verify TLS: /livez carries no secrets.
 	probe := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // a local test apiserver's self-signed /livez, see above
-	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	err := wait.PollUntilContextCancel(ctx, 200*time.Millisecond, true, func(ctx context.Context) (bool, error) {
 		select {
@@ -358,4 +358,11 @@ func (a *APIServer) KubeConfig() ([]byte, error) {
 	kubeconfig.Contexts[name] = &clientcmdapi.Context{Cluster: name, AuthInfo: name}
 	kubeconfig.CurrentContext = name
 	return clientcmd.Write(*kubeconfig)
+}
+
+func (o APIServerOptions) startTimeout() time.Duration {
+	if o.StartTimeout > 0 {
+		return o.StartTimeout
+	}
+	return startTimeout
 }

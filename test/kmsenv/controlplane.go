@@ -44,6 +44,10 @@ type APIServerOptions struct {
 	Wait WaitFor
 	// Args are further kube-apiserver flags, without the leading "--", e.g. {"shutdown-send-retry-after": "true"}.
 	Args map[string]string
+	// StartTimeout bounds the start: an apiserver not healthy (or live) by then is stopped and the start fails.
+	// Zero means 90 s, room for a loaded CI machine; the lab's startup-monitor stand-in gives up sooner, as
+	// the startup monitor does.
+	StartTimeout time.Duration
 }
 
 // WaitFor is the health endpoint that must answer 200 before Start returns.

@@ -1,0 +1,181 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
+)
+
+// Fault is a failure the lab can put into the KMS path, from `kmsguard lab inject` or a test.
+type Fault string
+
+const (
+	// FaultPluginStop stops the KMS plugins of a node (every node when none is named), as if their sidecars died:
+	// their sockets go away.
+	FaultPluginStop Fault = "plugin-stop"
+	// FaultPluginStart serves them again.
+	FaultPluginStart Fault = "plugin-start"
+	// FaultKMSLatency makes every call of a node's plugins (every node's when none is named) take Latency
+	// longer, as a slow KMS does; a plugin that starts later gets it too. Zero clears it.
+	FaultKMSLatency Fault = "kms-latency"
+	// FaultKeyDisable makes the simulated KMS refuse Encrypt and Decrypt under a KEK (KEKID, or the current
+	// one) while Status still answers ok, as a disabled cloud KMS key does.
+	FaultKeyDisable Fault = "key-disable"
+	// FaultKeyRestore enables that KEK again.
+	FaultKeyRestore Fault = "key-restore"
+	// FaultKeyRotate makes the simulated KMS write with a new KEK; the old one still decrypts.
+	FaultKeyRotate Fault = "key-rotate"
+	// FaultKeyDestroy destroys a KEK (KEKID, or the current one) for good: what was encrypted under it is lost.
+	FaultKeyDestroy Fault = "key-destroy"
+	// FaultBadKMSConfig sets the APIServer resource to KMS at a Vault address the simulated KMS is not at, as a
+	// typo would: library-go makes a new key for it, whose plugins cannot reach their KMS.
+	FaultBadKMSConfig Fault = "bad-kms-config"
+)
+
+// Faults are every Fault, in the order `kmsguard lab inject --help` lists them.
+var Faults = []Fault{FaultPluginStop, FaultPluginStart, FaultKMSLatency, FaultKeyDisable, FaultKeyRestore, FaultKeyRotate, FaultKeyDestroy, FaultBadKMSConfig}
+
+// UnreachableKMSAddress is the Vault address FaultBadKMSConfig names.
+const UnreachableKMSAddress = "https://vault.typo.kmsguard-lab.local:8200"
+
+// Injection is one fault to inject.
+type Injection struct {
+	Fault Fault `json:"fault"`
+	// Node limits a plugin fault to one node; empty means every node. Other faults take no node: they act on
+	// the simulated KMS or the cluster's config.
+	Node string `json:"node,omitempty"`
+	// Latency is the added latency of FaultKMSLatency.
+	Latency time.Duration `json:"latency,omitempty"`
+	// KEKID is the KEK a key fault acts on; empty means the simulated KMS's current one.
+	KEKID string `json:"kekID,omitempty"`
+}
+
+// Inject injects a fault and says what it did.
+func (l *Lab) Inject(ctx context.Context, in Injection) (string, error) {
+	nodes, err := l.nodesNamed(in)
+	if err != nil {
+		return "", err
+	}
+	kekID := in.KEKID
+	if kekID == "" {
+		kekID = l.kms.CurrentKEKID()
+	}
+	switch in.Fault {
+	case FaultPluginStop, FaultPluginStart:
+		var done []string
+		for _, n := range nodes {
+			for _, socket := range n.setPluginsRunning(in.Fault == FaultPluginStart) {
+				done = append(done, n.Name()+" key "+keyIDOfSocket(socket))
+			}
+		}
+		if len(done) == 0 {
+			return "", fmt.Errorf("%s: no KMS plugin runs on %s", in.Fault, names(nodes))
+		}
+		verb := "stopped"
+		if in.Fault == FaultPluginStart {
+			verb = "started"
+		}
+		return fmt.Sprintf("%s the KMS plugins of %s", verb, strings.Join(done, ", ")), nil
+	case FaultKMSLatency:
+		if in.Latency < 0 {
+			return "", fmt.Errorf("%s: negative latency %s", in.Fault, in.Latency)
+		}
+		for _, n := range nodes {
+			n.setPluginLatency(in.Latency)
+		}
+		return fmt.Sprintf("every KMS call of the plugins on %s now takes %s longer", names(nodes), in.Latency), nil
+	case FaultKeyDisable:
+		return "disabled KEK " + kekID + " in the simulated KMS (Status still answers ok)", l.kms.Disable(kekID)
+	case FaultKeyRestore:
+		return "restored KEK " + kekID + " in the simulated KMS", l.kms.Restore(kekID)
+	case FaultKeyDestroy:
+		return "destroyed KEK " + kekID + " in the simulated KMS: what was encrypted under it is lost", l.kms.Destroy(kekID)
+	case FaultKeyRotate:
+		newKEKID := l.kms.Rotate()
+		return fmt.Sprintf("rotated the simulated KMS from KEK %s to %s", kekID, newKEKID), nil
+	case FaultBadKMSConfig:
+		if err := l.setAPIServerEncryption(ctx, kmsEncryption(UnreachableKMSAddress)); err != nil {
+			return "", err
+		}
+		return "set the APIServer resource to KMS at " + UnreachableKMSAddress + ", where no KMS is", nil
+	default:
+		return "", fmt.Errorf("unknown fault %q (want one of %s)", in.Fault, faultList())
+	}
+}
+
+// nodesNamed are the nodes a fault acts on: the one named, or all.
+func (l *Lab) nodesNamed(in Injection) ([]*Node, error) {
+	if in.Node == "" {
+		return l.Nodes(), nil
+	}
+	switch in.Fault {
+	case FaultPluginStop, FaultPluginStart, FaultKMSLatency:
+	default:
+		return nil, fmt.Errorf("%s acts on the simulated KMS or the cluster, not on node %s", in.Fault, in.Node)
+	}
+	for _, n := range l.nodes {
+		if n.Name() == in.Node {
+			return []*Node{n}, nil
+		}
+	}
+	return nil, fmt.Errorf("no node %q (the lab has %s)", in.Node, names(l.nodes))
+}
+
+func names(nodes []*Node) string {
+	out := make([]string, 0, len(nodes))
+	for _, n := range nodes {
+		out = append(out, n.Name())
+	}
+	return strings.Join(out, ", ")
+}
+
+func faultList() string {
+	out := make([]string, 0, len(Faults))
+	for _, f := range Faults {
+		out = append(out, string(f))
+	}
+	return strings.Join(out, ", ")
+}
+
+// setPluginsRunning stops or starts every plugin of the node and returns their sockets.
+func (n *Node) setPluginsRunning(running bool) []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	sockets := make([]string, 0, len(n.plugins))
+	for socket, plugin := range n.plugins {
+		if running {
+			if err := plugin.Start(); err != nil {
+				n.logf("%s: starting the KMS plugin on %s: %v", n.name, socket, err)
+				continue
+			}
+		} else {
+			plugin.Stop()
+		}
+		sockets = append(sockets, socket)
+	}
+	sort.Strings(sockets)
+	return sockets
+}
+
+// setPluginLatency sets the added latency of the node's plugins, and of those it starts later.
+func (n *Node) setPluginLatency(d time.Duration) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.latency = d
+	for _, plugin := range n.plugins {
+		plugin.SetLatency(d)
+	}
+}
+
+// newPlugin is a plugin for socket with the node's faults applied.
+func (n *Node) newPlugin(socket string) *fake.Plugin {
+	plugin := fake.NewPlugin(n.kms, socket)
+	n.mu.Lock()
+	plugin.SetLatency(n.latency)
+	n.mu.Unlock()
+	return plugin
+}
