@@ -9,8 +9,8 @@ import (
 //go:embed lab rbac
 var files embed.FS
 
-// LabEncryptionConfig is the path of the EncryptionConfiguration `make run` starts the lab with.
-const LabEncryptionConfig = "lab/encryption-config.yaml"
+// LabKMSEncryption is the path of the APIServer spec.encryption `kmsguard lab` (make run) switches to KMS with.
+const LabKMSEncryption = "lab/kms-encryption.yaml"
 
 // RecoveryClusterRole is the path of the ClusterRole lost-key recovery needs (pkg/kmsrecovery): get,
 // list, delete and unsafe-delete-ignore-read-errors on the resources OpenShift encrypts.

@@ -3,18 +3,25 @@ package bindata
 import (
 	"testing"
 
-	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
+	configv1 "github.com/openshift/api/config/v1"
+	"sigs.k8s.io/yaml"
 )
 
-// TestLabEncryptionConfigIsValid: `make run` must not start from a config kube-apiserver would refuse.
-func TestLabEncryptionConfigIsValid(t *testing.T) {
-	config, err := encryptionconfig.Decode(MustAsset(LabEncryptionConfig))
-	if err != nil {
+// TestLabKMSEncryptionIsValid: `make run` must not switch the lab with a spec the APIServer resource would refuse
+// or library-go's key controller could not make a KMS key from.
+func TestLabKMSEncryptionIsValid(t *testing.T) {
+	var encryption configv1.APIServerEncryption
+	if err := yaml.UnmarshalStrict(MustAsset(LabKMSEncryption), &encryption); err != nil {
 		t.Fatal(err)
 	}
-	first := config.Resources[0].Providers[0]
-	if first.KMS == nil || first.KMS.APIVersion != "v2" {
-		t.Errorf("the lab must write with KMS v2, its first provider is %+v", first)
+	vault := encryption.KMS.Vault
+	switch {
+	case encryption.Type != configv1.EncryptionTypeKMS || encryption.KMS.Type != configv1.VaultKMSProvider:
+		t.Errorf("type %q with provider %q, want KMS with Vault", encryption.Type, encryption.KMS.Type)
+	case vault.VaultAddress == "" || vault.TransitKey == "" || vault.TransitMount == "" || vault.KMSPluginImage == "":
+		t.Errorf("the Vault config misses a field library-go's key controller needs: %+v", vault)
+	case vault.Authentication.Type != configv1.VaultAuthenticationTypeAppRole || vault.Authentication.AppRole.Secret.Name == "":
+		t.Errorf("the Vault config names no AppRole secret: %+v", vault.Authentication)
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kmsguard/kmsguard/bindata"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
@@ -172,25 +173,18 @@ func podManifest() *corev1.Pod {
 }
 
 // kmsEncryption is the spec.encryption of the APIServer resource that switches the lab to KMS at a Vault address:
-// library-go's key controller accepts the Vault provider only, so the lab names a Vault that its simulated KMS
-// plays at SimulatedKMSAddress. Plugins of a key at any other address cannot reach their KMS.
-func kmsEncryption(vaultAddress string) configv1.APIServerEncryption {
-	return configv1.APIServerEncryption{
-		Type: configv1.EncryptionTypeKMS,
-		KMS: configv1.KMSPluginConfig{
-			Type: configv1.VaultKMSProvider,
-			Vault: configv1.VaultKMSPluginConfig{
-				KMSPluginImage: "quay.io/kmsguard/lab-fake-kms-plugin@sha256:0000000000000000000000000000000000000000000000000000000000000000",
-				VaultAddress:   vaultAddress,
-				TransitMount:   "transit",
-				TransitKey:     "kmsguard-lab",
-				Authentication: configv1.VaultAuthentication{
-					Type:    configv1.VaultAuthenticationTypeAppRole,
-					AppRole: configv1.VaultAppRoleAuthentication{Secret: configv1.VaultSecretReference{Name: vaultAppRoleSecret}},
-				},
-			},
-		},
+// the embedded default (bindata.LabKMSEncryption, whose address SimulatedKMSAddress is) with vaultAddress in
+// place of its address. Plugins of a key at any other address cannot reach their KMS.
+func kmsEncryption(vaultAddress string) (configv1.APIServerEncryption, error) {
+	var encryption configv1.APIServerEncryption
+	if err := yaml.UnmarshalStrict(bindata.MustAsset(bindata.LabKMSEncryption), &encryption); err != nil {
+		return encryption, fmt.Errorf("lab: %s: %w", bindata.LabKMSEncryption, err)
 	}
+	if name := encryption.KMS.Vault.Authentication.AppRole.Secret.Name; name != vaultAppRoleSecret {
+		return encryption, fmt.Errorf("lab: %s names the AppRole secret %q, the lab creates %q", bindata.LabKMSEncryption, name, vaultAppRoleSecret)
+	}
+	encryption.KMS.Vault.VaultAddress = vaultAddress
+	return encryption, nil
 }
 
 // SimulatedKMSAddress is the Vault address of the lab's simulated KMS in the APIServer resource.

@@ -98,7 +98,11 @@ func (l *Lab) Inject(ctx context.Context, in Injection) (string, error) {
 		newKEKID := l.kms.Rotate()
 		return fmt.Sprintf("rotated the simulated KMS from KEK %s to %s", kekID, newKEKID), nil
 	case FaultBadKMSConfig:
-		if err := l.setAPIServerEncryption(ctx, kmsEncryption(UnreachableKMSAddress)); err != nil {
+		encryption, err := kmsEncryption(UnreachableKMSAddress)
+		if err != nil {
+			return "", err
+		}
+		if err := l.setAPIServerEncryption(ctx, encryption); err != nil {
 			return "", err
 		}
 		return "set the APIServer resource to KMS at " + UnreachableKMSAddress + ", where no KMS is", nil

@@ -237,7 +237,10 @@ func (l *Lab) writeKubeConfig() error {
 func (l *Lab) SetEncryption(ctx context.Context, encryptionType configv1.EncryptionType) error {
 	encryption := configv1.APIServerEncryption{Type: encryptionType}
 	if encryptionType == configv1.EncryptionTypeKMS {
-		encryption = kmsEncryption(SimulatedKMSAddress)
+		var err error
+		if encryption, err = kmsEncryption(SimulatedKMSAddress); err != nil {
+			return err
+		}
 	}
 	return l.setAPIServerEncryption(ctx, encryption)
 }
