@@ -11,10 +11,13 @@ import (
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
+	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
@@ -25,6 +28,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/pkg/lab"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
@@ -131,6 +135,7 @@ func TestLabAESCBCToKMS(t *testing.T) {
 	checkReadKeyBeforeWrite(t, history, switchedAt)
 
 	verifyUnderKMS(t, l, kmsKeyID)
+	checkLabCommands(t, l, kmsKeyID, switchedAt)
 
 	// Every Secret reads back unchanged, and etcd holds each under a KMS v2 key.
 	for name, value := range want {
@@ -325,5 +330,74 @@ func verifyUnderKMS(t *testing.T, l *lab.Lab, keyID string) {
 			continue
 		}
 		t.Logf("%s: %d of %d values in etcd under %s", resource, r.UnderWriteKey, r.Total, writeKey)
+	}
+}
+
+// checkLabCommands runs kmsguard against the lab as the README says an admin would: the census proves the switch
+// from etcd by itself, `kmsguard status` shows every node's plugin healthy, `kmsguard verify` proves the Secrets
+// under the KMS key, and `kmsguard lab inject` stops one node's plugin, which KMSPluginsDegraded then names, and
+// starts it again, which clears it.
+func checkLabCommands(t *testing.T, l *lab.Lab, kmsKeyID string, switchedAt time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	reports, err := l.WaitForVerified(ctx, switchedAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, report := range reports {
+		for _, r := range report.Resources {
+			t.Logf("census: %s: %d of %d values under %s", r.Resource, r.UnderWriteKey, r.Total, report.WriteKey)
+		}
+	}
+
+	bin := buildKMSGuard(t)
+	out, code, stderr := execKMSGuard(t, bin, "status", "--kubeconfig", l.KubeConfigPath())
+	if code != 0 {
+		t.Errorf("kmsguard status exited %d; stderr:\n%s", code, stderr)
+	}
+	if healthy := strings.Count(string(out), " Healthy "); healthy != len(l.Nodes()) {
+		t.Errorf("kmsguard status shows %d healthy plugins, want one per node (%d):\n%s", healthy, len(l.Nodes()), out)
+	}
+
+	writeKey := fmt.Sprintf("kms-v2:%s_secrets:%s", kmsKeyID, l.KMS().CurrentKEKID())
+	out, code, stderr = execKMSGuard(t, bin, "verify", "--kubeconfig", l.KubeConfigPath(), "--etcd-endpoints", l.EtcdEndpoint(),
+		"--resources", "secrets", "--write-provider", writeKey)
+	if code != 0 {
+		t.Errorf("kmsguard verify --write-provider %s exited %d:\n%s\n%s", writeKey, code, out, stderr)
+	}
+
+	node := l.Nodes()[1].Name()
+	degraded := func(want operatorv1.ConditionStatus) {
+		t.Helper()
+		var last string
+		err := wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(context.Context) (bool, error) {
+			_, status, _, err := l.Operator().Client.GetStaticPodOperatorState()
+			if err != nil {
+				return false, nil
+			}
+			cond := v1helpers.FindOperatorCondition(status.Conditions, kmsstate.ConditionKMSPluginsDegraded)
+			if cond == nil {
+				return false, nil
+			}
+			last = fmt.Sprintf("%s %s: %s", cond.Status, cond.Reason, cond.Message)
+			return cond.Status == want && (want == operatorv1.ConditionFalse || strings.Contains(cond.Message, "node "+node)), nil
+		})
+		if err != nil {
+			t.Fatalf("%s never %s naming %s (last: %s)", kmsstate.ConditionKMSPluginsDegraded, want, node, last)
+		}
+		t.Logf("%s %s", kmsstate.ConditionKMSPluginsDegraded, last)
+	}
+	for _, step := range []struct {
+		fault lab.Fault
+		want  operatorv1.ConditionStatus
+	}{{lab.FaultPluginStop, operatorv1.ConditionTrue}, {lab.FaultPluginStart, operatorv1.ConditionFalse}} {
+		started := time.Now()
+		out, code, stderr = execKMSGuard(t, bin, "lab", "inject", string(step.fault), node, "--dir", l.Dir())
+		if code != 0 {
+			t.Fatalf("kmsguard lab inject %s %s exited %d: %s", step.fault, node, code, stderr)
+		}
+		t.Logf("kmsguard lab inject %s %s: %s", step.fault, node, strings.TrimSpace(string(out)))
+		degraded(step.want)
+		t.Logf("seen after %s", time.Since(started).Round(100*time.Millisecond))
 	}
 }
