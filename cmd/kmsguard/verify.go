@@ -17,7 +17,6 @@ import (
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/etcdclient"
-	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 )
@@ -303,9 +302,8 @@ func (o *verifyOptions) parseResources() ([]schema.GroupResource, error) {
 	return grs, nil
 }
 
-// resolveWriteKey reads the write key from --write-provider, or from --encryption-config: the first key
-// kube-apiserver writes each resource with, its entry found as kube-apiserver finds it (the resource's own,
-// else "*.<group>", else "*.*"; encryptionconfig.KeysFor).
+// resolveWriteKey reads the write key from --write-provider, or from --encryption-config with --kek-id
+// (evidence.WriteKeyFromConfig), and says what is wrong in terms of the flags.
 func (o *verifyOptions) resolveWriteKey(grs []schema.GroupResource) (evidence.WriteKey, error) {
 	switch {
 	case o.writeProvider != "" && o.encryptionConfig != "":
@@ -326,42 +324,22 @@ func (o *verifyOptions) resolveWriteKey(grs []schema.GroupResource) (evidence.Wr
 	if err != nil {
 		return evidence.WriteKey{}, fmt.Errorf("%s: %w", o.encryptionConfig, err)
 	}
-	var want *evidence.WriteKey
-	for _, gr := range grs {
-		keys, found := encryptionconfig.KeysFor(config, gr)
-		if !found {
-			return evidence.WriteKey{}, fmt.Errorf("%s does not encrypt %s", o.encryptionConfig, gr)
-		}
-		key, ok := keys.WriteKey()
-		if !ok {
-			return evidence.WriteKey{}, fmt.Errorf("%s: the entry %q has no provider", gr, keys.Resource)
-		}
-		w, err := writeKeyOf(key, o.kekID)
-		if err != nil {
-			return evidence.WriteKey{}, fmt.Errorf("%s (entry %q): %w", gr, keys.Resource, err)
-		}
-		if want != nil && *want != w {
-			return evidence.WriteKey{}, fmt.Errorf("the resources have different write providers (%s, %s): verify them one at a time", *want, w)
-		}
-		want = &w
+	want, err := evidence.WriteKeyFromConfig(config, grs, o.kekID)
+	var (
+		notEncrypted *evidence.ResourceNotEncryptedError
+		missingKEKID *evidence.MissingKEKIDError
+		unusedKEKID  *evidence.UnusedKEKIDError
+	)
+	switch {
+	case errors.As(err, &notEncrypted):
+		return evidence.WriteKey{}, fmt.Errorf("%s does not encrypt %s", o.encryptionConfig, notEncrypted.Resource)
+	case errors.As(err, &missingKEKID):
+		return evidence.WriteKey{}, fmt.Errorf("%s (entry %q): the write provider is KMS v2 %q: give its current KEK id with --kek-id (kmsguard status shows it)",
+			missingKEKID.Resource, missingKEKID.Entry, missingKEKID.Provider)
+	case errors.As(err, &unusedKEKID):
+		return evidence.WriteKey{}, fmt.Errorf("--kek-id given, but the write provider is %s", unusedKEKID.WriteKey)
 	}
-	if o.kekID != "" && want.Kind != etcdvalue.KindKMSv2 {
-		return evidence.WriteKey{}, fmt.Errorf("--kek-id given, but the write provider is %s", want)
-	}
-	return *want, nil
-}
-
-// writeKeyOf turns the key a provider writes with into what its values record. A KMS v2 value also records
-// the KEK id its plugin returned, which no config holds: kmsKEKID supplies it.
-func writeKeyOf(k encryptionconfig.StorageKey, kmsKEKID string) (evidence.WriteKey, error) {
-	w := evidence.WriteKey{Kind: k.Kind, Name: k.Name}
-	if k.Kind == etcdvalue.KindKMSv2 {
-		if kmsKEKID == "" {
-			return w, fmt.Errorf("the write provider is KMS v2 %q: give its current KEK id with --kek-id (kmsguard status shows it)", k.Name)
-		}
-		w.KEKID = kmsKEKID
-	}
-	return w, w.Validate()
+	return want, err
 }
 
 func printVerifyReport(out io.Writer, format outputFormat, report *evidence.Report, drops []dropVerdict) error {

@@ -34,47 +34,59 @@ resources:
       - name: "7"
         secret: MTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTI=
   - identity: {}
-- resources: ["*.apps"]
-  providers:
-  - aescbc:
-      keys:
-      - name: "apps-key"
-        secret: MTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTI=
-  - identity: {}
-- resources: ["*.*"]
-  providers:
-  - kms:
-      apiVersion: v2
-      name: everything
-      endpoint: unix:///var/run/kmsplugin/kms-2.sock
-  - identity: {}
 `
 
+// TestVerifyResolveWriteKey: the write key comes from --write-provider or from --encryption-config and --kek-id,
+// never both, and what is wrong is said in terms of the flags and the file. How a config resolves to a write key
+// is evidence's (TestWriteKeyFromConfig).
 func TestVerifyResolveWriteKey(t *testing.T) {
-	config := filepath.Join(t.TempDir(), "encryption-config.yaml")
+	dir := t.TempDir()
+	config := filepath.Join(dir, "encryption-config.yaml")
 	if err := os.WriteFile(config, []byte(verifyTestConfig), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	invalid := filepath.Join(dir, "invalid.yaml")
+	if err := os.WriteFile(invalid, []byte(strings.Replace(verifyTestConfig, "endpoint:", "endpont:", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.yaml")
 	scenarios := []struct {
 		name      string
 		opts      verifyOptions
 		resources []string
 		want      evidence.WriteKey
+		// wantErr is the whole message for the errors that name a flag or the file; wantErrIn is in the others.
 		wantErr   string
+		wantErrIn string
 	}{
 		{name: "flag", opts: verifyOptions{writeProvider: "kms-v2:vault:key-9"}, resources: []string{"secrets"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KEKID: "key-9"}},
-		{name: "config and key id", opts: verifyOptions{encryptionConfig: config, kekID: "key-9"}, resources: []string{"secrets"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KEKID: "key-9"}},
+		{name: "config and KEK id", opts: verifyOptions{encryptionConfig: config, kekID: "key-9"}, resources: []string{"secrets"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KEKID: "key-9"}},
 		{name: "config, aescbc", opts: verifyOptions{encryptionConfig: config}, resources: []string{"configmaps"}, want: evidence.WriteKey{Kind: etcdvalue.KindAESCBC, Name: "7"}},
-		{name: "config, KMS v2 without key id", opts: verifyOptions{encryptionConfig: config}, resources: []string{"secrets"}, wantErr: "--kek-id"},
-		{name: "config, key id for a non-KMS provider", opts: verifyOptions{encryptionConfig: config, kekID: "x"}, resources: []string{"configmaps"}, wantErr: "--kek-id given"},
-		{name: "config, resources with different writers", opts: verifyOptions{encryptionConfig: config, kekID: "key-9"}, resources: []string{"secrets", "configmaps"}, wantErr: "different write providers"},
-		{name: "config, a group wildcard", opts: verifyOptions{encryptionConfig: config}, resources: []string{"deployments.apps"}, want: evidence.WriteKey{Kind: etcdvalue.KindAESCBC, Name: "apps-key"}},
-		{name: "config, the wildcard of every resource", opts: verifyOptions{encryptionConfig: config, kekID: "kek-3"}, resources: []string{"widgets.example.com"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "everything", KEKID: "kek-3"}},
-		{name: "config, a core resource falls to the wildcard of every resource", opts: verifyOptions{encryptionConfig: config, kekID: "kek-3"}, resources: []string{"events"}, want: evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "everything", KEKID: "kek-3"}},
-		{name: "config, wildcards resolve per resource", opts: verifyOptions{encryptionConfig: config, kekID: "kek-3"}, resources: []string{"widgets.example.com", "deployments.apps"}, wantErr: "different write providers"},
-		{name: "both", opts: verifyOptions{encryptionConfig: config, writeProvider: "identity"}, resources: []string{"secrets"}, wantErr: "not both"},
-		{name: "neither", resources: []string{"secrets"}, wantErr: "the write key is required"},
-		{name: "bad flag", opts: verifyOptions{writeProvider: "kms-v2:vault"}, resources: []string{"secrets"}, wantErr: "needs a provider name and a KEK id"},
+		{
+			name: "config, KMS v2 without --kek-id", opts: verifyOptions{encryptionConfig: config}, resources: []string{"secrets"},
+			wantErr: `secrets (entry "secrets"): the write provider is KMS v2 "vault": give its current KEK id with --kek-id (kmsguard status shows it)`,
+		},
+		{
+			name: "config, --kek-id for a non-KMS provider", opts: verifyOptions{encryptionConfig: config, kekID: "x"}, resources: []string{"configmaps"},
+			wantErr: "--kek-id given, but the write provider is aescbc:7",
+		},
+		{
+			name: "config, a resource it does not encrypt", opts: verifyOptions{encryptionConfig: config, kekID: "key-9"}, resources: []string{"secrets", "deployments.apps"},
+			wantErr: config + " does not encrypt deployments.apps",
+		},
+		{
+			name: "config, resources with different writers", opts: verifyOptions{encryptionConfig: config, kekID: "key-9"}, resources: []string{"secrets", "configmaps"},
+			wantErr: "the resources have different write providers (kms-v2:vault:key-9, aescbc:7): verify them one at a time",
+		},
+		{name: "config file missing", opts: verifyOptions{encryptionConfig: missing}, resources: []string{"secrets"}, wantErrIn: missing + ": no such file"},
+		{name: "config invalid", opts: verifyOptions{encryptionConfig: invalid, kekID: "key-9"}, resources: []string{"secrets"}, wantErrIn: invalid + ": decoding EncryptionConfiguration"},
+		{name: "both", opts: verifyOptions{encryptionConfig: config, writeProvider: "identity"}, resources: []string{"secrets"}, wantErr: "give --write-provider or --encryption-config, not both"},
+		{name: "neither", resources: []string{"secrets"}, wantErr: "the write key is required: --write-provider, or --encryption-config"},
+		{
+			name: "--kek-id with --write-provider", opts: verifyOptions{writeProvider: "kms-v2:vault:key-9", kekID: "key-9"}, resources: []string{"secrets"},
+			wantErr: "--kek-id goes with --encryption-config; --write-provider carries the KEK id",
+		},
+		{name: "bad flag", opts: verifyOptions{writeProvider: "kms-v2:vault"}, resources: []string{"secrets"}, wantErrIn: "needs a provider name and a KEK id"},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
@@ -83,16 +95,18 @@ func TestVerifyResolveWriteKey(t *testing.T) {
 				grs = append(grs, schema.ParseGroupResource(r))
 			}
 			got, err := s.opts.resolveWriteKey(grs)
-			if s.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), s.wantErr) {
-					t.Fatalf("got %v, %v; want an error containing %q", got, err, s.wantErr)
+			switch {
+			case s.wantErr != "":
+				if err == nil || err.Error() != s.wantErr {
+					t.Fatalf("got %v, %v; want the error %q", got, err, s.wantErr)
 				}
-				return
-			}
-			if err != nil {
+			case s.wantErrIn != "":
+				if err == nil || !strings.Contains(err.Error(), s.wantErrIn) {
+					t.Fatalf("got %v, %v; want an error containing %q", got, err, s.wantErrIn)
+				}
+			case err != nil:
 				t.Fatal(err)
-			}
-			if got != s.want {
+			case got != s.want:
 				t.Errorf("got %+v, want %+v", got, s.want)
 			}
 		})
