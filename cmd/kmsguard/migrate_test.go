@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,8 +16,10 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kubefake "k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
 
 	"github.com/kmsguard/kmsguard/internal/apiservertest"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
@@ -60,16 +63,21 @@ func testMigrateOptions() migrateOptions {
 	return migrateOptions{resources: []string{"secrets"}, qps: -1, burst: 1, concurrency: 4, pageSize: 7, writeKey: "standalone", terminal: &plain}
 }
 
+// TestMigrate is the command's side of a run: the flags it refuses before touching the cluster, the exit code of
+// each outcome, and what it prints. What a run migrates is kmsmigration's (TestMigrateAll).
 func TestMigrate(t *testing.T) {
 	scenarios := []struct {
-		name      string
-		opts      func(o *migrateOptions)
-		setup     func(c *migrateCluster)
-		want      int
-		wantErr   string
-		wantOut   []string
-		wantStale int
-		checkJSON func(t *testing.T, r migrateReport)
+		name  string
+		opts  func(o *migrateOptions)
+		setup func(c *migrateCluster)
+		// kube holds --checkpoint-configmap.
+		kube    func(k *kubefake.Clientset)
+		want    int
+		wantErr string
+		wantOut []string
+		// wantUntouched: refused before the cluster is asked anything.
+		wantUntouched bool
+		checkJSON     func(t *testing.T, r migrateReport)
 	}{
 		{
 			name:    "every object migrated",
@@ -93,19 +101,17 @@ func TestMigrate(t *testing.T) {
 					c.Unreadable[key] = true
 				}
 			},
-			want:      exitIncomplete,
-			wantStale: 3,
+			want: exitIncomplete,
 			wantOut: []string{
 				" migrated (37 rewritten, 0 already current, 0 written concurrently, 0 deleted), 3 undecryptable; ",
 				"  undecryptable (kmsguard recover deletes them) (first 3 of 3):\n    /kubernetes.io/secrets/ns00/s0002\n",
 			},
 		},
 		{
-			name:      "objects that cannot be rewritten: exit 2",
-			setup:     func(c *migrateCluster) { c.forbidden["ns01/s0004"] = true },
-			want:      exitIncomplete,
-			wantStale: 1,
-			wantOut:   []string{"secrets 39/40 migrated", ", 1 failed; ", "  not rewritten (first 1 of 1):\n    ns01/s0004\n"},
+			name:    "objects that cannot be rewritten: exit 2",
+			setup:   func(c *migrateCluster) { c.forbidden["ns01/s0004"] = true },
+			want:    exitIncomplete,
+			wantOut: []string{"secrets 39/40 migrated", ", 1 failed; ", "  not rewritten (first 1 of 1):\n    ns01/s0004\n"},
 		},
 		{
 			name: "json",
@@ -113,15 +119,14 @@ func TestMigrate(t *testing.T) {
 			setup: func(c *migrateCluster) {
 				c.Unreadable["ns00/s0002"] = true
 			},
-			want:      exitIncomplete,
-			wantStale: 1,
+			want: exitIncomplete,
 			checkJSON: func(t *testing.T, r migrateReport) {
 				if r.ExitCode != exitIncomplete || len(r.Resources) != 1 {
 					t.Fatalf("report %+v", r)
 				}
 				got := r.Resources[0]
 				want := kmsmigration.Counts{Listed: 39, Rewritten: 39, Undecryptable: 1}
-				if got.Resource != "secrets" || got.Counts != want || got.Resumed != nil ||
+				if got.Resource != "secrets" || got.Outcome != kmsmigration.RunIncomplete || got.Counts != want || got.Resumed != nil ||
 					got.Target.WriteKey != "standalone" || got.ObjectsPerSecond <= 0 {
 					t.Errorf("result %+v, want counts %+v", got, want)
 				}
@@ -131,32 +136,50 @@ func TestMigrate(t *testing.T) {
 			},
 		},
 		{
-			name:      "a resource the server does not serve: nothing is migrated",
-			opts:      func(o *migrateOptions) { o.resources = []string{"secrets", "widgets.example.com"} },
-			want:      exitError,
-			wantErr:   "resolving widgets.example.com",
-			wantStale: 40,
+			name: "a checkpoint that cannot be read: the resource's error is printed, exit 1",
+			opts: func(o *migrateOptions) { o.checkpoint = "kmsguard/migration" },
+			kube: func(k *kubefake.Clientset) {
+				k.PrependReactor("get", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
+					return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "migration", errors.New("no get"))
+				})
+			},
+			want:    exitError,
+			wantErr: "secrets: reading migration checkpoints kmsguard/migration",
+			wantOut: []string{"secrets: reading migration checkpoints kmsguard/migration: configmaps \"migration\" is forbidden: no get\n"},
 		},
 		{
-			name:      "unknown output format",
-			opts:      func(o *migrateOptions) { o.output = "xml" },
-			want:      exitError,
-			wantErr:   `unknown output format "xml"`,
-			wantStale: 40,
+			name:    "a resource the server does not serve: its error, exit 1",
+			opts:    func(o *migrateOptions) { o.resources = []string{"secrets", "widgets.example.com"} },
+			want:    exitError,
+			wantErr: "resolving widgets.example.com",
 		},
 		{
-			name:      "qps 0 is refused",
-			opts:      func(o *migrateOptions) { o.qps = 0 },
-			want:      exitError,
-			wantErr:   "--qps must not be 0",
-			wantStale: 40,
+			name:          "a malformed resource",
+			opts:          func(o *migrateOptions) { o.resources = []string{"secrets", ""} },
+			want:          exitError,
+			wantErr:       `--resources: "" is not a resource`,
+			wantUntouched: true,
 		},
 		{
-			name:      "malformed checkpoint configmap",
-			opts:      func(o *migrateOptions) { o.checkpoint = "just-a-name" },
-			want:      exitError,
-			wantErr:   "want namespace/name",
-			wantStale: 40,
+			name:          "unknown output format",
+			opts:          func(o *migrateOptions) { o.output = "xml" },
+			want:          exitError,
+			wantErr:       `unknown output format "xml"`,
+			wantUntouched: true,
+		},
+		{
+			name:          "qps 0 is refused",
+			opts:          func(o *migrateOptions) { o.qps = 0 },
+			want:          exitError,
+			wantErr:       "--qps must not be 0",
+			wantUntouched: true,
+		},
+		{
+			name:          "malformed checkpoint configmap",
+			opts:          func(o *migrateOptions) { o.checkpoint = "just-a-name" },
+			want:          exitError,
+			wantErr:       "want namespace/name",
+			wantUntouched: true,
 		},
 	}
 	for _, s := range scenarios {
@@ -165,20 +188,24 @@ func TestMigrate(t *testing.T) {
 			if s.setup != nil {
 				s.setup(cluster)
 			}
+			kube := kubefake.NewClientset()
+			if s.kube != nil {
+				s.kube(kube)
+			}
 			opts := testMigrateOptions()
 			if s.opts != nil {
 				s.opts(&opts)
 			}
 			var out, errOut bytes.Buffer
-			code, err := opts.run(context.Background(), &out, &errOut, cluster.clients(kubefake.NewClientset()))
+			code, err := opts.run(context.Background(), &out, &errOut, cluster.clients(kube))
 			if code != s.want {
 				t.Errorf("exit code %d, want %d (error %v)\n%s", code, s.want, err, out.String())
 			}
 			if (err != nil) != (s.wantErr != "") || (err != nil && !strings.Contains(err.Error(), s.wantErr)) {
 				t.Errorf("error %v, want %q", err, s.wantErr)
 			}
-			if got := cluster.StaleCount(); got != s.wantStale {
-				t.Errorf("%d objects stale after the migration, want %d", got, s.wantStale)
+			if s.wantUntouched && (cluster.Lists != 0 || cluster.UpdateCount() != 0 || len(kube.Actions()) != 0) {
+				t.Errorf("bad flags, yet %d LISTs, %d updates and %d checkpoint requests were sent", cluster.Lists, cluster.UpdateCount(), len(kube.Actions()))
 			}
 			for _, want := range s.wantOut {
 				if !strings.Contains(out.String(), want) {
@@ -196,18 +223,21 @@ func TestMigrate(t *testing.T) {
 	}
 }
 
-// TestMigrateResumesFromCheckpoint: a checkpoint of the same write key that committed the first page resumes
-// after it; one of another write key starts over.
-func TestMigrateResumesFromCheckpoint(t *testing.T) {
+// TestMigrateCheckpointConfigMap: --checkpoint-configmap is where the checkpoints are, --write-key their target;
+// a resumed migration prints the counts it resumed from, in text and JSON. Which checkpoint is resumed is
+// kmsmigration's (TestMigrateAllResumes).
+func TestMigrateCheckpointConfigMap(t *testing.T) {
 	scenarios := []struct {
-		name        string
-		writeKey    string
-		wantUpdates int
-		wantCounts  kmsmigration.Counts
-		wantResumed bool
+		name     string
+		writeKey string
+		output   outputFormat
+		// wantResumed are the resumed counts printed; nil wants none.
+		wantResumed *kmsmigration.Counts
+		wantOut     string
 	}{
-		{name: "same write key: resumed", writeKey: "standalone", wantUpdates: 33, wantCounts: kmsmigration.Counts{Listed: 40, Rewritten: 40}, wantResumed: true},
-		{name: "another write key: started over", writeKey: "other", wantUpdates: 40, wantCounts: kmsmigration.Counts{Listed: 40, Rewritten: 33, Unchanged: 7}},
+		{name: "same write key: resumed", writeKey: "standalone", output: "json", wantResumed: &kmsmigration.Counts{Listed: 7, Rewritten: 7}},
+		{name: "same write key: resumed, text", writeKey: "standalone", wantOut: "  resumed from a checkpoint with 7 objects migrated\n"},
+		{name: "another write key: started over", writeKey: "other", output: "json"},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
@@ -233,70 +263,84 @@ func TestMigrateResumesFromCheckpoint(t *testing.T) {
 			}
 
 			opts := testMigrateOptions()
-			opts.checkpoint, opts.output = "kmsguard/migration", "json"
+			opts.checkpoint, opts.output = "kmsguard/migration", s.output
 			var out bytes.Buffer
 			code, err := opts.run(ctx, &out, &bytes.Buffer{}, cluster.clients(kube))
 			if code != exitOK || err != nil {
 				t.Fatalf("exit code %d, error %v", code, err)
 			}
-			var r migrateReport
-			if err := json.Unmarshal(out.Bytes(), &r); err != nil {
-				t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+			if s.output == "json" {
+				var r migrateReport
+				if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+					t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+				}
+				if got := r.Resources[0].Resumed; (got == nil) != (s.wantResumed == nil) || (got != nil && *got != *s.wantResumed) {
+					t.Errorf("resumed %v, want %v", got, s.wantResumed)
+				}
 			}
-			got := r.Resources[0]
-			if got.Counts != s.wantCounts || (got.Resumed != nil) != s.wantResumed {
-				t.Errorf("counts %+v, resumed %v; want %+v, resumed %v", got.Counts, got.Resumed, s.wantCounts, s.wantResumed)
-			}
-			if n := cluster.UpdateCount(); n != s.wantUpdates {
-				t.Errorf("%d updates, want %d", n, s.wantUpdates)
-			}
-			if n := cluster.StaleCount(); n != 0 {
-				t.Errorf("%d objects stale", n)
+			if !strings.Contains(out.String(), s.wantOut) {
+				t.Errorf("output does not contain %q:\n%s", s.wantOut, out.String())
 			}
 			cp, err := store.Load(ctx, apiservertest.GR)
 			if err != nil || cp == nil || cp.Finished.IsZero() || cp.Target.WriteKey != "standalone" {
-				t.Errorf("checkpoint after the run: %+v, %v; want a finished one for write key standalone", cp, err)
+				t.Errorf("checkpoint in the ConfigMap after the run: %+v, %v; want a finished one for write key standalone", cp, err)
 			}
 		})
 	}
 }
 
-// TestMigrateInterrupted: an interrupted run exits 1 and says where its progress is; the next run finishes.
+// TestMigrateInterrupted: a stopped run exits 130 on a signal and 1 otherwise (--timeout), and says where its
+// progress is; the next run says it resumed.
 func TestMigrateInterrupted(t *testing.T) {
-	cluster := newMigrateCluster()
-	kube := kubefake.NewClientset()
-	opts := testMigrateOptions()
-	opts.checkpoint = "kmsguard/migration"
+	scenarios := []struct {
+		name  string
+		cause error
+		want  int
+	}{
+		{name: "a signal", cause: errInterrupted, want: exitInterrupted},
+		{name: "the timeout", cause: context.DeadlineExceeded, want: exitError},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			cluster := newMigrateCluster()
+			kube := kubefake.NewClientset()
+			opts := testMigrateOptions()
+			opts.checkpoint = "kmsguard/migration"
 
-	ctx, cancel := context.WithCancel(context.Background())
-	var once sync.Once
-	cluster.beforeUpdate = func(n int) {
-		if n == 20 {
-			once.Do(cancel)
-		}
-	}
-	var out bytes.Buffer
-	code, err := opts.run(ctx, &out, &bytes.Buffer{}, cluster.clients(kube))
-	if code != exitError || err == nil || !strings.Contains(err.Error(), "context canceled") ||
-		!strings.Contains(err.Error(), "progress is saved in ConfigMap kmsguard/migration") {
-		t.Fatalf("interrupted run: exit code %d, error %v; want %d with the checkpoint named", code, err, exitError)
-	}
-	cp, err := kmsmigration.ConfigMapCheckpoints{Client: kube.CoreV1(), Namespace: "kmsguard", Name: "migration"}.Load(context.Background(), apiservertest.GR)
-	if err != nil || cp == nil || !cp.Finished.IsZero() {
-		t.Fatalf("checkpoint after the interruption: %+v, %v; want an unfinished one", cp, err)
-	}
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			var once sync.Once
+			cluster.beforeUpdate = func(n int) {
+				if n == 20 {
+					once.Do(func() { cancel(s.cause) })
+				}
+			}
+			var out bytes.Buffer
+			code, err := opts.run(ctx, &out, &bytes.Buffer{}, cluster.clients(kube))
+			if code != s.want || err == nil || !strings.Contains(err.Error(), "context canceled") ||
+				!strings.Contains(err.Error(), "progress is saved in ConfigMap kmsguard/migration: run again with the same --write-key to resume") {
+				t.Fatalf("interrupted run: exit code %d, error %v; want %d with the checkpoint named", code, err, s.want)
+			}
+			if !strings.Contains(out.String(), "secrets ") || !strings.Contains(out.String(), "  error: context canceled\n") {
+				t.Errorf("the stopped resource's summary is not printed:\n%s", out.String())
+			}
+			cp, err := kmsmigration.ConfigMapCheckpoints{Client: kube.CoreV1(), Namespace: "kmsguard", Name: "migration"}.Load(context.Background(), apiservertest.GR)
+			if err != nil || cp == nil {
+				t.Fatalf("no checkpoint in the ConfigMap the error names: %+v, %v", cp, err)
+			}
 
-	cluster.beforeUpdate = nil
-	out.Reset()
-	code, err = opts.run(context.Background(), &out, &bytes.Buffer{}, cluster.clients(kube))
-	if code != exitOK || err != nil {
-		t.Fatalf("second run: exit code %d, error %v\n%s", code, err, out.String())
-	}
-	if n := cluster.StaleCount(); n != 0 {
-		t.Errorf("%d objects stale after the second run", n)
-	}
-	if !strings.Contains(out.String(), "secrets 40/40 migrated") {
-		t.Errorf("the second run's summary does not count every object:\n%s", out.String())
+			cluster.beforeUpdate = nil
+			out.Reset()
+			code, err = opts.run(context.Background(), &out, &bytes.Buffer{}, cluster.clients(kube))
+			if code != exitOK || err != nil {
+				t.Fatalf("second run: exit code %d, error %v\n%s", code, err, out.String())
+			}
+			for _, want := range []string{"secrets 40/40 migrated", fmt.Sprintf("  resumed from a checkpoint with %d objects migrated\n", cp.Counts.Done())} {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("the second run's summary does not contain %q:\n%s", want, out.String())
+				}
+			}
+		})
 	}
 }
 
