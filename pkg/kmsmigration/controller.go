@@ -136,6 +136,11 @@ type Controller struct {
 	options ControllerOptions
 	// announced are the finished migrations an event was emitted for.
 	announced map[schema.GroupResource]finishedMigration
+	// rotationsMigrated are, per resource, the rotation targets this process has started (or found finished)
+	// a migration for. The Migrator forgets a migration when library-go's migration controller prunes it (it
+	// does when the desired write key changes, even to a key not rolled out yet), so its progress alone would
+	// start the same rotation's migration again after every prune.
+	rotationsMigrated map[schema.GroupResource]Target
 }
 
 // NewController returns the controller, to be run with library-go's
@@ -151,6 +156,8 @@ func NewController(instanceName string, options ControllerOptions) (*Controller,
 		name:      factory.ControllerInstanceName(instanceName, "KMSMigration"),
 		options:   options,
 		announced: map[schema.GroupResource]finishedMigration{},
+
+		rotationsMigrated: map[schema.GroupResource]Target{},
 	}
 	c.Controller = factory.New().
 		WithSync(c.sync).
@@ -219,6 +226,9 @@ func (c *Controller) startRotationMigrations(ctx context.Context, recorder event
 			continue
 		}
 		target := Target{WriteKey: keyID, KEKID: rotation.To}
+		if c.rotationsMigrated[gr] == target {
+			continue
+		}
 		if known && (p.Target == target || (p.Target.WriteKey == keyID && !p.Started.Before(rotation.Completed))) {
 			// Started for this rotation, or after it completed: either
 			// wrote with the new KEK id, whatever its result. Failures
@@ -231,6 +241,7 @@ func (c *Controller) startRotationMigrations(ctx context.Context, recorder event
 			errs = append(errs, err)
 			continue
 		}
+		c.rotationsMigrated[gr] = target
 		if !finished {
 			// Finished means a previous process ran it: its checkpoint
 			// says so, and kmsstate remembered the rotation.

@@ -181,6 +181,21 @@ func TestControllerRotationMigration(t *testing.T) {
 	if cond := v1helpers.FindOperatorCondition(status.Conditions, ConditionProgressing); cond == nil || cond.Status != operatorv1.ConditionFalse || !strings.Contains(cond.Message, "kek-b") {
 		t.Errorf("Progressing after the rotation migration: %+v", cond)
 	}
+
+	// library-go's migration controller prunes the migration when the desired write key changes (a new key
+	// waiting at the rollout gate): the rotation was migrated for all the same, and nothing starts again.
+	if err := m.PruneMigration(secretsGR); err != nil {
+		t.Fatal(err)
+	}
+	updates := c.UpdateCount()
+	sync()
+	sync()
+	if n := eventCount(EventRotationMigration); n != 1 {
+		t.Errorf("after a prune the same rotation started %d migrations, want 1", n)
+	}
+	if got := c.UpdateCount(); got != updates {
+		t.Errorf("after a prune %d more updates were sent", got-updates)
+	}
 }
 
 // TestControllerRotationAfterRestart: kmsstate remembers a completed
