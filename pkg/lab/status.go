@@ -173,6 +173,17 @@ func (v *View) Print(w io.Writer) error {
 	return tw.Flush()
 }
 
+// withoutCheckTimes is a copy of v without the plugins' check times.
+func (v *View) withoutCheckTimes() *View {
+	c := *v
+	c.Plugins = make([]operatorv1.KMSPluginHealthReport, len(v.Plugins))
+	for i, r := range v.Plugins {
+		r.LastCheckedTime = metav1.Time{}
+		c.Plugins[i] = r
+	}
+	return &c
+}
+
 func migrationState(p kmsmigration.Progress) string {
 	switch {
 	case p.Running() && p.Paused != kmsmigration.NotPaused:
@@ -193,20 +204,25 @@ func (l *Lab) Watch(ctx context.Context, w io.Writer, interval time.Duration, te
 	ticker := time.NewTicker(interval)
 	defer ticker.Stop()
 	for {
-		var b bytes.Buffer
+		var b, timeless bytes.Buffer
 		if v, err := l.Snapshot(ctx); err != nil {
 			fmt.Fprintf(&b, "lab: reading the view: %v\n", err)
+			timeless.WriteString(b.String())
 		} else if err := v.Print(&b); err != nil {
 			fmt.Fprintf(&b, "lab: printing the view: %v\n", err)
+		} else {
+			_ = v.withoutCheckTimes().Print(&timeless)
 		}
 		switch {
 		case terminal:
 			// Cursor home and clear the screen, then the view: one redraw, no scrolling.
 			fmt.Fprintf(w, "\x1b[H\x1b[2J%s  (%s; Ctrl-C stops the lab)\n%s", "kmsguard lab", time.Now().Format("15:04:05"), b.String())
-		case b.String() != last:
+		case timeless.String() != last:
+			// Every health report renews its check time every few seconds; only a change of anything else is
+			// worth a new block in a log.
 			fmt.Fprintf(w, "--- %s\n%s", time.Now().Format("15:04:05"), b.String())
 		}
-		last = b.String()
+		last = timeless.String()
 		select {
 		case <-ctx.Done():
 			return
