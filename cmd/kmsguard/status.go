@@ -46,7 +46,7 @@ func newStatusCommand() *cobra.Command {
 		Use:   "status",
 		Short: "Show the operator's KMS plugin health per node and key, key rotations and its KMS conditions",
 		Long: `status prints the evaluation the operator's kmsstate controller published last (the one its conditions
-were set from): per node and key the plugin health, how old its report was and the remote key id it serves,
+were set from): per node and key the plugin health, how old its report was and the KEK id it serves,
 with the time of the evaluation. The verdict is the operator's KMSPluginsDegraded condition; status does not
 evaluate the reports again, so what it prints cannot contradict the condition. It says when the published
 evaluation is stale or older than the condition. It changes nothing.`,

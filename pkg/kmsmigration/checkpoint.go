@@ -16,7 +16,7 @@ import (
 )
 
 // Target is what a migration rewrites a resource to: library-go's write key
-// (the key secret's id) and, for a migration after a remote key rotation,
+// (the key secret's id) and, for a migration after a KEK rotation,
 // the KEK id the rotation went to.
 type Target struct {
 	WriteKey string `json:"writeKey"`

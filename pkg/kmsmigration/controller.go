@@ -80,7 +80,7 @@ type ControllerOptions struct {
 }
 
 // Controller publishes the Migrator's progress as conditions, events and
-// metrics, and starts a migration after a remote key rotation.
+// metrics, and starts a migration after a KEK rotation.
 //
 // # Conditions
 //
@@ -119,7 +119,7 @@ type ControllerOptions struct {
 // completed (every plugin and every apiserver on the new KEK id) for the
 // write key of a resource, and no migration of that resource started after
 // the rotation completed, the controller starts one to Target{WriteKey,
-// RemoteKeyID}. It never interrupts a running migration: one that started
+// KEKID}. It never interrupts a running migration: one that started
 // after the rotation covers it, one that started before is followed by a
 // new one. After an operator restart kmsstate (with a ConfigMapMemory) still
 // reports the last completed rotation; Ensure then finds the finished

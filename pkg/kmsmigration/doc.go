@@ -51,7 +51,7 @@
 // A rotation of the KEK id behind a library-go KMS key does not
 // change the key, so library-go never migrates again. Controller does: when
 // kmsstate reports a rotation complete on every node, it migrates each
-// resource written by that key to Target{WriteKey, RemoteKeyID}. Repeating a
+// resource written by that key to Target{WriteKey, KEKID}. Repeating a
 // migration is cheap: values already under the current KEK id are not stale,
 // and their no-op updates write nothing to etcd.
 //

@@ -41,7 +41,7 @@
 // one that kube-apiserver accepts. Unlike library-go, that includes an
 // unhealthy healthz: the operator CRDs require kekId in every report, and the
 // API server rejects the node's whole apply when one report lacks it. An
-// Error report, and an Unhealthy one about an invalid key id or about a
+// Error report, and an Unhealthy one about an invalid KEK id or about a
 // Status the plugin answered with an error, carry the last key id the
 // plugin's Status returned to this Prober, or UnknownKEKID before any did:
 // library-go's reporter writes no report at all for a plugin that never

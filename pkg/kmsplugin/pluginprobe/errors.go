@@ -11,10 +11,10 @@ var (
 	// future client might, and the probe must not panic on it.
 	ErrNoStatus = errors.New("kms plugin returned nil status response")
 
-	// ErrInvalidKeyID is wrapped when Status or Encrypt returned a key id that
+	// ErrInvalidKEKID is wrapped when Status or Encrypt returned a KEK id that
 	// kube-apiserver rejects (empty, or longer than 1 KiB). Such a key id is
 	// never written to kekId, whose validation would reject it too.
-	ErrInvalidKeyID = errors.New("invalid key id")
+	ErrInvalidKEKID = errors.New("invalid KEK id")
 
 	// ErrPlaintextMismatch is wrapped when Decrypt succeeded but returned
 	// something other than the payload that was encrypted: the plugin would

@@ -34,7 +34,7 @@ func TestRoundTripError(t *testing.T) {
 				return &kmsservice.EncryptResponse{Ciphertext: []byte("c")}, nil
 			}},
 			wantStep: StepEncrypt,
-			wantIs:   ErrInvalidKeyID,
+			wantIs:   ErrInvalidKEKID,
 			wantCode: codes.Unknown,
 		},
 		{

@@ -141,8 +141,8 @@ func (p *Prober) Probe(ctx context.Context, plugin Plugin) *applyoperatorv1.KMSP
 		}
 		return report.WithStatus(operatorv1.KMSPluginHealthStatusError).WithDetail(detail(err.Error()))
 	}
-	keyIDErr := validateKeyID(status.KeyID)
-	if keyIDErr == nil {
+	kekIDErr := validateKEKID(status.KeyID)
+	if kekIDErr == nil {
 		p.lastKnownKEKID(plugin.KeyID, status.KeyID)
 		// Set whenever Status gave a usable one, unhealthy or not: the
 		// operator CRDs require kekId in every report and reject the
@@ -156,11 +156,11 @@ func (p *Prober) Probe(ctx context.Context, plugin Plugin) *applyoperatorv1.KMSP
 		p.forgetRoundTrip(plugin.KeyID)
 		return report.WithStatus(operatorv1.KMSPluginHealthStatusUnhealthy).WithDetail(detail(healthzDetail(status.Healthz)))
 	}
-	if keyIDErr != nil {
+	if kekIDErr != nil {
 		// kube-apiserver refuses such a Status too, and kekId could not
 		// hold it: report the plugin broken and leave kekId out.
 		p.forgetRoundTrip(plugin.KeyID)
-		err := fmt.Errorf("status returned %w", keyIDErr)
+		err := fmt.Errorf("status returned %w", kekIDErr)
 		return report.WithStatus(operatorv1.KMSPluginHealthStatusUnhealthy).WithDetail(detail(err.Error()))
 	}
 
@@ -248,12 +248,12 @@ func healthzDetail(healthz string) string {
 	return healthz
 }
 
-// validateKeyID applies kube-apiserver's rule for KMS v2 key ids. Its size
+// validateKEKID applies kube-apiserver's rule for KMS v2 KEK ids. Its size
 // limit, kmsv2.KeyIDMaxSize bytes, is also within the 1024 characters kekId
-// allows, so a key id that passes can always be written.
-func validateKeyID(keyID string) error {
-	if _, err := kmsv2.ValidateKeyID(keyID); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidKeyID, err)
+// allows, so a KEK id that passes can always be written.
+func validateKEKID(kekID string) error {
+	if _, err := kmsv2.ValidateKeyID(kekID); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidKEKID, err)
 	}
 	return nil
 }

@@ -150,13 +150,13 @@ func TestProbe(t *testing.T) {
 		{
 			name:      "status key id empty",
 			service:   &stubService{status: okStatus("")},
-			want:      wantReport(unhealthy, UnknownKEKID, "status returned invalid key id: keyID is empty"),
+			want:      wantReport(unhealthy, UnknownKEKID, "status returned invalid KEK id: keyID is empty"),
 			wantCalls: statusOnly,
 		},
 		{
 			name:      "status key id too long",
 			service:   &stubService{status: okStatus(longKEKID + "k")},
-			want:      wantReport(unhealthy, UnknownKEKID, "status returned invalid key id: keyID is 1025 bytes, which exceeds the max size of 1024"),
+			want:      wantReport(unhealthy, UnknownKEKID, "status returned invalid KEK id: keyID is 1025 bytes, which exceeds the max size of 1024"),
 			wantCalls: statusOnly,
 		},
 		{
@@ -199,7 +199,7 @@ func TestProbe(t *testing.T) {
 					return &kmsservice.EncryptResponse{Ciphertext: data}, nil
 				},
 			},
-			want:      wantReport(unhealthy, testKEKID, "encrypt round trip failed: invalid key id: keyID is empty"),
+			want:      wantReport(unhealthy, testKEKID, "encrypt round trip failed: invalid KEK id: keyID is empty"),
 			wantCalls: upToEncrypt,
 		},
 		{

@@ -64,7 +64,7 @@ func (p *Prober) encrypt(ctx context.Context, service kmsservice.Service, uid st
 	if resp == nil {
 		return nil, errNoEncryptResponse
 	}
-	if err := validateKeyID(resp.KeyID); err != nil {
+	if err := validateKEKID(resp.KeyID); err != nil {
 		return nil, err
 	}
 	return resp, nil
