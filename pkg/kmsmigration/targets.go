@@ -88,20 +88,17 @@ func TargetsFromConfig(configs revisions.ConfigSource, keks KEKIDSource, opts Ta
 	}
 }
 
-// writeKeyOf is the evidence write key of a config's write key.
+// writeKeyOf is the evidence write key of a config's write key, the KEK id of a KMS v2 one as kmsstate settled
+// it.
 func writeKeyOf(k encryptionconfig.StorageKey, keks KEKIDSource) (evidence.WriteKey, error) {
-	switch k.Kind {
-	case etcdvalue.KindIdentity:
-		return evidence.WriteKey{Kind: k.Kind}, nil
-	case etcdvalue.KindKMSv2:
-		keyID := k.KeyID()
-		kek, err := keks.SettledKEKID(keyID)
-		if err != nil {
-			// Not settled, or kmsstate's verdict is stale: no KEK id is known to be current.
-			return evidence.WriteKey{}, fmt.Errorf("KMS key %s (provider %s): %w", keyID, k.Name, err)
-		}
-		return evidence.WriteKey{Kind: k.Kind, Name: k.Name, KEKID: kek}, nil
-	default:
-		return evidence.WriteKey{Kind: k.Kind, Name: k.Name}, nil
+	if k.Kind != etcdvalue.KindKMSv2 {
+		return evidence.WriteKeyOf(k, ""), nil
 	}
+	keyID := k.KeyID()
+	kek, err := keks.SettledKEKID(keyID)
+	if err != nil {
+		// Not settled, or kmsstate's verdict is stale: no KEK id is known to be current.
+		return evidence.WriteKey{}, fmt.Errorf("KMS key %s (provider %s): %w", keyID, k.Name, err)
+	}
+	return evidence.WriteKeyOf(k, kek), nil
 }

@@ -11,6 +11,20 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 )
 
+// WriteKeyOf is what values written with a config's key record: its kind and name, and for KMS v2 the KEK id
+// the provider's plugin returns, which no config holds (kekID; ignored for other kinds, whose values record
+// none). It is the one translation from an encryption config's key to the evidence's.
+func WriteKeyOf(key encryptionconfig.StorageKey, kekID string) WriteKey {
+	w := WriteKey{Kind: key.Kind, Name: key.Name}
+	if key.Kind == etcdvalue.KindIdentity {
+		w.Name = ""
+	}
+	if key.Kind == etcdvalue.KindKMSv2 {
+		w.KEKID = kekID
+	}
+	return w
+}
+
 // WriteKeyFromConfig is the write key of resources under an EncryptionConfiguration (as encryptionconfig.Decode
 // returns it): the first key of each resource's first provider, its entry found as kube-apiserver finds it (the
 // resource's own, else "*.<group>", else "*.*"; encryptionconfig.KeysFor). The resources must share it, since a
@@ -37,13 +51,10 @@ func WriteKeyFromConfig(config *apiserverv1.EncryptionConfiguration, resources [
 		if !ok {
 			return WriteKey{}, fmt.Errorf("%s: the entry %q has no provider", gr, keys.Resource)
 		}
-		w := WriteKey{Kind: key.Kind, Name: key.Name}
-		if key.Kind == etcdvalue.KindKMSv2 {
-			if kekID == "" {
-				return WriteKey{}, &MissingKEKIDError{Resource: gr, Entry: keys.Resource, Provider: key.Name}
-			}
-			w.KEKID = kekID
+		if key.Kind == etcdvalue.KindKMSv2 && kekID == "" {
+			return WriteKey{}, &MissingKEKIDError{Resource: gr, Entry: keys.Resource, Provider: key.Name}
 		}
+		w := WriteKeyOf(key, kekID)
 		if err := w.Validate(); err != nil {
 			return WriteKey{}, fmt.Errorf("%s (entry %q): %w", gr, keys.Resource, err)
 		}
