@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -18,19 +17,16 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
-	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/restmapper"
 
-	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/pkg/lab"
-	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
 // labSecrets is how many Secrets the lab tests write before each switch; enough for the migration to page.
@@ -130,9 +126,20 @@ func TestLabAESCBCToKMS(t *testing.T) {
 	}
 	t.Logf("lab status:\n%s", status.String())
 
-	history := readLifecycles(t, l.Nodes())
-	checkOneNodeAtATime(t, history)
-	checkReadKeyBeforeWrite(t, history, switchedAt)
+	starts, err := l.APIServerStarts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	restarts, longest, err := lab.OneAtATime(starts)
+	if err != nil {
+		t.Error(err)
+	}
+	t.Logf("%d apiserver restarts, one at a time; the longest took %s", restarts, longest.Round(time.Millisecond))
+	first, provider, err := lab.ReadKeyFirst(starts, schema.GroupResource{Resource: "secrets"}, switchedAt)
+	if err != nil {
+		t.Error(err)
+	}
+	t.Logf("%s was the first to write Secrets with KMS provider %s, from %s", first.Node, provider, first.Up.Format(time.StampMilli))
 
 	verifyUnderKMS(t, l, kmsKeyID)
 	checkLabCommands(t, l, kmsKeyID, switchedAt)
@@ -161,138 +168,6 @@ func TestLabAESCBCToKMS(t *testing.T) {
 			t.Errorf("secret %s is stored as %s, want KMS v2", name, stored.Kind)
 		}
 	}
-}
-
-// start is one process start of a node's kube-apiserver, read from its supervisor's lifecycle and its config file.
-type start struct {
-	node       string
-	down, up   time.Time // the previous process was told to stop; this one answered /healthz
-	configPath string
-	config     *apiserverv1.EncryptionConfiguration // nil: no encryption
-}
-
-// readLifecycles reads every node's apiserver starts after the lab's bootstrap, with the encryption config
-// each was started with, read back from the file the process was given.
-func readLifecycles(t *testing.T, nodes []*lab.Node) map[string][]start {
-	t.Helper()
-	history := map[string][]start{}
-	for _, n := range nodes {
-		var down time.Time
-		for _, e := range n.APIServer().Events() {
-			switch e.Kind {
-			case kmsenv.EventStopping:
-				down = e.Time
-			case kmsenv.EventStarted:
-				s := start{node: n.Name(), down: down, up: e.Time, configPath: e.EncryptionConfigPath}
-				if e.EncryptionConfigPath != "" {
-					data, err := os.ReadFile(e.EncryptionConfigPath)
-					if err != nil {
-						t.Fatalf("%s: the config its apiserver was started with: %v", n.Name(), err)
-					}
-					if s.config, err = encryptionconfig.Decode(data); err != nil {
-						t.Fatalf("%s: %s: %v", n.Name(), e.EncryptionConfigPath, err)
-					}
-				}
-				history[n.Name()] = append(history[n.Name()], s)
-			}
-		}
-	}
-	return history
-}
-
-// checkOneNodeAtATime fails when two apiservers were down at the same time: every restart's window, from the
-// old process being told to stop to the new one answering /healthz, must not overlap another node's.
-func checkOneNodeAtATime(t *testing.T, history map[string][]start) {
-	t.Helper()
-	var restarts []start
-	for _, starts := range history {
-		for _, s := range starts {
-			if !s.down.IsZero() {
-				restarts = append(restarts, s)
-			}
-		}
-	}
-	sort.Slice(restarts, func(i, j int) bool { return restarts[i].down.Before(restarts[j].down) })
-	var longest time.Duration
-	for i, r := range restarts {
-		longest = max(longest, r.up.Sub(r.down))
-		if i > 0 && restarts[i-1].up.After(r.down) {
-			t.Errorf("%s restarted (%s - %s) while %s was still restarting (%s - %s)", r.node, r.down.Format(time.StampMilli), r.up.Format(time.StampMilli),
-				restarts[i-1].node, restarts[i-1].down.Format(time.StampMilli), restarts[i-1].up.Format(time.StampMilli))
-		}
-	}
-	t.Logf("%d apiserver restarts, one at a time; the longest took %s", len(restarts), longest.Round(time.Millisecond))
-}
-
-// checkReadKeyBeforeWrite fails unless, when the first apiserver started to write Secrets with KMS, every other
-// apiserver already ran with that KMS provider as a read key.
-func checkReadKeyBeforeWrite(t *testing.T, history map[string][]start, after time.Time) {
-	t.Helper()
-	var first *start
-	for _, starts := range history {
-		for i := range starts {
-			s := &starts[i]
-			if s.up.After(after) && writesSecretsWithKMS(s.config) != "" && (first == nil || s.up.Before(first.up)) {
-				first = s
-			}
-		}
-	}
-	if first == nil {
-		t.Fatal("no apiserver ever started writing Secrets with KMS")
-	}
-	provider := writesSecretsWithKMS(first.config)
-	t.Logf("%s was the first to write Secrets with KMS provider %s, from %s", first.node, provider, first.up.Format(time.StampMilli))
-	for node, starts := range history {
-		if node == first.node {
-			continue
-		}
-		var running *start
-		for i := range starts {
-			if starts[i].up.Before(first.down) {
-				running = &starts[i]
-			}
-		}
-		if running == nil || !readsSecretsWithKMS(running.config, provider) {
-			path := "<none>"
-			if running != nil {
-				path = running.configPath
-			}
-			t.Errorf("%s ran with config %s, without KMS provider %s, when %s started to write with it", node, path, provider, first.node)
-		}
-	}
-}
-
-// writesSecretsWithKMS returns the name of the KMS provider config writes Secrets with, or "".
-func writesSecretsWithKMS(config *apiserverv1.EncryptionConfiguration) string {
-	providers := secretsProviders(config)
-	if len(providers) > 0 && providers[0].KMS != nil {
-		return providers[0].KMS.Name
-	}
-	return ""
-}
-
-// readsSecretsWithKMS says whether config can read Secrets written by the KMS provider name.
-func readsSecretsWithKMS(config *apiserverv1.EncryptionConfiguration, name string) bool {
-	for _, p := range secretsProviders(config) {
-		if p.KMS != nil && p.KMS.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-func secretsProviders(config *apiserverv1.EncryptionConfiguration) []apiserverv1.ProviderConfiguration {
-	if config == nil {
-		return nil
-	}
-	for _, r := range config.Resources {
-		for _, res := range r.Resources {
-			if res == "secrets" {
-				return r.Providers
-			}
-		}
-	}
-	return nil
 }
 
 // verifyUnderKMS proves from raw etcd values what `kmsguard verify` proves: every Secret and ConfigMap is stored
