@@ -14,50 +14,25 @@ import (
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 
+	"github.com/kmsguard/kmsguard/internal/conventionstest"
 	"github.com/kmsguard/kmsguard/internal/recoverytest"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 )
-
-// writes are the actions of fake clientsets that change anything.
-func writes(actions []clienttesting.Action) []string {
-	var out []string
-	for _, a := range actions {
-		switch a.GetVerb() {
-		case "get", "list", "watch":
-		default:
-			out = append(out, a.GetVerb()+" "+a.GetResource().Resource)
-		}
-	}
-	return out
-}
-
-func (e *controllerEnv) setManagementState(t *testing.T, state operatorv1.ManagementState) {
-	t.Helper()
-	spec, _, rv, err := e.operator.GetOperatorState()
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec = spec.DeepCopy()
-	spec.ManagementState = state
-	if _, _, err := e.operator.UpdateOperatorSpec(context.Background(), rv, spec); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestNotManagedDeletesNothing: with a consent that would delete, an Unmanaged or Removed operator deletes nothing
 // and writes no ConfigMap, and says so; Managed again, the same consent deletes.
 func TestNotManagedDeletesNothing(t *testing.T) {
 	const n = 30
-	for _, state := range []operatorv1.ManagementState{operatorv1.Unmanaged, operatorv1.Removed} {
+	for _, state := range conventionstest.NotManagedStates() {
 		t.Run(string(state), func(t *testing.T) {
 			cluster := recoverytest.NewCluster()
 			addSecrets(cluster, "app", "lost", n, lostKey, false)
 			addSecrets(cluster, "app", "ok", 5, liveKey, true)
 			env := newControllerEnv(t, cluster, lostKey)
-			env.setManagementState(t, state)
+			conventionstest.SetManagementState(t, env.operator, state)
 
 			env.sync(t)
-			if w := append(writes(cluster.Fake.Actions()), writes(env.kube.Actions())...); len(w) > 0 {
+			if w := append(conventionstest.Writes(cluster.Fake.Actions()), conventionstest.Writes(env.kube.Actions())...); len(w) > 0 {
 				t.Errorf("wrote or deleted while %s: %v", state, w)
 			}
 			if got := len(cluster.UnsafeDeleted()); got != 0 {
@@ -71,7 +46,7 @@ func TestNotManagedDeletesNothing(t *testing.T) {
 				t.Errorf("message does not say why nothing was deleted: %s", cond.Message)
 			}
 
-			env.setManagementState(t, operatorv1.Managed)
+			conventionstest.SetManagementState(t, env.operator, operatorv1.Managed)
 			env.sync(t)
 			if got := len(cluster.UnsafeDeleted()); got != n {
 				t.Errorf("Managed again: %d objects deleted, want %d", got, n)
@@ -96,30 +71,22 @@ func TestFailedSyncIsReported(t *testing.T) {
 		}
 		return false, nil, nil
 	})
+	writeErr := errors.New("etcdserver: request timed out")
 	scenarios := []struct {
 		name       string
 		failWrites error
-		wantStatus operatorv1.ConditionStatus
-		wantReason string
+		// wantMessage is the sync's failure; "" when it succeeds.
+		wantMessage string
 	}{
-		{name: "the ConfigMap cannot be written", failWrites: errors.New("etcdserver: request timed out"), wantStatus: operatorv1.ConditionTrue, wantReason: "Error"},
-		{name: "it can again", wantStatus: operatorv1.ConditionFalse, wantReason: "AsExpected"},
+		{name: "the ConfigMap cannot be written", failWrites: writeErr,
+			wantMessage: "writing configmap " + operatorNamespace + "/" + kmsrecovery.ConfigMapName + ": " + writeErr.Error()},
+		{name: "it can again"},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			failWrites = s.failWrites
 			err := env.ctrl.Sync(context.Background(), factory.NewSyncContext("test", env.recorder))
-			if (err != nil) != (s.failWrites != nil) {
-				t.Fatalf("sync error %v, want %v", err, s.failWrites)
-			}
-			_, status, _, _ := env.operator.GetOperatorState()
-			c := v1helpers.FindOperatorCondition(status.Conditions, kmsrecovery.ConditionControllerDegraded)
-			if c == nil || c.Status != s.wantStatus || c.Reason != s.wantReason {
-				t.Fatalf("%s = %+v, want %s %s", kmsrecovery.ConditionControllerDegraded, c, s.wantStatus, s.wantReason)
-			}
-			if s.failWrites != nil && !strings.Contains(c.Message, s.failWrites.Error()) {
-				t.Errorf("message %q does not carry the error", c.Message)
-			}
+			conventionstest.ExpectSyncReported(t, env.operator, kmsrecovery.ConditionControllerDegraded, err, s.wantMessage)
 		})
 	}
 	if env.configMap(t) == nil {
@@ -127,43 +94,28 @@ func TestFailedSyncIsReported(t *testing.T) {
 	}
 }
 
+// TestNewControllerValidates: each missing required option is named, instead of a panic on first use; the
+// optional ones may be left out.
 func TestNewControllerValidates(t *testing.T) {
-	valid := func() kmsrecovery.Options {
-		return kmsrecovery.Options{
-			OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
-			Dynamic:        recoverytest.NewCluster().Dynamic,
-			Resources:      []kmsrecovery.Resource{recoverytest.Secrets},
-			ConfigMaps:     kubefake.NewClientset().CoreV1(),
-			Namespace:      operatorNamespace,
-			Recorder:       events.NewInMemoryRecorder("test", nil),
-		}
+	complete := kmsrecovery.Options{
+		OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
+		Dynamic:        recoverytest.NewCluster().Dynamic,
+		Resources:      []kmsrecovery.Resource{recoverytest.Secrets},
+		ConfigMaps:     kubefake.NewClientset().CoreV1(),
+		Namespace:      operatorNamespace,
+		Recorder:       events.NewInMemoryRecorder("test", nil),
 	}
-	scenarios := []struct {
-		name   string
-		clear  func(*kmsrecovery.Options)
-		wantIn string
-	}{
-		{name: "OperatorClient", clear: func(o *kmsrecovery.Options) { o.OperatorClient = nil }, wantIn: "OperatorClient"},
-		{name: "Dynamic", clear: func(o *kmsrecovery.Options) { o.Dynamic = nil }, wantIn: "Dynamic"},
-		{name: "Resources", clear: func(o *kmsrecovery.Options) { o.Resources = nil }, wantIn: "Resources"},
-		{name: "ConfigMaps", clear: func(o *kmsrecovery.Options) { o.ConfigMaps = nil }, wantIn: "ConfigMaps"},
-		{name: "Namespace", clear: func(o *kmsrecovery.Options) { o.Namespace = "" }, wantIn: "Namespace"},
-		{name: "Recorder", clear: func(o *kmsrecovery.Options) { o.Recorder = nil }, wantIn: "Recorder"},
-		{name: "optional ones missing", clear: func(o *kmsrecovery.Options) { o.Raw, o.KMS, o.Clock = nil, nil, nil }},
+	scenarios := []conventionstest.MissingOptions[kmsrecovery.Options]{
+		{Name: "OperatorClient", Clear: func(o *kmsrecovery.Options) { o.OperatorClient = nil }, Missing: "OperatorClient"},
+		{Name: "Dynamic", Clear: func(o *kmsrecovery.Options) { o.Dynamic = nil }, Missing: "Dynamic"},
+		{Name: "Resources", Clear: func(o *kmsrecovery.Options) { o.Resources = nil }, Missing: "Resources"},
+		{Name: "ConfigMaps", Clear: func(o *kmsrecovery.Options) { o.ConfigMaps = nil }, Missing: "ConfigMaps"},
+		{Name: "Namespace", Clear: func(o *kmsrecovery.Options) { o.Namespace = "" }, Missing: "Namespace"},
+		{Name: "Recorder", Clear: func(o *kmsrecovery.Options) { o.Recorder = nil }, Missing: "Recorder"},
+		{Name: "optional ones missing", Clear: func(o *kmsrecovery.Options) { o.Raw, o.KMS, o.Clock = nil, nil, nil }},
 	}
-	for _, s := range scenarios {
-		t.Run(s.name, func(t *testing.T) {
-			opts := valid()
-			s.clear(&opts)
-			c, err := kmsrecovery.NewController("kube-apiserver", opts)
-			switch {
-			case s.wantIn == "" && (err != nil || c == nil):
-				t.Fatalf("NewController: %v", err)
-			case s.wantIn != "" && (err == nil || !strings.Contains(err.Error(), s.wantIn)):
-				t.Fatalf("NewController error %v, want one naming %s", err, s.wantIn)
-			case s.wantIn != "" && c != nil:
-				t.Fatalf("NewController returned a controller with an error")
-			}
-		})
+	newController := func(o kmsrecovery.Options) (*kmsrecovery.Controller, error) {
+		return kmsrecovery.NewController("kube-apiserver", o)
 	}
+	conventionstest.RequiredOptions(t, complete, newController, scenarios)
 }

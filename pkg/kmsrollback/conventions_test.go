@@ -8,35 +8,10 @@ import (
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
-	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kmsguard/kmsguard/internal/conventionstest"
 )
-
-// writes are the fake clientset's actions that change anything.
-func (f *fixture) writes() []string {
-	var out []string
-	for _, a := range f.kube.Actions() {
-		switch a.GetVerb() {
-		case "get", "list", "watch":
-		default:
-			out = append(out, a.GetVerb()+" "+a.GetResource().Resource+" "+a.GetNamespace())
-		}
-	}
-	return out
-}
-
-func (f *fixture) setManagementState(state operatorv1.ManagementState) {
-	f.t.Helper()
-	spec, _, rv, err := f.operator.GetStaticPodOperatorState()
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	spec = spec.DeepCopy()
-	spec.ManagementState = state
-	if _, _, err := f.operator.UpdateStaticPodOperatorSpec(context.Background(), rv, spec); err != nil {
-		f.t.Fatal(err)
-	}
-}
 
 // TestNotManagedWritesNothing: while spec.managementState is not Managed, a KMS-attributed failure is reported and
 // not reverted, and a held revert overwritten by the state controller is not written again. Managed again, the
@@ -69,10 +44,10 @@ func TestNotManagedWritesNothing(t *testing.T) {
 			}
 			holdsBefore := len(f.holds())
 			f.kube.ClearActions()
-			f.setManagementState(s.state)
+			conventionstest.SetStaticPodManagementState(t, f.operator, s.state)
 
 			f.sync()
-			if w := f.writes(); len(w) > 0 {
+			if w := conventionstest.Writes(f.kube.Actions()); len(w) > 0 {
 				t.Errorf("wrote while %s: %v", s.state, w)
 			}
 			if got := len(f.holds()); got != holdsBefore {
@@ -85,7 +60,7 @@ func TestNotManagedWritesNothing(t *testing.T) {
 				t.Errorf("message does not say why nothing was reverted: %q", f.condition().Message)
 			}
 
-			f.setManagementState(operatorv1.Managed)
+			conventionstest.SetStaticPodManagementState(t, f.operator, operatorv1.Managed)
 			f.sync()
 			if f.targetWrites() == 0 {
 				t.Errorf("Managed again, the controller did not write the reverted config")
@@ -102,64 +77,40 @@ func TestNotManagedWritesNothing(t *testing.T) {
 func TestFailedSyncIsReported(t *testing.T) {
 	f := newFixture(t, convergedStatus(4), newHealth([]string{"1"}, healthy("master-0", "1"), healthy("master-1", "1")),
 		revisionSecret(t, 4, goodConfig))
+	rolloutErr := errors.New("pods: connection refused")
 	scenarios := []struct {
 		name       string
 		rolloutErr error
-		wantStatus operatorv1.ConditionStatus
-		wantReason string
+		// wantMessage is the sync's failure; "" when it succeeds.
+		wantMessage string
 	}{
-		{name: "rollout unreadable", rolloutErr: errors.New("pods: connection refused"), wantStatus: operatorv1.ConditionTrue, wantReason: "Error"},
-		{name: "readable again", wantStatus: operatorv1.ConditionFalse, wantReason: "AsExpected"},
+		{name: "rollout unreadable", rolloutErr: rolloutErr, wantMessage: rolloutErr.Error()},
+		{name: "readable again"},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			f.rolloutErr = s.rolloutErr
 			err := f.controller.sync(context.Background(), factory.NewSyncContext("test", f.recorder))
-			if (err != nil) != (s.rolloutErr != nil) {
-				t.Fatalf("sync error %v, want %v", err, s.rolloutErr)
-			}
-			_, status, _, _ := f.operator.GetOperatorState()
-			c := v1helpers.FindOperatorCondition(status.Conditions, ConditionControllerDegraded)
-			if c == nil || c.Status != s.wantStatus || c.Reason != s.wantReason {
-				t.Fatalf("%s = %+v, want %s %s", ConditionControllerDegraded, c, s.wantStatus, s.wantReason)
-			}
-			if s.rolloutErr != nil && !strings.Contains(c.Message, s.rolloutErr.Error()) {
-				t.Errorf("message %q does not carry the error", c.Message)
-			}
+			conventionstest.ExpectSyncReported(t, f.operator, ConditionControllerDegraded, err, s.wantMessage)
 		})
 	}
 }
 
+// TestNewControllerValidates: each missing required option is named, instead of a panic on first use; the
+// optional ones may be left out.
 func TestNewControllerValidates(t *testing.T) {
-	scenarios := []struct {
-		name   string
-		clear  func(*Options)
-		wantIn string
-	}{
-		{name: "Rollout", clear: func(o *Options) { o.Rollout = nil }, wantIn: "Rollout"},
-		{name: "Configs", clear: func(o *Options) { o.Configs = nil }, wantIn: "Configs"},
-		{name: "Target", clear: func(o *Options) { o.Target = nil }, wantIn: "Target"},
-		{name: "Health", clear: func(o *Options) { o.Health = nil }, wantIn: "Health"},
-		{name: "Store", clear: func(o *Options) { o.Store = nil }, wantIn: "Store"},
-		{name: "OperatorClient", clear: func(o *Options) { o.OperatorClient = nil }, wantIn: "OperatorClient"},
-		{name: "Recorder", clear: func(o *Options) { o.Recorder = nil }, wantIn: "Recorder"},
-		{name: "two missing", clear: func(o *Options) { o.Store, o.Health = nil, nil }, wantIn: "Health, Store"},
-		{name: "optional ones missing", clear: func(o *Options) { o.Preflight, o.AdminConfig, o.Clock = nil, nil, nil }},
+	f := newFixture(t, convergedStatus(4), newHealth(nil), []runtime.Object{}...)
+	scenarios := []conventionstest.MissingOptions[Options]{
+		{Name: "Rollout", Clear: func(o *Options) { o.Rollout = nil }, Missing: "Rollout"},
+		{Name: "Configs", Clear: func(o *Options) { o.Configs = nil }, Missing: "Configs"},
+		{Name: "Target", Clear: func(o *Options) { o.Target = nil }, Missing: "Target"},
+		{Name: "Health", Clear: func(o *Options) { o.Health = nil }, Missing: "Health"},
+		{Name: "Store", Clear: func(o *Options) { o.Store = nil }, Missing: "Store"},
+		{Name: "OperatorClient", Clear: func(o *Options) { o.OperatorClient = nil }, Missing: "OperatorClient"},
+		{Name: "Recorder", Clear: func(o *Options) { o.Recorder = nil }, Missing: "Recorder"},
+		{Name: "two missing", Clear: func(o *Options) { o.Store, o.Health = nil, nil }, Missing: "Health, Store"},
+		{Name: "optional ones missing", Clear: func(o *Options) { o.Preflight, o.AdminConfig, o.Clock = nil, nil, nil }},
 	}
-	for _, s := range scenarios {
-		t.Run(s.name, func(t *testing.T) {
-			f := newFixture(t, convergedStatus(4), newHealth(nil), []runtime.Object{}...)
-			opts := f.options()
-			s.clear(&opts)
-			c, err := NewController("kube-apiserver", opts)
-			switch {
-			case s.wantIn == "" && (err != nil || c == nil):
-				t.Fatalf("NewController: %v", err)
-			case s.wantIn != "" && (err == nil || !strings.Contains(err.Error(), s.wantIn)):
-				t.Fatalf("NewController error %v, want one naming %s", err, s.wantIn)
-			case s.wantIn != "" && c != nil:
-				t.Fatalf("NewController returned a controller with an error")
-			}
-		})
-	}
+	newController := func(o Options) (*Controller, error) { return NewController("kube-apiserver", o) }
+	conventionstest.RequiredOptions(t, f.options(), newController, scenarios)
 }

@@ -3,7 +3,6 @@ package kmsstate
 import (
 	"context"
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/kmsguard/kmsguard/internal/conventionstest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 )
 
@@ -27,36 +27,16 @@ func newTestController(t testing.TB, opts Options) *Controller {
 	return c
 }
 
-// writes are the fake clientset's actions that change anything.
-func writes(client *fake.Clientset) []string {
-	var out []string
-	for _, a := range client.Actions() {
-		switch a.GetVerb() {
-		case "get", "list", "watch":
-		default:
-			out = append(out, a.GetVerb()+" "+a.GetResource().Resource)
-		}
-	}
-	return out
-}
-
 // TestNotManagedWritesNothing: while spec.managementState is not Managed, the controller still evaluates and sets
 // its conditions, but removes no orphaned health report and writes neither its memory nor the published state.
 // Managed again, the next sync does both.
 func TestNotManagedWritesNothing(t *testing.T) {
-	scenarios := []struct {
-		name  string
-		state operatorv1.ManagementState
-	}{
-		{name: "Unmanaged", state: operatorv1.Unmanaged},
-		{name: "Removed", state: operatorv1.Removed},
-	}
-	for _, s := range scenarios {
-		t.Run(s.name, func(t *testing.T) {
+	for _, state := range conventionstest.NotManagedStates() {
+		t.Run(string(state), func(t *testing.T) {
 			clock := clocktesting.NewFakeClock(t0)
 			kube := fake.NewClientset()
 			store := ConfigMapMemory{Client: kube.CoreV1(), Namespace: "operator", Name: DefaultConfigMapName}
-			operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{ManagementState: s.state}, &operatorv1.OperatorStatus{}, nil)
+			operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{ManagementState: state}, &operatorv1.OperatorStatus{}, nil)
 			statusProvider := &fakeStatusProvider{reports: []operatorv1.KMSPluginHealthReport{
 				healthy("master-0", "1", "a"),
 				report("master-9", "1", operatorv1.KMSPluginHealthStatusHealthy, "a", time.Hour),
@@ -75,37 +55,29 @@ func TestNotManagedWritesNothing(t *testing.T) {
 
 			sync()
 			if len(statusProvider.applies) != 0 {
-				t.Errorf("removed orphaned reports while %s: %v", s.state, statusProvider.applies)
+				t.Errorf("removed orphaned reports while %s: %v", state, statusProvider.applies)
 			}
-			if w := writes(kube); len(w) != 0 {
-				t.Errorf("wrote while %s: %v", s.state, w)
+			if w := conventionstest.Writes(kube.Actions()); len(w) != 0 {
+				t.Errorf("wrote while %s: %v", state, w)
 			}
 			_, status, _, err := operatorClient.GetOperatorState()
 			if err != nil {
 				t.Fatal(err)
 			}
 			if cond := v1helpers.FindOperatorCondition(status.Conditions, ConditionKMSPluginsDegraded); cond == nil || cond.Status != operatorv1.ConditionFalse {
-				t.Errorf("%s while %s: %+v, want it reported False", ConditionKMSPluginsDegraded, s.state, cond)
+				t.Errorf("%s while %s: %+v, want it reported False", ConditionKMSPluginsDegraded, state, cond)
 			}
 			if _, ok := c.State(); !ok {
-				t.Errorf("no state evaluated while %s", s.state)
+				t.Errorf("no state evaluated while %s", state)
 			}
 
-			spec, _, rv, err := operatorClient.GetOperatorState()
-			if err != nil {
-				t.Fatal(err)
-			}
-			spec = spec.DeepCopy()
-			spec.ManagementState = operatorv1.Managed
-			if _, _, err := operatorClient.UpdateOperatorSpec(context.Background(), rv, spec); err != nil {
-				t.Fatal(err)
-			}
+			conventionstest.SetManagementState(t, operatorClient, operatorv1.Managed)
 			clock.Step(time.Second)
 			sync()
 			if _, ok := statusProvider.applies[encryptionstatus.ReporterFieldManager("master-9")]; !ok {
 				t.Errorf("Managed again, the orphaned report of master-9 was not removed: %v", statusProvider.applies)
 			}
-			if w := writes(kube); len(w) == 0 {
+			if w := conventionstest.Writes(kube.Actions()); len(w) == 0 {
 				t.Errorf("Managed again, neither the memory nor the state was written")
 			}
 			if _, ok, err := store.ReadPublished(context.Background()); err != nil || !ok {
@@ -120,14 +92,14 @@ func TestNotManagedWritesNothing(t *testing.T) {
 func TestFailedSyncReported(t *testing.T) {
 	readErr := errors.New("etcdserver: request timed out")
 	scenarios := []struct {
-		name        string
-		getErrs     []error
-		wantStatus  operatorv1.ConditionStatus
+		name    string
+		getErrs []error
+		// wantMessage is the last sync's failure; "" when it succeeds.
 		wantMessage string
 	}{
-		{name: "success", getErrs: []error{nil}, wantStatus: operatorv1.ConditionFalse},
-		{name: "failure after success", getErrs: []error{nil, readErr}, wantStatus: operatorv1.ConditionTrue, wantMessage: "reading KMS health reports: " + readErr.Error()},
-		{name: "success after failure", getErrs: []error{nil, readErr, nil}, wantStatus: operatorv1.ConditionFalse},
+		{name: "success", getErrs: []error{nil}},
+		{name: "failure after success", getErrs: []error{nil, readErr}, wantMessage: "reading KMS health reports: " + readErr.Error()},
+		{name: "success after failure", getErrs: []error{nil, readErr, nil}},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
@@ -144,16 +116,10 @@ func TestFailedSyncReported(t *testing.T) {
 				statusProvider.getErr = getErr
 				err = c.sync(context.Background(), factory.NewSyncContext("test", recorder))
 			}
-			if (err != nil) != (s.wantStatus == operatorv1.ConditionTrue) {
-				t.Errorf("sync error %v, want one: %v", err, s.wantStatus == operatorv1.ConditionTrue)
-			}
+			conventionstest.ExpectSyncReported(t, operatorClient, ConditionControllerDegraded, err, s.wantMessage)
 			_, status, _, getErr := operatorClient.GetOperatorState()
 			if getErr != nil {
 				t.Fatal(getErr)
-			}
-			cond := v1helpers.FindOperatorCondition(status.Conditions, ConditionControllerDegraded)
-			if cond == nil || cond.Status != s.wantStatus || cond.Message != s.wantMessage {
-				t.Errorf("%s = %+v, want %s %q", ConditionControllerDegraded, cond, s.wantStatus, s.wantMessage)
 			}
 			if plugins := v1helpers.FindOperatorCondition(status.Conditions, ConditionKMSPluginsDegraded); plugins == nil || plugins.Status != operatorv1.ConditionFalse {
 				t.Errorf("%s = %+v, want the last good sync's False kept", ConditionKMSPluginsDegraded, plugins)
@@ -164,39 +130,19 @@ func TestFailedSyncReported(t *testing.T) {
 
 // TestNewControllerRequiredOptions: each missing required option is named, instead of a panic on first use.
 func TestNewControllerRequiredOptions(t *testing.T) {
-	complete := func() Options {
-		return Options{
-			OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
-			StatusProvider: &fakeStatusProvider{}, Nodes: staticNodes{"master-0"}, Keys: staticKeys{},
-			Recorder: events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0)),
-		}
+	complete := Options{
+		OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
+		StatusProvider: &fakeStatusProvider{}, Nodes: staticNodes{"master-0"}, Keys: staticKeys{},
+		Recorder: events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0)),
 	}
-	scenarios := []struct {
-		name    string
-		clear   func(*Options)
-		wantErr string
-	}{
-		{name: "complete", clear: func(*Options) {}},
-		{name: "no OperatorClient", clear: func(o *Options) { o.OperatorClient = nil }, wantErr: "OperatorClient"},
-		{name: "no StatusProvider", clear: func(o *Options) { o.StatusProvider = nil }, wantErr: "StatusProvider"},
-		{name: "no Nodes", clear: func(o *Options) { o.Nodes = nil }, wantErr: "Nodes"},
-		{name: "no Keys", clear: func(o *Options) { o.Keys = nil }, wantErr: "Keys"},
-		{name: "no Recorder", clear: func(o *Options) { o.Recorder = nil }, wantErr: "Recorder"},
-		{name: "none", clear: func(o *Options) { *o = Options{} }, wantErr: "Keys, Nodes, OperatorClient, Recorder, StatusProvider"},
+	scenarios := []conventionstest.MissingOptions[Options]{
+		{Name: "no OperatorClient", Clear: func(o *Options) { o.OperatorClient = nil }, Missing: "OperatorClient"},
+		{Name: "no StatusProvider", Clear: func(o *Options) { o.StatusProvider = nil }, Missing: "StatusProvider"},
+		{Name: "no Nodes", Clear: func(o *Options) { o.Nodes = nil }, Missing: "Nodes"},
+		{Name: "no Keys", Clear: func(o *Options) { o.Keys = nil }, Missing: "Keys"},
+		{Name: "no Recorder", Clear: func(o *Options) { o.Recorder = nil }, Missing: "Recorder"},
+		{Name: "none", Clear: func(o *Options) { *o = Options{} }, Missing: "Keys, Nodes, OperatorClient, Recorder, StatusProvider"},
 	}
-	for _, s := range scenarios {
-		t.Run(s.name, func(t *testing.T) {
-			opts := complete()
-			s.clear(&opts)
-			c, err := NewController("test", opts)
-			switch {
-			case s.wantErr == "" && (err != nil || c == nil):
-				t.Errorf("NewController: %v", err)
-			case s.wantErr != "" && (err == nil || !strings.HasSuffix(err.Error(), "missing required options: "+s.wantErr)):
-				t.Errorf("error %v, want one naming %s", err, s.wantErr)
-			case s.wantErr != "" && c != nil:
-				t.Errorf("a controller was built without %s", s.wantErr)
-			}
-		})
-	}
+	newController := func(o Options) (*Controller, error) { return NewController("test", o) }
+	conventionstest.RequiredOptions(t, complete, newController, scenarios)
 }
