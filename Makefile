@@ -16,7 +16,7 @@ LDFLAGS := -X github.com/kmsguard/kmsguard/pkg/version.gitVersion=$(GIT_VERSION)
            -X github.com/kmsguard/kmsguard/pkg/version.gitCommit=$(GIT_COMMIT)
 
 # E2E_TIMEOUT bounds the e2e packages; each starts real etcd + kube-apiserver processes.
-E2E_TIMEOUT ?= 40m
+E2E_TIMEOUT ?= 50m
 # FUZZ_TIME is how much `make test` fuzzes each fuzz target: a smoke run on top of the seed corpus, which plain
 # `go test` already replays. A count, not a duration: with a duration, Go 1.26's fuzz coordinator can fail a
 # target with a bare "context deadline exceeded" when the deadline races a busy worker (golang/go#75804, fixed

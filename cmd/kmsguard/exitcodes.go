@@ -81,6 +81,7 @@ var commandExitCodes = map[string][]exitCode{
 	"version":         plainExitCodes,
 	"health-reporter": plainExitCodes,
 	"lab":             plainExitCodes,
+	"lab tour":        labTourExitCodes,
 	"status":          statusExitCodes,
 	"verify":          verifyExitCodes,
 	"migrate":         migrateExitCodes,

@@ -63,7 +63,7 @@ into it.`,
 	cmd.Flags().BoolVar(&o.keep, "keep", false, "keep the directory after Ctrl-C (default: remove it)")
 	cmd.Flags().StringSliceVar(&o.encryption, "encryption", nil, "encryption types to switch to in turn once the lab runs: aescbc, aesgcm, identity, KMS")
 	cmd.Flags().DurationVar(&o.viewInterval, "view-interval", 2*time.Second, "how often the live view is refreshed")
-	cmd.AddCommand(newLabInjectCommand())
+	cmd.AddCommand(newLabInjectCommand(), newLabTourCommand())
 	return cmd
 }
 
@@ -183,7 +183,7 @@ Try:  kmsguard status --kubeconfig %s
 	if len(modes) > 0 && modes[len(modes)-1] != configv1.EncryptionTypeIdentity {
 		fmt.Fprintln(out, "lab: waiting for kmsguard's census to prove it from etcd")
 		started := time.Now()
-		reports, err := l.WaitForVerified(ctx, started)
+		reports, err := l.WaitForVerified(ctx, started, "")
 		if err != nil {
 			return err
 		}

@@ -361,8 +361,10 @@ func redirectKlog(w io.Writer) {
 }
 
 // WaitForVerified waits until kmsguard's census of etcd proves every encrypted resource under its write key
-// (KMSEncryptionVerified True) with scans that started after since, and returns their reports.
-func (l *Lab) WaitForVerified(ctx context.Context, since time.Time) ([]*evidence.Report, error) {
+// (KMSEncryptionVerified True) with scans that started after since, and returns their reports. With kekID, the
+// write keys must be KMS v2 keys at that KEK id: after a rotation, the census proves the old KEK id until
+// kmsstate has settled on the new one.
+func (l *Lab) WaitForVerified(ctx context.Context, since time.Time, kekID string) ([]*evidence.Report, error) {
 	var last string
 	var reports []*evidence.Report
 	err := wait.PollUntilContextTimeout(ctx, time.Second, 10*time.Minute, true, func(ctx context.Context) (bool, error) {
@@ -381,7 +383,7 @@ func (l *Lab) WaitForVerified(ctx context.Context, since time.Time) ([]*evidence
 		}
 		reports = l.operator.Verification.Reports()
 		for _, r := range reports {
-			if r.Started.Before(since) || !r.Verified() {
+			if r.Started.Before(since) || !r.Verified() || (kekID != "" && r.WriteKey.KEKID != kekID) {
 				last = fmt.Sprintf("the census' last scan under %s started %s", r.WriteKey, r.Started.Format(time.RFC3339))
 				return false, nil
 			}

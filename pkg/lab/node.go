@@ -583,7 +583,7 @@ func (n *Node) startReporter(ctx context.Context, sockets []string) {
 		plugins = append(plugins, plugin)
 	}
 	reporter := &pluginprobe.Reporter{
-		Prober:       pluginprobe.NewProber(n.name, plugins, reporterCallTimeout, clock.RealClock{}),
+		Prober:       pluginprobe.NewProber(n.name, plugins, reporterCallTimeout, clock.RealClock{}, pluginprobe.WithRoundTripInterval(roundTripInterval)),
 		Provider:     encryptionstatus.NewKubeAPIServer(n.operatorClient.OperatorV1().KubeAPIServers()),
 		FieldManager: encryptionstatus.ReporterFieldManager(n.name),
 		Interval:     reportInterval,
@@ -607,6 +607,11 @@ func (n *Node) stopReporter() {
 
 // reporterCallTimeout bounds each call of the health reporter to a plugin.
 const reporterCallTimeout = 5 * time.Second
+
+// roundTripInterval is how often the health reporter has each plugin encrypt and decrypt through the KMS,
+// which is what notices a disabled key while Status still says ok. A cluster uses
+// pluginprobe.DefaultRoundTripInterval (5 minutes), to spare the KMS; the lab's KMS is free.
+const roundTripInterval = 15 * time.Second
 
 func (n *Node) stopAllPlugins() {
 	n.mu.Lock()

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kmsguard/kmsguard/pkg/lab"
+	"github.com/kmsguard/kmsguard/pkg/lab/tour"
+)
+
+// labTourOptions are the flags of `kmsguard lab tour`.
+type labTourOptions struct {
+	nodes   int
+	dir     string
+	keep    bool
+	stories []string
+	secrets int
+	writers int
+	output  outputFormat
+}
+
+var labTourExitCodes = []exitCode{
+	{exitOK, "every story passed"},
+	{exitError, "error: bad flags, or the lab could not start or a story could not run"},
+	{exitIncomplete, "a story did not show what it should (the table says what)"},
+	{exitInterrupted, "interrupted (Ctrl-C, SIGTERM)"},
+}
+
+func newLabTourCommand() *cobra.Command {
+	o := &labTourOptions{}
+	names := make([]string, 0, len(tour.Stories))
+	var list strings.Builder
+	for _, s := range tour.Stories {
+		names = append(names, s.Name)
+		fmt.Fprintf(&list, "\n  %-22s %s", s.Name, s.Title)
+	}
+	cmd := &cobra.Command{
+		Use:   "tour",
+		Short: "Run kmsguard's user stories on a fresh lab and print what each measured",
+		Long: `tour starts a lab (as kmsguard lab does), writes --secrets Secrets, keeps --writers applications writing
+Secrets throughout, and plays each story in turn:` + list.String() + `
+
+Each story's line says when kmsguard reported the fault and with which condition, when the cluster was back and
+how (by itself, or the admin action taken), the applications' writes and failed writes meanwhile, the objects
+lost, and how many acknowledged Secrets were read back unchanged afterwards. --nodes 1 runs the stories that
+apply to a single node.
+
+` + exitCodesHelp(labTourExitCodes),
+		Example: `  # every story on three nodes (what make run runs)
+  kmsguard lab tour
+
+  # two stories on a single-node cluster, the table as JSON
+  kmsguard lab tour --nodes 1 --stories enable-kms,key-rotated -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return exitWith(o.run(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+		},
+	}
+	cmd.Flags().IntVar(&o.nodes, "nodes", 3, "control-plane nodes: 3, or 1 for single-node OpenShift")
+	cmd.Flags().StringVar(&o.dir, "dir", "_output/lab", "directory for the lab (emptied at start)")
+	cmd.Flags().BoolVar(&o.keep, "keep", false, "keep the directory afterwards")
+	cmd.Flags().StringSliceVar(&o.stories, "stories", nil, "the stories to run, in the tour's order: "+strings.Join(names, ", ")+" (default: every one that applies to --nodes)")
+	cmd.Flags().IntVar(&o.secrets, "secrets", 2000, "Secrets written before the first story; every one must read back after each")
+	cmd.Flags().IntVar(&o.writers, "writers", 4, "applications writing a Secret every 200ms throughout")
+	addOutputFlag(cmd.Flags(), &o.output, "the summary table")
+	return cmd
+}
+
+func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, error) {
+	if o.nodes != 1 && o.nodes != 3 {
+		return exitError, fmt.Errorf("--nodes must be 1 or 3, not %d", o.nodes)
+	}
+	if err := o.output.validate(); err != nil {
+		return exitError, err
+	}
+	stories, err := tour.Select(tour.Stories, o.stories, o.nodes)
+	if err != nil {
+		return exitError, err
+	}
+	dir, err := filepath.Abs(o.dir)
+	if err != nil {
+		return exitError, err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return exitError, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return exitError, err
+	}
+	if !o.keep {
+		defer os.RemoveAll(dir)
+	}
+	controllerLog, err := os.Create(filepath.Join(dir, "operator.log"))
+	if err != nil {
+		return exitError, err
+	}
+	defer controllerLog.Close()
+
+	// Progress goes to stderr when the table is structured, so that stdout is the table alone.
+	progress := out
+	if o.output.structured() {
+		progress = errOut
+	}
+	started := time.Now()
+	fmt.Fprintf(progress, "tour: starting a lab of %d nodes in %s ...\n", o.nodes, dir)
+	l, err := lab.Start(ctx, lab.Options{Dir: dir, Nodes: o.nodes, Log: progress, ControllerLog: controllerLog})
+	if err != nil {
+		return exitError, err
+	}
+	defer func() {
+		if err := l.Stop(); err != nil {
+			fmt.Fprintln(errOut, "lab:", err)
+		}
+	}()
+	fmt.Fprintf(progress, "tour: lab ready after %s (kubeconfig %s); %d stories\n", time.Since(started).Round(time.Second), l.KubeConfigPath(), len(stories))
+	results, err := tour.Run(ctx, l, stories, tour.Options{Secrets: o.secrets, Writers: o.writers, Log: progress}, func(r tour.Result) {
+		if !o.output.structured() {
+			_ = l.PrintStatus(ctx, progress)
+		}
+	})
+	if o.output.structured() {
+		if printErr := o.output.print(out, results); printErr != nil {
+			return exitError, printErr
+		}
+	} else {
+		fmt.Fprintf(out, "\nThe tour on %d nodes, %s in all:\n", o.nodes, time.Since(started).Round(time.Second))
+		if printErr := tour.PrintTable(out, results); printErr != nil {
+			return exitError, printErr
+		}
+	}
+	if err != nil {
+		return exitError, err
+	}
+	if !tour.AllPassed(results) {
+		return exitIncomplete, nil
+	}
+	return exitOK, nil
+}

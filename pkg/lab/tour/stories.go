@@ -1,0 +1,335 @@
+package tour
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	configv1 "github.com/openshift/api/config/v1"
+	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/operator/encryption/state"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/pkg/lab"
+)
+
+// Stories are the tour's stories, in the order they run: each leaves the cluster healthy on KMS for the next.
+var Stories = []Story{
+	{Name: "enable-kms", Title: "enable KMS v2 from aescbc with applications writing: read key everywhere first, then write key, node by node; migrated and proven from etcd", MinNodes: 1, Run: enableKMS},
+	{Name: "plugin-down-one-node", Title: "the KMS plugin of one node dies and comes back", MinNodes: 3, Run: pluginDownOneNode},
+	{Name: "plugin-down-all-nodes", Title: "the KMS plugins of every node die: writes go on on cached DEKs, until they cannot; the plugins come back", MinNodes: 1, Run: pluginDownAllNodes},
+	{Name: "key-disabled", Title: "the KMS key is disabled while Status still says ok, then restored", MinNodes: 1, Run: keyDisabled},
+	{Name: "key-rotated", Title: "the KMS rotates its key: rotation detected, data migrated again and proven under the new KEK", MinNodes: 1, Run: keyRotated},
+	{Name: "misconfigured-kms", Title: "the admin names a KMS that is not there: the rollout gate keeps it from every apiserver", MinNodes: 1, Run: misconfiguredKMS},
+}
+
+// storyTimeout bounds each wait of a story: far beyond what any step takes in the lab, short enough that a
+// story that does not recover fails rather than hangs.
+const storyTimeout = 10 * time.Minute
+
+func enableKMS(ctx context.Context, env *Env, res *Result) error {
+	l := env.Lab
+	env.Logf("switching to aescbc first")
+	if err := l.SetEncryption(ctx, configv1.EncryptionTypeAESCBC); err != nil {
+		return err
+	}
+	if _, err := l.WaitForEncryption(ctx, state.AESCBC); err != nil {
+		return err
+	}
+	env.Logf("switching to KMS")
+	switched := time.Now()
+	if err := l.SetEncryption(ctx, configv1.EncryptionTypeKMS); err != nil {
+		return err
+	}
+	keyID, err := l.WaitForEncryption(ctx, state.KMS)
+	if err != nil {
+		return err
+	}
+	rolledOut := time.Since(switched)
+	reports, err := l.WaitForVerified(ctx, switched, "")
+	if err != nil {
+		res.problemf("%v", err)
+		return nil
+	}
+	res.Recovered, res.Recovery = time.Since(switched), "done: rolled out, migrated and proven from etcd"
+	res.notef("KMS key %s rolled out to every node and migrated after %s; the census proved it %s later", keyID, rolledOut.Round(time.Second), (res.Recovered - rolledOut).Round(time.Second))
+	for _, report := range reports {
+		for _, r := range report.Resources {
+			res.notef("%s: %d of %d values in etcd under %s", r.Resource, r.UnderWriteKey, r.Total, report.WriteKey)
+		}
+	}
+	for _, p := range l.Operator().Migrator.Progress() {
+		if !p.Finished.IsZero() && !p.Finished.Before(switched) {
+			res.notef("migration of %s: %d objects in %s", p.Resource, p.Counts.Done(), p.Finished.Sub(p.Started).Round(100*time.Millisecond))
+		}
+	}
+	starts, err := l.APIServerStarts()
+	if err != nil {
+		return err
+	}
+	restarts, longest, err := lab.OneAtATime(starts)
+	if err != nil {
+		res.problemf("%v", err)
+	} else {
+		res.notef("%d apiserver restarts, one at a time, the longest %s", restarts, longest.Round(100*time.Millisecond))
+	}
+	first, provider, err := lab.ReadKeyFirst(starts, schema.GroupResource{Resource: "secrets"}, switched)
+	if err != nil {
+		res.problemf("%v", err)
+	} else {
+		res.notef("every node read with KMS provider %s before %s wrote with it", provider, first.Node)
+	}
+	return nil
+}
+
+func pluginDownOneNode(ctx context.Context, env *Env, res *Result) error {
+	node := env.Lab.Nodes()[1].Name()
+	return pluginDown(ctx, env, res, node, false)
+}
+
+func pluginDownAllNodes(ctx context.Context, env *Env, res *Result) error {
+	return pluginDown(ctx, env, res, "", true)
+}
+
+// writeOutageWait is how long pluginDown watches writes while every plugin is down. kube-apiserver keeps
+// writing with its cached DEK seed for up to 3 minutes after its last good Status (kmsv2's cache of the
+// transformer, 3 minutes beyond the last successful health check) and then fails writes.
+const writeOutageWait = 4 * time.Minute
+
+// pluginDown stops the plugins of node (every node when node is empty), waits until KMSPluginsDegraded names
+// it, and, with waitForWriteFailures, watches the applications' writes until they fail; then starts the plugins
+// again and waits until everything has cleared by itself.
+func pluginDown(ctx context.Context, env *Env, res *Result, node string, waitForWriteFailures bool) error {
+	did, err := env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultPluginStop, Node: node})
+	if err != nil {
+		return err
+	}
+	stopped := time.Now()
+	env.Logf("%s", did)
+	want := "node " + node
+	if node == "" {
+		want = "node "
+	}
+	cond, after, err := waitCondition(ctx, env, kmsstate.ConditionKMSPluginsDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionTrue && strings.Contains(c.Message, want)
+	})
+	if err != nil {
+		res.problemf("KMSPluginsDegraded never named the node: %v", err)
+	} else {
+		res.Detected, res.DetectedBy = after, describe(cond)
+		if node == "" {
+			for _, n := range env.Lab.Nodes() {
+				if !strings.Contains(cond.Message, "node "+n.Name()) {
+					res.notef("%s does not name %s yet when first True", cond.Type, n.Name())
+				}
+			}
+		}
+	}
+	if waitForWriteFailures {
+		before, _ := env.Writers.Counts()
+		deadline := time.Now().Add(writeOutageWait)
+		for time.Now().Before(deadline) {
+			now, lastErr := env.Writers.Counts()
+			if now.Failed > before.Failed {
+				res.notef("writes kept working for %s after the plugins stopped, then failed: %s", time.Since(stopped).Round(time.Second), firstLine(lastErr))
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Second):
+			}
+		}
+		if now, _ := env.Writers.Counts(); now.Failed == before.Failed {
+			res.notef("writes kept working for the whole %s the plugins were down (cached DEK seed)", writeOutageWait)
+		}
+	}
+	if did, err = env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultPluginStart, Node: node}); err != nil {
+		return err
+	}
+	restarted := time.Now()
+	env.Logf("%s", did)
+	defer func() {
+		if res.Recovered > 0 {
+			res.notef("back %s after the plugins were started again (kube-apiserver's and the health reporter's gRPC clients "+
+				"reconnect with exponential backoff, up to 2 minutes after a long outage)", time.Since(restarted).Round(100*time.Millisecond))
+		}
+	}()
+	if _, _, err := waitCondition(ctx, env, kmsstate.ConditionKMSPluginsDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionFalse
+	}); err != nil {
+		res.problemf("KMSPluginsDegraded did not clear after the plugins came back: %v", err)
+		return nil
+	}
+	if err := waitWritesResume(ctx, env); err != nil {
+		res.problemf("%v", err)
+		return nil
+	}
+	res.Recovered, res.Recovery = time.Since(stopped), "automatic, once the plugins were back"
+	return nil
+}
+
+func keyDisabled(ctx context.Context, env *Env, res *Result) error {
+	did, err := env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultKeyDisable})
+	if err != nil {
+		return err
+	}
+	disabled := time.Now()
+	env.Logf("%s", did)
+	cond, after, err := waitCondition(ctx, env, kmsstate.ConditionKMSPluginsDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionTrue
+	})
+	if err != nil {
+		res.problemf("KMSPluginsDegraded never turned True: %v", err)
+	} else {
+		res.Detected, res.DetectedBy = after, describe(cond)
+		res.notef("seen by kmsguard's Encrypt/Decrypt round trip (every 15 s in the lab, 5 min by default) while Status answered ok: %s", firstLine(cond.Message))
+	}
+	if did, err = env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultKeyRestore}); err != nil {
+		return err
+	}
+	env.Logf("%s", did)
+	if _, _, err := waitCondition(ctx, env, kmsstate.ConditionKMSPluginsDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionFalse
+	}); err != nil {
+		res.problemf("KMSPluginsDegraded did not clear after the key was restored: %v", err)
+		return nil
+	}
+	if err := waitWritesResume(ctx, env); err != nil {
+		res.problemf("%v", err)
+		return nil
+	}
+	res.Recovered, res.Recovery = time.Since(disabled), "automatic, once the key was restored"
+	return nil
+}
+
+func keyRotated(ctx context.Context, env *Env, res *Result) error {
+	did, err := env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultKeyRotate})
+	if err != nil {
+		return err
+	}
+	rotated := time.Now()
+	newKEK := env.Lab.KMS().CurrentKEKID()
+	env.Logf("%s", did)
+	cond, after, err := waitCondition(ctx, env, kmsstate.ConditionKMSKeyRotationProgressing, func(c operatorv1.OperatorCondition) bool {
+		return strings.Contains(c.Message, "-> "+newKEK)
+	})
+	if err != nil {
+		res.problemf("no rotation to %s was reported: %v", newKEK, err)
+		return nil
+	}
+	res.Detected, res.DetectedBy = after, describe(cond)
+	reports, err := env.Lab.WaitForVerified(ctx, rotated, newKEK)
+	if err != nil {
+		res.problemf("%v", err)
+		return nil
+	}
+	for _, report := range reports {
+		if report.WriteKey.KEKID != newKEK {
+			res.problemf("the census proved %s under %s, not the new KEK %s", report.WriteKey.Name, report.WriteKey, newKEK)
+		}
+		for _, r := range report.Resources {
+			res.notef("%s: %d of %d values in etcd under %s", r.Resource, r.UnderWriteKey, r.Total, report.WriteKey)
+		}
+	}
+	res.Recovered, res.Recovery = time.Since(rotated), "automatic: migrated again and proven under the new KEK"
+	return nil
+}
+
+func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
+	l := env.Lab
+	latest, err := latestRevision(l)
+	if err != nil {
+		return err
+	}
+	did, err := l.Inject(ctx, lab.Injection{Fault: lab.FaultBadKMSConfig})
+	if err != nil {
+		return err
+	}
+	env.Logf("%s", did)
+	cond, after, err := waitCondition(ctx, env, kmsprecondition.ConditionProgressing, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionTrue && c.Reason == "KMSPluginsNotHealthy"
+	})
+	if err != nil {
+		res.problemf("the rollout gate never held the misconfigured key: %v", err)
+		return nil
+	}
+	res.Detected, res.DetectedBy = after, describe(cond)
+	if now, err := latestRevision(l); err != nil {
+		return err
+	} else if now != latest {
+		res.problemf("a revision was created (%d after %d) for a KMS nobody can reach", now, latest)
+	}
+	res.notef("no apiserver restarted: revision %d stays on every node; %s", latest, firstLine(cond.Message))
+	res.notef("not recovered by the tour: library-go's key controller makes no new key while the latest one is " +
+		"not migrated, so correcting the APIServer resource alone does not replace the unreachable key")
+	res.Recovery = "gated; the cluster keeps its last good config"
+	return nil
+}
+
+// waitCondition polls the operator's condition until ok says so, and returns it with how long it took.
+func waitCondition(ctx context.Context, env *Env, conditionType string, ok func(operatorv1.OperatorCondition) bool) (operatorv1.OperatorCondition, time.Duration, error) {
+	started := time.Now()
+	deadline := started.Add(storyTimeout)
+	last := "not set"
+	for time.Now().Before(deadline) {
+		_, status, _, err := env.Lab.Operator().Client.GetStaticPodOperatorState()
+		if err == nil {
+			for _, c := range status.Conditions {
+				if c.Type == conditionType {
+					last = describe(c) + ": " + firstLine(c.Message)
+					if ok(c) {
+						return c, time.Since(started), nil
+					}
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return operatorv1.OperatorCondition{}, 0, ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+	return operatorv1.OperatorCondition{}, 0, fmt.Errorf("%s after %s: %s", conditionType, storyTimeout, last)
+}
+
+// waitWritesResume waits until the applications' writes succeed again.
+func waitWritesResume(ctx context.Context, env *Env) error {
+	before, _ := env.Writers.Counts()
+	deadline := time.Now().Add(storyTimeout)
+	for time.Now().Before(deadline) {
+		now, _ := env.Writers.Counts()
+		if succeeded := (now.Attempted - before.Attempted) - (now.Failed - before.Failed); succeeded >= 5 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("the applications' writes did not succeed again within %s", storyTimeout)
+}
+
+func latestRevision(l *lab.Lab) (int32, error) {
+	_, status, _, err := l.Operator().Client.GetStaticPodOperatorState()
+	if err != nil {
+		return 0, err
+	}
+	return status.LatestAvailableRevision, nil
+}
+
+func describe(c operatorv1.OperatorCondition) string {
+	return fmt.Sprintf("%s %s %s", c.Type, c.Status, c.Reason)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if r := []rune(s); len(r) > 160 {
+		s = string(r[:157]) + "..."
+	}
+	return s
+}

@@ -1,0 +1,268 @@
+// Package tour runs the user stories of kmsguard on a lab (pkg/lab): each story puts a KMS fault or change into
+// a running control plane while applications keep writing Secrets, and measures what kmsguard reports and how
+// the cluster recovers. `kmsguard lab tour` (make run) prints the summary table; the e2e suite runs the same
+// stories.
+//
+// A story's result says when kmsguard reported the fault (the condition and reason an admin sees), when the
+// cluster was back (by itself, or after the admin action the story takes, which it names), how many writes the
+// applications attempted and how many failed meanwhile, and how many objects were lost. After every story,
+// every Secret whose write the apiserver acknowledged must read back with that value: a story that loses an
+// acknowledged write fails, whatever else it shows.
+package tour
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/kmsguard/kmsguard/pkg/lab"
+)
+
+// Story is one user story or drill.
+type Story struct {
+	// Name is what --stories picks it by.
+	Name string
+	// Title says what the story shows, in a line.
+	Title string
+	// MinNodes is the fewest nodes the story makes sense with (a fault on one node of several needs 3).
+	MinNodes int
+	// Run plays the story on env and fills in res; an error ends the tour (the lab is in no known state).
+	// A story that ran but did not show what it should records that in res.Problems.
+	Run func(ctx context.Context, env *Env, res *Result) error
+}
+
+// Result is what one story measured.
+type Result struct {
+	Story string `json:"story"`
+	Title string `json:"title"`
+	// Detected is how long after the fault kmsguard reported it, and DetectedBy the condition that did
+	// (type, status and reason); zero when the story injects no fault.
+	Detected   time.Duration `json:"detectedAfterSeconds"`
+	DetectedBy string        `json:"detectedBy,omitempty"`
+	// Recovered is how long after the fault (or after the change, for a story without one) the cluster was
+	// back to normal, and Recovery how: "automatic", or the admin action the story took.
+	Recovered time.Duration `json:"recoveredAfterSeconds"`
+	Recovery  string        `json:"recovery,omitempty"`
+	// Writes are the applications' writes during the story; LastWriteError the last failure, as they saw it.
+	Writes         Counts `json:"writes"`
+	LastWriteError string `json:"lastWriteError,omitempty"`
+	// Lost are the objects the story lost (only a destroyed key loses any); ReadBack how many acknowledged
+	// Secrets were read back after the story.
+	Lost     []string `json:"lost,omitempty"`
+	ReadBack int      `json:"readBack"`
+	// Notes are what the story observed besides, one line each; Problems what it should have shown and did not.
+	Notes    []string      `json:"notes,omitempty"`
+	Problems []string      `json:"problems,omitempty"`
+	Took     time.Duration `json:"tookSeconds"`
+}
+
+// Passed says whether the story showed everything it should.
+func (r *Result) Passed() bool { return len(r.Problems) == 0 }
+
+// notef records an observation.
+func (r *Result) notef(format string, args ...any) {
+	r.Notes = append(r.Notes, fmt.Sprintf(format, args...))
+}
+
+// problemf records something the story should have shown and did not.
+func (r *Result) problemf(format string, args ...any) {
+	r.Problems = append(r.Problems, fmt.Sprintf(format, args...))
+}
+
+// MarshalJSON writes durations in seconds.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type result Result
+	return json.Marshal(struct {
+		result
+		Detected  float64 `json:"detectedAfterSeconds"`
+		Recovered float64 `json:"recoveredAfterSeconds"`
+		Took      float64 `json:"tookSeconds"`
+		Passed    bool    `json:"passed"`
+	}{result(r), r.Detected.Seconds(), r.Recovered.Seconds(), r.Took.Seconds(), r.Passed()})
+}
+
+// Options configure a tour.
+type Options struct {
+	// Stories are the names of the stories to run, in the order of Stories; empty means all that apply to the
+	// lab's number of nodes.
+	Stories []string
+	// Secrets is how many Secrets are written before the first story (all must read back after each).
+	Secrets int
+	// Writers is how many applications keep writing during the stories, each a Secret every WriteInterval.
+	Writers       int
+	WriteInterval time.Duration
+	// Log receives a line per step.
+	Log io.Writer
+}
+
+// Env is what a story works with.
+type Env struct {
+	Lab     *lab.Lab
+	Writers *Writers
+	log     io.Writer
+}
+
+// Logf writes a step line.
+func (e *Env) Logf(format string, args ...any) {
+	fmt.Fprintf(e.log, "%s tour: %s\n", time.Now().Format("15:04:05.000"), fmt.Sprintf(format, args...))
+}
+
+// Select returns the stories of names, in the order of all, or every story that applies to nodes when names
+// is empty. An unknown name, or a story that needs more nodes, is an error.
+func Select(all []Story, names []string, nodes int) ([]Story, error) {
+	if len(names) == 0 {
+		var out []Story
+		for _, s := range all {
+			if nodes >= s.MinNodes {
+				out = append(out, s)
+			}
+		}
+		return out, nil
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	var out []Story
+	for _, s := range all {
+		if !want[s.Name] {
+			continue
+		}
+		if nodes < s.MinNodes {
+			return nil, fmt.Errorf("story %s needs %d nodes, the lab has %d", s.Name, s.MinNodes, nodes)
+		}
+		out = append(out, s)
+		delete(want, s.Name)
+	}
+	for n := range want {
+		known := make([]string, 0, len(all))
+		for _, s := range all {
+			known = append(known, s.Name)
+		}
+		return nil, fmt.Errorf("no story %q (the stories: %s)", n, strings.Join(known, ", "))
+	}
+	return out, nil
+}
+
+// Run plays stories on l in turn, with the writers running throughout, and returns their results. onResult,
+// when set, is called after each story. It stops at a story's error.
+func Run(ctx context.Context, l *lab.Lab, stories []Story, opts Options, onResult func(Result)) ([]Result, error) {
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	if opts.WriteInterval <= 0 {
+		opts.WriteInterval = 200 * time.Millisecond
+	}
+	kube, err := kubernetesClient(l)
+	if err != nil {
+		return nil, err
+	}
+	env := &Env{Lab: l, Writers: NewWriters(kube, Namespace), log: opts.Log}
+	if err := ensureNamespace(ctx, kube, Namespace); err != nil {
+		return nil, err
+	}
+	env.Logf("writing %d Secrets in %s", opts.Secrets, Namespace)
+	if err := env.Writers.Seed(ctx, opts.Secrets); err != nil {
+		return nil, err
+	}
+	writersCtx, stopWriters := context.WithCancel(ctx)
+	writersDone := make(chan struct{})
+	go func() {
+		defer close(writersDone)
+		env.Writers.Run(writersCtx, opts.Writers, opts.WriteInterval)
+	}()
+	defer func() {
+		stopWriters()
+		<-writersDone
+	}()
+
+	var results []Result
+	for _, s := range stories {
+		env.Logf("story %s: %s", s.Name, s.Title)
+		res := Result{Story: s.Name, Title: s.Title}
+		before, _ := env.Writers.Counts()
+		started := time.Now()
+		if err := s.Run(ctx, env, &res); err != nil {
+			return results, fmt.Errorf("story %s: %w", s.Name, err)
+		}
+		after, lastErr := env.Writers.Counts()
+		res.Writes = after.Sub(before)
+		if res.Writes.Failed > 0 {
+			res.LastWriteError = lastErr
+		}
+		lost := map[string]bool{}
+		for _, name := range res.Lost {
+			lost[name] = true
+		}
+		checked, problems, err := env.Writers.Check(ctx, lost)
+		if err != nil {
+			res.problemf("reading the Secrets back: %v", err)
+		}
+		res.ReadBack = checked
+		res.Problems = append(res.Problems, problems...)
+		res.Took = time.Since(started)
+		env.Logf("story %s: passed %t after %s", s.Name, res.Passed(), res.Took.Round(time.Second))
+		results = append(results, res)
+		if onResult != nil {
+			onResult(res)
+		}
+	}
+	return results, nil
+}
+
+// Namespace is where the tour's Secrets are written.
+const Namespace = "kmsguard-tour"
+
+// PrintTable writes the summary table.
+func PrintTable(w io.Writer, results []Result) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "STORY\tDETECTED\tBY\tRECOVERED\tHOW\tWRITES (FAILED)\tLOST\tREAD BACK\tRESULT")
+	for _, r := range results {
+		result := "passed"
+		if !r.Passed() {
+			result = "FAILED: " + strings.Join(r.Problems, "; ")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d (%d)\t%d\t%d\t%s\n", r.Story, seconds(r.Detected), orDash(r.DetectedBy), seconds(r.Recovered),
+			orDash(r.Recovery), r.Writes.Attempted, r.Writes.Failed, len(r.Lost), r.ReadBack, result)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range results {
+		for _, n := range r.Notes {
+			fmt.Fprintf(w, "  %s: %s\n", r.Story, n)
+		}
+		if r.LastWriteError != "" {
+			fmt.Fprintf(w, "  %s: last failed write: %s\n", r.Story, r.LastWriteError)
+		}
+	}
+	return nil
+}
+
+func seconds(d time.Duration) string {
+	if d == 0 {
+		return "-"
+	}
+	return d.Round(100 * time.Millisecond).String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// AllPassed says whether every story passed.
+func AllPassed(results []Result) bool {
+	for i := range results {
+		if !results[i].Passed() {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,154 @@
+package tour
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+)
+
+func TestSelect(t *testing.T) {
+	all := []Story{{Name: "a", MinNodes: 1}, {Name: "b", MinNodes: 3}, {Name: "c", MinNodes: 1}}
+	scenarios := []struct {
+		name    string
+		names   []string
+		nodes   int
+		want    []string
+		wantErr string
+	}{
+		{name: "all on three nodes", nodes: 3, want: []string{"a", "b", "c"}},
+		{name: "all that apply to one node", nodes: 1, want: []string{"a", "c"}},
+		{name: "named, in the tour's order", names: []string{"c", "a"}, nodes: 1, want: []string{"a", "c"}},
+		{name: "a story that needs more nodes", names: []string{"b"}, nodes: 1, wantErr: "story b needs 3 nodes, the lab has 1"},
+		{name: "an unknown story", names: []string{"a", "z"}, nodes: 3, wantErr: `no story "z" (the stories: a, b, c)`},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			got, err := Select(all, s.names, s.nodes)
+			if s.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), s.wantErr) {
+					t.Fatalf("error %v, want %q", err, s.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, st := range got {
+				names = append(names, st.Name)
+			}
+			if strings.Join(names, ",") != strings.Join(s.want, ",") {
+				t.Errorf("selected %v, want %v", names, s.want)
+			}
+		})
+	}
+}
+
+// TestWritersCheck: an acknowledged value must read back; a value sent after it whose request failed may have
+// been stored and reads back too; a lost object is not checked; anything else is a lost write.
+func TestWritersCheck(t *testing.T) {
+	client := fake.NewSimpleClientset()
+	w := NewWriters(client, "ns")
+	ctx := context.Background()
+	for _, name := range []string{"kept", "overwritten", "maybe", "gone", "lost"} {
+		if err := w.write(ctx, name, "v1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A write that fails after the apiserver stored it (a timeout on the way back).
+	client.PrependReactor("update", "secrets", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		if obj := a.(clienttesting.UpdateAction).GetObject().(*corev1.Secret); obj.Name == "maybe" {
+			_ = client.Tracker().Update(a.GetResource(), obj, "ns")
+			return true, nil, errors.New("the request timed out")
+		}
+		return false, nil, nil
+	})
+	if err := w.write(ctx, "maybe", "v2"); err == nil {
+		t.Fatal("the failing write succeeded")
+	}
+	// What the cluster did behind the writers' back: one value changed, one object deleted.
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "overwritten", Namespace: "ns"}, Data: map[string][]byte{"value": []byte("someone else")}}
+	if _, err := client.CoreV1().Secrets("ns").Update(ctx, secret, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"gone", "lost"} {
+		if err := client.CoreV1().Secrets("ns").Delete(ctx, name, metav1.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// A writer sends a new value of "kept" while the check lists: it must not count as a lost write.
+	client.PrependReactor("list", "secrets", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		w.mu.Lock()
+		w.unsure["kept"] = append(w.unsure["kept"], "v9")
+		w.mu.Unlock()
+		secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "kept", Namespace: "ns"}, Data: map[string][]byte{"value": []byte("v9")}}
+		_ = client.Tracker().Update(a.GetResource(), secret, "ns")
+		return false, nil, nil
+	})
+
+	checked, problems, err := w.Check(ctx, map[string]bool{"lost": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked != 4 {
+		t.Errorf("checked %d, want 4 (all but the lost one)", checked)
+	}
+	want := []string{
+		`secret ns/gone is gone; "v1" was acknowledged`,
+		`secret ns/overwritten reads "someone else"; "v1" was acknowledged`,
+	}
+	if strings.Join(problems, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(problems, "\n"), strings.Join(want, "\n"))
+	}
+	counts, lastErr := w.Counts()
+	if counts != (Counts{Attempted: 6, Failed: 1}) || !strings.Contains(lastErr, "timed out") {
+		t.Errorf("counts %+v, last error %q", counts, lastErr)
+	}
+}
+
+func TestResultJSONAndTable(t *testing.T) {
+	results := []Result{
+		{Story: "plugin-down-one-node", Detected: 4200 * time.Millisecond, DetectedBy: "KMSPluginsDegraded True PluginUnreachable",
+			Recovered: 20 * time.Second, Recovery: "automatic", Writes: Counts{Attempted: 100, Failed: 0}, ReadBack: 240, Notes: []string{"a note"}},
+		{Story: "key-disabled", Problems: []string{"KMSPluginsDegraded never turned True"}},
+	}
+	data, err := json.Marshal(results[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["detectedAfterSeconds"] != 4.2 || got["recoveredAfterSeconds"] != 20.0 || got["passed"] != true {
+		t.Errorf("JSON %s", data)
+	}
+	var b bytes.Buffer
+	if err := PrintTable(&b, results); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"plugin-down-one-node  4.2s      KMSPluginsDegraded True PluginUnreachable  20s",
+		"100 (0)",
+		"FAILED: KMSPluginsDegraded never turned True",
+		"plugin-down-one-node: a note",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the table does not show %q:\n%s", want, b.String())
+		}
+	}
+	if AllPassed(results) {
+		t.Error("AllPassed with a failed story")
+	}
+}
