@@ -19,10 +19,17 @@
 //   - the operator (operator.go): library-go's static-pod controllers (revision, installer, installer state,
 //     node, static pod state, ...) built with staticpod.NewBuilder and its encryption controllers (key, state,
 //     prune, migration, condition) built with encryption.NewControllers, wired as kube-apiserver-operator
-//     wires them, plus kmsguard's controllers: kmsstate (fed by a kmsguard health reporter per node), the
-//     rollout gate (kmsprecondition, as the revision controller's precondition and readiness check),
-//     kmsmigration's Migrator in place of library-go's migrator with its controller, kmsrollback (its
-//     HoldingDeployer around library-go's deployer, and its controller) and lost-key recovery.
+//     wires them, plus kmsguard's controllers: kmsstate (fed by a kmsguard health reporter per node and by each
+//     kube-apiserver's /healthz/kms-providers and metrics), the rollout gate (kmsprecondition, as the revision
+//     controller's precondition and readiness check, judging dropped read keys by the census), kmsmigration's
+//     Migrator in place of library-go's migrator with its controller and the census of etcd
+//     (VerificationController), kmsrollback (its HoldingDeployer around library-go's deployer, and its
+//     controller) and lost-key recovery.
+//
+// Faults (faults.go) go into a running lab through Inject, or from another process through the control
+// socket in its directory (`kmsguard lab inject`); Snapshot and Watch are the live view; APIServerStarts,
+// OneAtATime and ReadKeyFirst judge a rollout from the apiservers' own history. pkg/lab/tour plays the user
+// stories on a lab.
 //
 // Clients of the lab (the operator, the node agents) reach the apiservers through kmsenv's failover config, as
 // they would through the load balancer of a cluster, so that they keep working while one apiserver restarts.
