@@ -3,11 +3,16 @@ package lab
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"os"
 	"sort"
 	"strings"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
+	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
 // Fault is a failure the lab can put into the KMS path, from `kmsguard lab inject` or a test.
@@ -31,13 +36,17 @@ const (
 	FaultKeyRotate Fault = "key-rotate"
 	// FaultKeyDestroy destroys a KEK (KEKID, or the current one) for good: what was encrypted under it is lost.
 	FaultKeyDestroy Fault = "key-destroy"
+	// FaultAPIServerRestart restarts the kube-apiserver of a node with the config it runs, as the kubelet
+	// restarts a container, and returns once the process is live (/livez): with its KMS plugin down it starts
+	// with no DEK cached and cannot read encrypted data until the plugin is back.
+	FaultAPIServerRestart Fault = "apiserver-restart"
 	// FaultBadKMSConfig sets the APIServer resource to KMS at a Vault address the simulated KMS is not at, as a
 	// typo would: library-go makes a new key for it, whose plugins cannot reach their KMS.
 	FaultBadKMSConfig Fault = "bad-kms-config"
 )
 
 // Faults are every Fault, in the order `kmsguard lab inject --help` lists them.
-var Faults = []Fault{FaultPluginStop, FaultPluginStart, FaultKMSLatency, FaultKeyDisable, FaultKeyRestore, FaultKeyRotate, FaultKeyDestroy, FaultBadKMSConfig}
+var Faults = []Fault{FaultPluginStop, FaultPluginStart, FaultKMSLatency, FaultAPIServerRestart, FaultKeyDisable, FaultKeyRestore, FaultKeyRotate, FaultKeyDestroy, FaultBadKMSConfig}
 
 // UnreachableKMSAddress is the Vault address FaultBadKMSConfig names.
 const UnreachableKMSAddress = "https://vault.typo.kmsguard-lab.local:8200"
@@ -88,6 +97,14 @@ func (l *Lab) Inject(ctx context.Context, in Injection) (string, error) {
 			n.setPluginLatency(in.Latency)
 		}
 		return fmt.Sprintf("every KMS call of the plugins on %s now takes %s longer", names(nodes), in.Latency), nil
+	case FaultAPIServerRestart:
+		if in.Node == "" {
+			return "", fmt.Errorf("%s needs a node", in.Fault)
+		}
+		if err := nodes[0].restartAPIServer(ctx, l.runCtx); err != nil {
+			return "", err
+		}
+		return "restarted the kube-apiserver of " + in.Node + " (live; ready once its KMS checks pass)", nil
 	case FaultKeyDisable:
 		return "disabled KEK " + kekID + " in the simulated KMS (Status still answers ok)", l.kms.Disable(kekID)
 	case FaultKeyRestore:
@@ -117,7 +134,7 @@ func (l *Lab) nodesNamed(in Injection) ([]*Node, error) {
 		return l.Nodes(), nil
 	}
 	switch in.Fault {
-	case FaultPluginStop, FaultPluginStart, FaultKMSLatency:
+	case FaultPluginStop, FaultPluginStart, FaultKMSLatency, FaultAPIServerRestart:
 	default:
 		return nil, fmt.Errorf("%s acts on the simulated KMS or the cluster, not on node %s", in.Fault, in.Node)
 	}
@@ -182,4 +199,39 @@ func (n *Node) newPlugin(socket string) *fake.Plugin {
 	plugin.SetLatency(n.latency)
 	n.mu.Unlock()
 	return plugin
+}
+
+// restartAPIServer restarts the node's kube-apiserver with the revision it runs, waiting for /livez only, as the
+// kubelet restarts a container; the mirror pod turns ready once /healthz passes, as the kubelet's readiness
+// probe would, which the node watches until the lab stops (runCtx).
+func (n *Node) restartAPIServer(ctx, runCtx context.Context) error {
+	n.mu.Lock()
+	revision := n.running
+	n.mu.Unlock()
+	configPath := n.EncryptionConfigPath(revision)
+	if _, err := os.Stat(configPath); err != nil {
+		configPath = ""
+	}
+	opts := apiServerOptions(configPath)
+	opts.Wait = kmsenv.WaitLive
+	n.setMirrorPodStatus(ctx, corev1.PodRunning, false, "restarting")
+	if err := n.apiServer.Restart(opts); err != nil {
+		return fmt.Errorf("%s: restarting kube-apiserver: %w", n.name, err)
+	}
+	n.logf("%s: kube-apiserver restarted with revision %d, live", n.name, revision)
+	go func() {
+		for {
+			if code, _, err := n.apiServer.Get(runCtx, "/healthz"); err == nil && code == http.StatusOK {
+				n.setMirrorPodStatus(runCtx, corev1.PodRunning, true, "")
+				n.logf("%s: kube-apiserver healthy again", n.name)
+				return
+			}
+			select {
+			case <-runCtx.Done():
+				return
+			case <-time.After(time.Second):
+			}
+		}
+	}()
+	return nil
 }

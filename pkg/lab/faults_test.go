@@ -22,6 +22,7 @@ func TestInjectRefusesWhatItCannotDo(t *testing.T) {
 		{name: "a KMS fault on a node", in: Injection{Fault: FaultKeyDisable, Node: "master-0"}, wantErr: "acts on the simulated KMS or the cluster"},
 		{name: "a node the lab does not have", in: Injection{Fault: FaultPluginStop, Node: "master-7"}, wantErr: `no node "master-7" (the lab has master-0, master-1)`},
 		{name: "no plugin to stop", in: Injection{Fault: FaultPluginStop, Node: "master-1"}, wantErr: "no KMS plugin runs on master-1"},
+		{name: "an apiserver restart without a node", in: Injection{Fault: FaultAPIServerRestart}, wantErr: "apiserver-restart needs a node"},
 		{name: "negative latency", in: Injection{Fault: FaultKMSLatency, Latency: -1}, wantErr: "negative latency"},
 		{name: "a KEK the KMS never issued", in: Injection{Fault: FaultKeyDestroy, KEKID: "key-99"}, wantErr: `"key-99" does not exist`},
 	}

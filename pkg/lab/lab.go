@@ -62,6 +62,8 @@ type Lab struct {
 	logMu      sync.Mutex
 	log        io.Writer
 
+	// runCtx lives as long as the lab runs: the node agents, the operator and what faults leave running.
+	runCtx context.Context
 	cancel context.CancelFunc
 	done   sync.WaitGroup
 }
@@ -140,7 +142,7 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	}
 
 	runCtx, cancel := context.WithCancel(context.Background())
-	l.cancel = cancel
+	l.runCtx, l.cancel = runCtx, cancel
 	for i := 0; i < opts.Nodes; i++ {
 		node, err := newNode(l, i, kubeClient)
 		if err != nil {

@@ -9,8 +9,14 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/restmapper"
 
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/pkg/lab"
@@ -20,9 +26,13 @@ import (
 var Stories = []Story{
 	{Name: "enable-kms", Title: "enable KMS v2 from aescbc with applications writing: read key everywhere first, then write key, node by node; migrated and proven from etcd", MinNodes: 1, Run: enableKMS},
 	{Name: "plugin-down-one-node", Title: "the KMS plugin of one node dies and comes back", MinNodes: 3, Run: pluginDownOneNode},
+	{Name: "plugin-down-apiserver-restarted", Title: "the KMS plugin of one node dies and that node's kube-apiserver restarts: no DEK cached, its reads fail; the plugin comes back", MinNodes: 3, Run: pluginDownAPIServerRestarted},
 	{Name: "plugin-down-all-nodes", Title: "the KMS plugins of every node die: writes go on on cached DEKs, until they cannot; the plugins come back", MinNodes: 1, Run: pluginDownAllNodes},
 	{Name: "key-disabled", Title: "the KMS key is disabled while Status still says ok, then restored", MinNodes: 1, Run: keyDisabled},
 	{Name: "key-rotated", Title: "the KMS rotates its key: rotation detected, data migrated again and proven under the new KEK", MinNodes: 1, Run: keyRotated},
+	{Name: "kms-slow", Title: "drill: every KMS call takes longer than kube-apiserver's 10 s KMS timeout, then fast again", MinNodes: 1, Run: kmsSlow},
+	{Name: "plugin-upgrade", Title: "drill: each node's plugin is replaced by a new process, one node at a time, with no failed request", MinNodes: 1, Run: pluginUpgrade},
+	{Name: "migration-rate", Title: "drill: a migration of every Secret with --qps 50 stays at the rate it was given", MinNodes: 1, Run: migrationRate},
 	{Name: "misconfigured-kms", Title: "the admin names a KMS that is not there: the rollout gate keeps it from every apiserver", MinNodes: 1, Run: misconfiguredKMS},
 }
 
@@ -88,6 +98,53 @@ func enableKMS(ctx context.Context, env *Env, res *Result) error {
 func pluginDownOneNode(ctx context.Context, env *Env, res *Result) error {
 	node := env.Lab.Nodes()[1].Name()
 	return pluginDown(ctx, env, res, node, false)
+}
+
+func pluginDownAPIServerRestarted(ctx context.Context, env *Env, res *Result) error {
+	n := env.Lab.Nodes()[2]
+	node := n.Name()
+	did, err := env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultPluginStop, Node: node})
+	if err != nil {
+		return err
+	}
+	stopped := time.Now()
+	env.Logf("%s", did)
+	if did, err = env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultAPIServerRestart, Node: node}); err != nil {
+		return err
+	}
+	env.Logf("%s", did)
+	// What an application talking to this apiserver sees.
+	if _, err := n.APIServer().Client().CoreV1().Secrets(Namespace).Get(ctx, "seed-0000", metav1.GetOptions{}); err != nil {
+		res.notef("a read through %s's own kube-apiserver fails: %s", node, firstLine(err.Error()))
+	} else {
+		res.notef("a read through %s's own kube-apiserver still succeeds", node)
+	}
+	cond, after, err := waitCondition(ctx, env, kmsstate.ConditionKMSPluginsDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionTrue && strings.Contains(c.Message, "node "+node) &&
+			(strings.Contains(c.Message, string(kmsstate.ReasonAPIServerKMSCheckFailing)) || strings.Contains(c.Message, string(kmsstate.ReasonDecryptFailing)))
+	})
+	if err != nil {
+		res.problemf("KMSPluginsDegraded never reported %s's kube-apiserver failing its KMS checks: %v", node, err)
+	} else {
+		res.Detected, res.DetectedBy = time.Since(stopped), describe(cond)
+		res.notef("the apiserver's own failure was reported %s after its restart: %s", after.Round(100*time.Millisecond), firstLine(cond.Message))
+	}
+	if did, err = env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultPluginStart, Node: node}); err != nil {
+		return err
+	}
+	env.Logf("%s", did)
+	if _, _, err := waitCondition(ctx, env, kmsstate.ConditionKMSPluginsDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionFalse
+	}); err != nil {
+		res.problemf("KMSPluginsDegraded did not clear after the plugin came back: %v", err)
+		return nil
+	}
+	if _, err := n.APIServer().Client().CoreV1().Secrets(Namespace).Get(ctx, "seed-0000", metav1.GetOptions{}); err != nil {
+		res.problemf("reads through %s's kube-apiserver still fail after the plugin came back: %v", node, err)
+		return nil
+	}
+	res.Recovered, res.Recovery = time.Since(stopped), "automatic, once the plugin was back"
+	return nil
 }
 
 func pluginDownAllNodes(ctx context.Context, env *Env, res *Result) error {
@@ -180,10 +237,10 @@ func keyDisabled(ctx context.Context, env *Env, res *Result) error {
 	disabled := time.Now()
 	env.Logf("%s", did)
 	cond, after, err := waitCondition(ctx, env, kmsstate.ConditionKMSPluginsDegraded, func(c operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionTrue
+		return c.Status == operatorv1.ConditionTrue && strings.Contains(c.Message, "round trip failed")
 	})
 	if err != nil {
-		res.problemf("KMSPluginsDegraded never turned True: %v", err)
+		res.problemf("KMSPluginsDegraded never reported the failed round trip: %v", err)
 	} else {
 		res.Detected, res.DetectedBy = after, describe(cond)
 		res.notef("seen by kmsguard's Encrypt/Decrypt round trip (every 15 s in the lab, 5 min by default) while Status answered ok: %s", firstLine(cond.Message))
@@ -236,6 +293,149 @@ func keyRotated(ctx context.Context, env *Env, res *Result) error {
 		}
 	}
 	res.Recovered, res.Recovery = time.Since(rotated), "automatic: migrated again and proven under the new KEK"
+	return nil
+}
+
+// slowKMS is the latency kms-slow adds: above the 10 s timeout library-go writes for each KMS provider, and above
+// the health reporter's 5 s call timeout.
+const slowKMS = 12 * time.Second
+
+func kmsSlow(ctx context.Context, env *Env, res *Result) error {
+	did, err := env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultKMSLatency, Latency: slowKMS})
+	if err != nil {
+		return err
+	}
+	slowed := time.Now()
+	env.Logf("%s", did)
+	cond, after, err := waitCondition(ctx, env, kmsstate.ConditionKMSPluginsDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionTrue
+	})
+	if err != nil {
+		res.problemf("KMSPluginsDegraded never turned True: %v", err)
+	} else {
+		res.Detected, res.DetectedBy = after, describe(cond)
+		res.notef("%s", firstLine(cond.Message))
+	}
+	if did, err = env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultKMSLatency}); err != nil {
+		return err
+	}
+	env.Logf("%s", did)
+	if _, _, err := waitCondition(ctx, env, kmsstate.ConditionKMSPluginsDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionFalse
+	}); err != nil {
+		res.problemf("KMSPluginsDegraded did not clear once the KMS was fast again: %v", err)
+		return nil
+	}
+	if err := waitWritesResume(ctx, env); err != nil {
+		res.problemf("%v", err)
+		return nil
+	}
+	res.Recovered, res.Recovery = time.Since(slowed), "automatic, once the KMS was fast again"
+	return nil
+}
+
+func pluginUpgrade(ctx context.Context, env *Env, res *Result) error {
+	started := time.Now()
+	before, _ := env.Writers.Counts()
+	for _, n := range env.Lab.Nodes() {
+		for _, fault := range []lab.Fault{lab.FaultPluginStop, lab.FaultPluginStart} {
+			did, err := env.Lab.Inject(ctx, lab.Injection{Fault: fault, Node: n.Name()})
+			if err != nil {
+				return err
+			}
+			env.Logf("%s", did)
+		}
+		// The next node only once this one's plugin reports healthy again, as a rolling upgrade waits.
+		if err := waitPluginsHealthy(ctx, env, n.Name()); err != nil {
+			res.problemf("%v", err)
+			return nil
+		}
+	}
+	after, lastErr := env.Writers.Counts()
+	if failed := after.Failed - before.Failed; failed > 0 {
+		res.problemf("%d of %d writes failed during the upgrade; the last: %s", failed, after.Attempted-before.Attempted, firstLine(lastErr))
+	}
+	res.Recovered, res.Recovery = time.Since(started), "done: every node's plugin replaced, one node at a time"
+	return nil
+}
+
+// waitPluginsHealthy waits until every report of node is Healthy and checked after the wait began.
+func waitPluginsHealthy(ctx context.Context, env *Env, node string) error {
+	since := time.Now()
+	deadline := since.Add(storyTimeout)
+	for time.Now().Before(deadline) {
+		view, err := env.Lab.Snapshot(ctx)
+		if err == nil {
+			healthy, seen := true, false
+			for _, r := range view.Plugins {
+				if r.NodeName != node {
+					continue
+				}
+				seen = true
+				healthy = healthy && r.Status == operatorv1.KMSPluginHealthStatusHealthy && r.LastCheckedTime.After(since)
+			}
+			if seen && healthy {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("%s's plugins did not report healthy within %s", node, storyTimeout)
+}
+
+// drillQPS is the rate migration-rate gives the migrator.
+const drillQPS = 50
+
+func migrationRate(ctx context.Context, env *Env, res *Result) error {
+	l := env.Lab
+	keyID, err := l.WaitForEncryption(ctx, state.KMS)
+	if err != nil {
+		return err
+	}
+	cfg := l.RESTConfig()
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	migrator, err := kmsmigration.New(kmsmigration.Options{
+		Dynamic:     dyn,
+		Mapper:      restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(kube.Discovery())),
+		Checkpoints: kmsmigration.ConfigMapCheckpoints{Client: kube.CoreV1(), Namespace: Namespace, Name: "migration-rate-drill"},
+		KMS:         l.Operator().KMSState,
+		QPS:         drillQPS,
+		Burst:       1,
+	})
+	if err != nil {
+		return err
+	}
+	report, err := migrator.MigrateAll(ctx, []schema.GroupResource{{Resource: "secrets"}}, kmsmigration.Target{WriteKey: keyID}, kmsmigration.RunHooks{})
+	if err != nil {
+		res.problemf("the migration failed: %v", err)
+		return nil
+	}
+	for _, r := range report.Resources {
+		res.notef("%s: %d objects in %s, %.1f objects/s at --qps %d (%s)", r.Resource, r.Progress.Counts.Handled(), r.Duration.Round(100*time.Millisecond), r.ObjectsPerSecond, drillQPS, r.Outcome)
+		// A slow machine only lowers the rate; a rate above the limit is the limiter failing.
+		if r.ObjectsPerSecond > drillQPS*1.1 {
+			res.problemf("%s migrated at %.1f objects/s, more than 10 %% above --qps %d", r.Resource, r.ObjectsPerSecond, drillQPS)
+		}
+		if r.Outcome != kmsmigration.RunMigrated {
+			res.problemf("%s: %s: %v", r.Resource, r.Outcome, r.Err)
+		}
+	}
+	if len(report.Resources) == 0 {
+		res.problemf("the migration reported no resource")
+		return nil
+	}
+	res.Recovered, res.Recovery = report.Resources[0].Duration, "done: every Secret rewritten at the given rate"
 	return nil
 }
 

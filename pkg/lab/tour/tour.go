@@ -182,6 +182,9 @@ func Run(ctx context.Context, l *lab.Lab, stories []Story, opts Options, onResul
 
 	var results []Result
 	for _, s := range stories {
+		if err := env.settle(ctx); err != nil {
+			return results, fmt.Errorf("before story %s: %w", s.Name, err)
+		}
 		env.Logf("story %s: %s", s.Name, s.Title)
 		res := Result{Story: s.Name, Title: s.Title}
 		before, _ := env.Writers.Counts()
