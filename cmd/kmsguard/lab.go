@@ -88,7 +88,7 @@ func newLabInjectCommand() *cobra.Command {
   plugin-stop [NODE]        the KMS plugins of NODE (of every node without one) stop, as if their sidecar died
   plugin-start [NODE]       they serve again
   kms-latency [NODE]        every KMS call of their plugins takes --latency longer (0 clears it)
-  apiserver-restart NODE    NODE's kube-apiserver restarts (as the kubelet restarts it), counted up once live
+  apiserver-restart NODE    NODE's kube-apiserver restarts (as the kubelet restarts it), counted up once serving
   key-disable               the simulated KMS refuses Encrypt and Decrypt under a KEK (--kek-id, default the
                             current one) while Status still says ok
   key-restore               the KEK works again

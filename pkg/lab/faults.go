@@ -37,8 +37,9 @@ const (
 	// FaultKeyDestroy destroys a KEK (KEKID, or the current one) for good: what was encrypted under it is lost.
 	FaultKeyDestroy Fault = "key-destroy"
 	// FaultAPIServerRestart restarts the kube-apiserver of a node with the config it runs, as the kubelet
-	// restarts a container, and returns once the process is live (/livez): with its KMS plugin down it starts
-	// with no DEK cached and cannot read encrypted data until the plugin is back.
+	// restarts a container, and returns once the process serves HTTPS: with its KMS plugin down it has no DEK
+	// cached, cannot read or write encrypted data, and does not even become live (its post-start hooks write
+	// ConfigMaps) until the plugin is back.
 	FaultAPIServerRestart Fault = "apiserver-restart"
 	// FaultBadKMSConfig sets the APIServer resource to KMS at a Vault address the simulated KMS is not at, as a
 	// typo would: library-go makes a new key for it, whose plugins cannot reach their KMS.
@@ -104,7 +105,7 @@ func (l *Lab) Inject(ctx context.Context, in Injection) (string, error) {
 		if err := nodes[0].restartAPIServer(ctx, l.runCtx); err != nil {
 			return "", err
 		}
-		return "restarted the kube-apiserver of " + in.Node + " (live; ready once its KMS checks pass)", nil
+		return "restarted the kube-apiserver of " + in.Node + " (serving; ready once its KMS checks pass)", nil
 	case FaultKeyDisable:
 		return "disabled KEK " + kekID + " in the simulated KMS (Status still answers ok)", l.kms.Disable(kekID)
 	case FaultKeyRestore:
@@ -201,8 +202,8 @@ func (n *Node) newPlugin(socket string) *fake.Plugin {
 	return plugin
 }
 
-// restartAPIServer restarts the node's kube-apiserver with the revision it runs, waiting for /livez only, as the
-// kubelet restarts a container; the mirror pod turns ready once /healthz passes, as the kubelet's readiness
+// restartAPIServer restarts the node's kube-apiserver with the revision it runs, waiting only until it serves,
+// as the kubelet restarts a container; the mirror pod turns ready once /healthz passes, as the kubelet's readiness
 // probe would, which the node watches until the lab stops (runCtx).
 func (n *Node) restartAPIServer(ctx, runCtx context.Context) error {
 	n.mu.Lock()
@@ -213,12 +214,12 @@ func (n *Node) restartAPIServer(ctx, runCtx context.Context) error {
 		configPath = ""
 	}
 	opts := apiServerOptions(configPath)
-	opts.Wait = kmsenv.WaitLive
+	opts.Wait = kmsenv.WaitServing
 	n.setMirrorPodStatus(ctx, corev1.PodRunning, false, "restarting")
 	if err := n.apiServer.Restart(opts); err != nil {
 		return fmt.Errorf("%s: restarting kube-apiserver: %w", n.name, err)
 	}
-	n.logf("%s: kube-apiserver restarted with revision %d, live", n.name, revision)
+	n.logf("%s: kube-apiserver restarted with revision %d, serving", n.name, revision)
 	go func() {
 		for {
 			if code, _, err := n.apiServer.Get(runCtx, "/healthz"); err == nil && code == http.StatusOK {

@@ -48,6 +48,8 @@ const (
 	EventStarting EventKind = "Starting"
 	// EventStarted: the health endpoint the start waited for answered 200.
 	EventStarted EventKind = "Started"
+	// EventServing: the process serves HTTPS, whatever its health (WaitServing).
+	EventServing EventKind = "Serving"
 	// EventStartFailed: the process did not become healthy (or live) in time and was stopped.
 	EventStartFailed EventKind = "StartFailed"
 	// EventStopping: the process is about to be asked to stop.
@@ -199,7 +201,7 @@ func (a *APIServer) start(opts APIServerOptions) error {
 			CertDir:     filepath.Join(a.dir, "certs"),
 			EtcdURL:     a.cp.etcd.URL,
 			StopTimeout: 60 * time.Second,
-			// Chosen here rather than by envtest so that startLive can read it while envtest's Start runs.
+			// Chosen here rather than by envtest so that startInBackground can read it while envtest's Start runs.
 			SecureServing: envtest.SecureServing{ListenAddr: envtest.ListenAddr{Address: "127.0.0.1", Port: port}},
 		}
 		a.server = server
@@ -229,10 +231,17 @@ func (a *APIServer) start(opts APIServerOptions) error {
 			return fmt.Errorf("starting kube-apiserver-%d (log: %s): %w", a.index, a.LogPath(), err)
 		}
 	case WaitLive:
-		if err := a.startLive(server, opts.startTimeout()); err != nil {
+		if err := a.startInBackground(server, opts.startTimeout(), func(code int) bool { return code == http.StatusOK }); err != nil {
 			a.record(EventStartFailed, configPath)
 			return err
 		}
+	case WaitServing:
+		if err := a.startInBackground(server, opts.startTimeout(), func(int) bool { return true }); err != nil {
+			a.record(EventStartFailed, configPath)
+			return err
+		}
+		a.record(EventServing, configPath)
+		return a.provisionAdmin(server)
 	default:
 		return fmt.Errorf("unknown WaitFor %q", wait)
 	}
@@ -240,14 +249,15 @@ func (a *APIServer) start(opts APIServerOptions) error {
 	return a.provisionAdmin(server)
 }
 
-// startLive starts server and returns once /livez answers 200, whatever /healthz says.
+// startInBackground starts server and returns once /livez answers with a status accept takes: 200 for
+// WaitLive, whatever /healthz says; any answer for WaitServing.
 //
 // envtest waits for /healthz only and kills the process when that does not pass in time, but an apiserver
 // whose KMS plugin is down never passes /healthz. So envtest's Start runs in the background with a timeout
 // longer than any test, and this waits for /livez itself; Stop ends the process and collects that Start.
 // An option in envtest to choose the health endpoint (controlplane.APIServer's processState.HealthCheck is
 // not exported) would remove this adapter.
-func (a *APIServer) startLive(server *envtest.APIServer, timeout time.Duration) error {
+func (a *APIServer) startInBackground(server *envtest.APIServer, timeout time.Duration, accept func(code int) bool) error {
 	server.StartTimeout = 24 * time.Hour
 	pending := make(chan error, 1)
 	go func() { pending <- server.Start() }()
@@ -276,7 +286,7 @@ func (a *APIServer) startLive(server *envtest.APIServer, timeout time.Duration) 
 			return false, nil
 		}
 		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK, nil
+		return accept(resp.StatusCode), nil
 	})
 	if err != nil {
 		_ = a.Stop()

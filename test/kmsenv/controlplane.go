@@ -59,6 +59,10 @@ const (
 	// WaitLive waits for /livez only, which does not include the KMS check (since Kubernetes 1.29): use it to
 	// start an apiserver whose KMS plugin is down or whose key is unusable, as a failed KMS rollout would.
 	WaitLive WaitFor = "livez"
+	// WaitServing waits until the apiserver answers HTTPS at all, as a kubelet counts a container started:
+	// use it to restart an apiserver that may never become live, such as one whose KMS plugin is down while
+	// ConfigMaps are KMS-encrypted (its post-start hooks write ConfigMaps).
+	WaitServing WaitFor = "serving"
 )
 
 // startTimeout bounds a kube-apiserver or etcd start. A healthy start takes about 4 s on 2 cores; the rest is
