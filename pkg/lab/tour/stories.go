@@ -313,12 +313,12 @@ func keyRotated(ctx context.Context, env *Env, res *Result) error {
 	return nil
 }
 
-// slowKMS is the latency kms-slow adds: above the 10 s timeout library-go writes for each KMS provider, and above
+// kmsSlowdown is the latency kms-slow adds: above the 10 s timeout library-go writes for each KMS provider, and above
 // the health reporter's 5 s call timeout.
-const slowKMS = 12 * time.Second
+const kmsSlowdown = 12 * time.Second
 
 func kmsSlow(ctx context.Context, env *Env, res *Result) error {
-	did, err := env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultKMSLatency, Latency: slowKMS})
+	did, err := env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultKMSLatency, Latency: kmsSlowdown})
 	if err != nil {
 		return err
 	}
