@@ -137,24 +137,11 @@ func (o *labOptions) run(ctx context.Context, out io.Writer) error {
 		}
 		modes = append(modes, mode)
 	}
-	dir, err := filepath.Abs(o.dir)
+	dir, controllerLog, cleanup, err := newLabDir(o.dir, o.keep)
 	if err != nil {
 		return err
 	}
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	if !o.keep {
-		defer os.RemoveAll(dir)
-	}
-	controllerLog, err := os.Create(filepath.Join(dir, "operator.log"))
-	if err != nil {
-		return err
-	}
-	defer controllerLog.Close()
+	defer cleanup()
 
 	fmt.Fprintf(out, "lab: starting etcd, %d kube-apiservers, the node agents and the operator in %s ...\n", o.nodes, dir)
 	started := time.Now()
@@ -221,4 +208,29 @@ var encryptionTypes = map[string]configv1.EncryptionType{
 	"aesgcm":   configv1.EncryptionTypeAESGCM,
 	"identity": configv1.EncryptionTypeIdentity,
 	"kms":      configv1.EncryptionTypeKMS,
+}
+
+// newLabDir empties dir (made absolute) for a new lab and creates its operator.log, which cleanup closes; cleanup
+// also removes the directory unless keep.
+func newLabDir(dir string, keep bool) (string, *os.File, func(), error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return "", nil, nil, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", nil, nil, err
+	}
+	controllerLog, err := os.Create(filepath.Join(dir, "operator.log"))
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return dir, controllerLog, func() {
+		controllerLog.Close()
+		if !keep {
+			os.RemoveAll(dir)
+		}
+	}, nil
 }

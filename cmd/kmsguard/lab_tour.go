@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -88,24 +87,11 @@ func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, e
 	if err != nil {
 		return exitError, err
 	}
-	dir, err := filepath.Abs(o.dir)
+	dir, controllerLog, cleanup, err := newLabDir(o.dir, o.keep)
 	if err != nil {
 		return exitError, err
 	}
-	if err := os.RemoveAll(dir); err != nil {
-		return exitError, err
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return exitError, err
-	}
-	if !o.keep {
-		defer os.RemoveAll(dir)
-	}
-	controllerLog, err := os.Create(filepath.Join(dir, "operator.log"))
-	if err != nil {
-		return exitError, err
-	}
-	defer controllerLog.Close()
+	defer cleanup()
 
 	// Progress goes to stderr when the table is structured, so that stdout is the table alone.
 	progress := out
