@@ -107,11 +107,20 @@ func (l *Lab) Inject(ctx context.Context, in Injection) (string, error) {
 		}
 		return "restarted the kube-apiserver of " + in.Node + " (serving; ready once its KMS checks pass)", nil
 	case FaultKeyDisable:
-		return "disabled KEK " + kekID + " in the simulated KMS (Status still answers ok)", l.kms.Disable(kekID)
+		if err := l.kms.Disable(kekID); err != nil {
+			return "", err
+		}
+		return "disabled KEK " + kekID + " in the simulated KMS (Status still answers ok)", nil
 	case FaultKeyRestore:
-		return "restored KEK " + kekID + " in the simulated KMS", l.kms.Restore(kekID)
+		if err := l.kms.Restore(kekID); err != nil {
+			return "", err
+		}
+		return "restored KEK " + kekID + " in the simulated KMS", nil
 	case FaultKeyDestroy:
-		return "destroyed KEK " + kekID + " in the simulated KMS: what was encrypted under it is lost", l.kms.Destroy(kekID)
+		if err := l.kms.Destroy(kekID); err != nil {
+			return "", err
+		}
+		return "destroyed KEK " + kekID + " in the simulated KMS: what was encrypted under it is lost", nil
 	case FaultKeyRotate:
 		newKEKID := l.kms.Rotate()
 		return fmt.Sprintf("rotated the simulated KMS from KEK %s to %s", kekID, newKEKID), nil
