@@ -171,7 +171,11 @@ Try:  kmsguard status --kubeconfig %s
 	if len(modes) > 0 && modes[len(modes)-1] != configv1.EncryptionTypeIdentity {
 		fmt.Fprintln(out, "lab: waiting for kmsguard's census to prove it from etcd")
 		started := time.Now()
-		reports, err := l.WaitForVerified(ctx, started, "")
+		kekID := "" // for KMS, the proof must be under the KEK its plugins serve
+		if modes[len(modes)-1] == configv1.EncryptionTypeKMS {
+			kekID = l.KMS().CurrentKEKID()
+		}
+		reports, err := l.WaitForVerified(ctx, started, kekID)
 		if err != nil {
 			return err
 		}

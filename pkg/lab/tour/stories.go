@@ -59,7 +59,8 @@ func enableKMS(ctx context.Context, env *Env, res *Result) error {
 		return err
 	}
 	rolledOut := time.Since(switched)
-	reports, err := l.WaitForVerified(ctx, switched, "")
+	// Under the KMS key: a scan that started after the switch but before the KMS key wrote proves aescbc.
+	reports, err := l.WaitForVerified(ctx, switched, l.KMS().CurrentKEKID())
 	if err != nil {
 		res.problemf("%v", err)
 		return nil
