@@ -15,6 +15,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	configclient "github.com/openshift/client-go/config/clientset/versioned"
+	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
@@ -58,6 +59,9 @@ type Lab struct {
 	kms        *fake.KMS
 	nodes      []*Node
 	restConfig *rest.Config
+	// kube and operators reach whichever apiserver is up; built once, for the view that reads every few seconds.
+	kube      kubernetes.Interface
+	operators operatorclient.Interface
 	operator   *Operator
 	logMu      sync.Mutex
 	log        io.Writer
@@ -122,6 +126,10 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	}
 	kubeClient, err := kubernetes.NewForConfig(l.restConfig)
 	if err != nil {
+		return nil, err
+	}
+	l.kube = kubeClient
+	if l.operators, err = operatorclient.NewForConfig(l.restConfig); err != nil {
 		return nil, err
 	}
 	configClient, err := configclient.NewForConfig(l.restConfig)
@@ -307,14 +315,10 @@ func describeRollout(status *operatorv1.StaticPodOperatorStatus) string {
 // mode, records every encrypted resource as migrated, and every node runs the latest revision. It returns the
 // key's id (the n of encryption-key-openshift-kube-apiserver-<n>).
 func (l *Lab) WaitForEncryption(ctx context.Context, mode state.Mode) (string, error) {
-	kube, err := kubernetes.NewForConfig(l.restConfig)
-	if err != nil {
-		return "", err
-	}
 	selector := metav1.ListOptions{LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + targetNamespace}
 	var keyID, last string
-	err = wait.PollUntilContextTimeout(ctx, time.Second, 15*time.Minute, true, func(ctx context.Context) (bool, error) {
-		keySecrets, err := secrets.ListKeySecrets(ctx, kube.CoreV1(), selector)
+	err := wait.PollUntilContextTimeout(ctx, time.Second, 15*time.Minute, true, func(ctx context.Context) (bool, error) {
+		keySecrets, err := secrets.ListKeySecrets(ctx, l.kube.CoreV1(), selector)
 		if err != nil {
 			return false, nil
 		}

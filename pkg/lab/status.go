@@ -11,10 +11,8 @@ import (
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
-	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
@@ -52,19 +50,11 @@ type NodeView struct {
 // Snapshot reads the lab's view from the KubeAPIServer resource, the kube-apiserver pods and kmsguard's
 // controllers.
 func (l *Lab) Snapshot(ctx context.Context) (*View, error) {
-	client, err := operatorclient.NewForConfig(l.restConfig)
+	kas, err := l.operators.OperatorV1().KubeAPIServers().Get(ctx, "cluster", metav1.GetOptions{})
 	if err != nil {
 		return nil, err
 	}
-	kube, err := kubernetes.NewForConfig(l.restConfig)
-	if err != nil {
-		return nil, err
-	}
-	kas, err := client.OperatorV1().KubeAPIServers().Get(ctx, "cluster", metav1.GetOptions{})
-	if err != nil {
-		return nil, err
-	}
-	pods, err := kube.CoreV1().Pods(targetNamespace).List(ctx, metav1.ListOptions{LabelSelector: "apiserver=true"})
+	pods, err := l.kube.CoreV1().Pods(targetNamespace).List(ctx, metav1.ListOptions{LabelSelector: "apiserver=true"})
 	if err != nil {
 		return nil, err
 	}
