@@ -62,9 +62,9 @@ type Lab struct {
 	// kube and operators reach whichever apiserver is up; built once, for the view that reads every few seconds.
 	kube      kubernetes.Interface
 	operators operatorclient.Interface
-	operator   *Operator
-	logMu      sync.Mutex
-	log        io.Writer
+	operator  *Operator
+	logMu     sync.Mutex
+	log       io.Writer
 
 	// runCtx lives as long as the lab runs: the node agents, the operator and what faults leave running.
 	runCtx context.Context
