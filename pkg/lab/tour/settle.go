@@ -2,6 +2,7 @@ package tour
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -20,29 +21,28 @@ const settledFor = 15 * time.Second
 // (a gRPC client still in reconnect backoff, an apiserver view not yet refreshed).
 func (e *Env) settle(ctx context.Context) error {
 	started := time.Now()
-	deadline := started.Add(storyTimeout)
 	var healthySince time.Time
 	last := ""
-	for time.Now().Before(deadline) {
-		problem := e.unhealthy(ctx)
-		switch {
-		case problem != "":
+	err := poll(ctx, 500*time.Millisecond, storyTimeout, func() bool {
+		if problem := e.unhealthy(ctx); problem != "" {
 			healthySince, last = time.Time{}, problem
-		case healthySince.IsZero():
+			return false
+		}
+		if healthySince.IsZero() {
 			healthySince = time.Now()
-		case time.Since(healthySince) >= settledFor:
-			if waited := time.Since(started); waited > settledFor+time.Second {
-				e.Logf("the cluster settled after %s (%s before)", waited.Round(time.Second), last)
-			}
-			return nil
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(500 * time.Millisecond):
-		}
+		return time.Since(healthySince) >= settledFor
+	})
+	if errors.Is(err, errTimedOut) {
+		return fmt.Errorf("the cluster did not settle within %s: %s", storyTimeout, last)
 	}
-	return fmt.Errorf("the cluster did not settle within %s: %s", storyTimeout, last)
+	if err != nil {
+		return err
+	}
+	if waited := time.Since(started); waited > settledFor+time.Second {
+		e.Logf("the cluster settled after %s (%s before)", waited.Round(time.Second), last)
+	}
+	return nil
 }
 
 // unhealthy says what is not healthy, or "".

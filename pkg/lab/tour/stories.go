@@ -2,6 +2,7 @@ package tour
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
@@ -140,17 +142,12 @@ func pluginDownAPIServerRestarted(ctx context.Context, env *Env, res *Result) er
 		res.problemf("KMSPluginsDegraded did not clear after the plugin came back: %v", err)
 		return nil
 	}
-	readable := time.Now().Add(2 * time.Minute)
-	for err := readThrough(ctx, n); err != nil; err = readThrough(ctx, n) {
-		if time.Now().After(readable) {
-			res.problemf("reads through %s's kube-apiserver still fail 2 minutes after KMSPluginsDegraded cleared: %v", node, err)
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Second):
-		}
+	var readErr error
+	if err := poll(ctx, time.Second, 2*time.Minute, func() bool { readErr = readThrough(ctx, n); return readErr == nil }); errors.Is(err, errTimedOut) {
+		res.problemf("reads through %s's kube-apiserver still fail 2 minutes after KMSPluginsDegraded cleared: %v", node, readErr)
+		return nil
+	} else if err != nil {
+		return err
 	}
 	res.Recovered, res.Recovery = time.Since(stopped), "automatic, once the plugin was back"
 	return nil
@@ -205,46 +202,27 @@ func pluginDown(ctx context.Context, env *Env, res *Result, node string, waitFor
 	}
 	if waitForWriteFailures {
 		before, _ := env.Writers.Counts()
-		deadline := time.Now().Add(writeOutageWait)
-		for time.Now().Before(deadline) {
+		err := poll(ctx, time.Second, writeOutageWait, func() bool {
 			now, lastErr := env.Writers.Counts()
 			if now.Failed > before.Failed {
 				res.notef("writes kept working for %s after the plugins stopped, then failed: %s", time.Since(stopped).Round(time.Second), firstLine(lastErr))
-				break
+				return true
 			}
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(time.Second):
-			}
-		}
-		if now, _ := env.Writers.Counts(); now.Failed == before.Failed {
+			return false
+		})
+		switch {
+		case errors.Is(err, errTimedOut):
 			res.notef("writes kept working for the whole %s the plugins were down (cached DEK seed)", writeOutageWait)
+		case err != nil:
+			return err
 		}
 	}
-	if did, err = env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultPluginStart, Node: node}); err != nil {
-		return err
+	restarted, err := restore(ctx, env, res, lab.Injection{Fault: lab.FaultPluginStart, Node: node}, stopped, "the plugins were back")
+	if err == nil && res.Recovered > 0 {
+		res.notef("back %s after the plugins were started again (kube-apiserver's and the health reporter's gRPC clients "+
+			"reconnect with exponential backoff, up to 2 minutes after a long outage)", (res.Recovered - restarted.Sub(stopped)).Round(100*time.Millisecond))
 	}
-	restarted := time.Now()
-	env.Logf("%s", did)
-	defer func() {
-		if res.Recovered > 0 {
-			res.notef("back %s after the plugins were started again (kube-apiserver's and the health reporter's gRPC clients "+
-				"reconnect with exponential backoff, up to 2 minutes after a long outage)", time.Since(restarted).Round(100*time.Millisecond))
-		}
-	}()
-	if _, _, err := waitCondition(ctx, env, kmsstate.ConditionKMSPluginsDegraded, func(c operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionFalse
-	}); err != nil {
-		res.problemf("KMSPluginsDegraded did not clear after the plugins came back: %v", err)
-		return nil
-	}
-	if err := waitWritesResume(ctx, env); err != nil {
-		res.problemf("%v", err)
-		return nil
-	}
-	res.Recovered, res.Recovery = time.Since(stopped), "automatic, once the plugins were back"
-	return nil
+	return err
 }
 
 func keyDisabled(ctx context.Context, env *Env, res *Result) error {
@@ -263,22 +241,8 @@ func keyDisabled(ctx context.Context, env *Env, res *Result) error {
 		res.Detected, res.DetectedBy = after, describe(cond)
 		res.notef("seen by kmsguard's Encrypt/Decrypt round trip (every 15 s in the lab, 5 min by default) while Status answered ok: %s", firstLine(cond.Message))
 	}
-	if did, err = env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultKeyRestore}); err != nil {
-		return err
-	}
-	env.Logf("%s", did)
-	if _, _, err := waitCondition(ctx, env, kmsstate.ConditionKMSPluginsDegraded, func(c operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionFalse
-	}); err != nil {
-		res.problemf("KMSPluginsDegraded did not clear after the key was restored: %v", err)
-		return nil
-	}
-	if err := waitWritesResume(ctx, env); err != nil {
-		res.problemf("%v", err)
-		return nil
-	}
-	res.Recovered, res.Recovery = time.Since(disabled), "automatic, once the key was restored"
-	return nil
+	_, err = restore(ctx, env, res, lab.Injection{Fault: lab.FaultKeyRestore}, disabled, "the key was restored")
+	return err
 }
 
 func keyRotated(ctx context.Context, env *Env, res *Result) error {
@@ -334,22 +298,8 @@ func kmsSlow(ctx context.Context, env *Env, res *Result) error {
 		res.Detected, res.DetectedBy = after, describe(cond)
 		res.notef("%s", firstLine(cond.Message))
 	}
-	if did, err = env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultKMSLatency}); err != nil {
-		return err
-	}
-	env.Logf("%s", did)
-	if _, _, err := waitCondition(ctx, env, kmsstate.ConditionKMSPluginsDegraded, func(c operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionFalse
-	}); err != nil {
-		res.problemf("KMSPluginsDegraded did not clear once the KMS was fast again: %v", err)
-		return nil
-	}
-	if err := waitWritesResume(ctx, env); err != nil {
-		res.problemf("%v", err)
-		return nil
-	}
-	res.Recovered, res.Recovery = time.Since(slowed), "automatic, once the KMS was fast again"
-	return nil
+	_, err = restore(ctx, env, res, lab.Injection{Fault: lab.FaultKMSLatency}, slowed, "the KMS was fast again")
+	return err
 }
 
 func pluginUpgrade(ctx context.Context, env *Env, res *Result) error {
@@ -380,29 +330,25 @@ func pluginUpgrade(ctx context.Context, env *Env, res *Result) error {
 // waitPluginsHealthy waits until every report of node is Healthy and checked after the wait began.
 func waitPluginsHealthy(ctx context.Context, env *Env, node string) error {
 	since := time.Now()
-	deadline := since.Add(storyTimeout)
-	for time.Now().Before(deadline) {
+	err := poll(ctx, 500*time.Millisecond, storyTimeout, func() bool {
 		view, err := env.Lab.Snapshot(ctx)
-		if err == nil {
-			healthy, seen := true, false
-			for _, r := range view.Plugins {
-				if r.NodeName != node {
-					continue
-				}
-				seen = true
-				healthy = healthy && r.Status == operatorv1.KMSPluginHealthStatusHealthy && r.LastCheckedTime.After(since)
-			}
-			if seen && healthy {
-				return nil
-			}
+		if err != nil {
+			return false
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(500 * time.Millisecond):
+		healthy, seen := true, false
+		for _, r := range view.Plugins {
+			if r.NodeName != node {
+				continue
+			}
+			seen = true
+			healthy = healthy && r.Status == operatorv1.KMSPluginHealthStatusHealthy && r.LastCheckedTime.After(since)
 		}
+		return seen && healthy
+	})
+	if errors.Is(err, errTimedOut) {
+		return fmt.Errorf("%s's plugins did not report healthy within %s", node, storyTimeout)
 	}
-	return fmt.Errorf("%s's plugins did not report healthy within %s", node, storyTimeout)
+	return err
 }
 
 // drillQPS is the rate migration-rate gives the migrator.
@@ -491,45 +437,85 @@ func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 // waitCondition polls the operator's condition until ok says so, and returns it with how long it took.
 func waitCondition(ctx context.Context, env *Env, conditionType string, ok func(operatorv1.OperatorCondition) bool) (operatorv1.OperatorCondition, time.Duration, error) {
 	started := time.Now()
-	deadline := started.Add(storyTimeout)
+	var found operatorv1.OperatorCondition
 	last := "not set"
-	for time.Now().Before(deadline) {
+	err := poll(ctx, 250*time.Millisecond, storyTimeout, func() bool {
 		_, status, _, err := env.Lab.Operator().Client.GetStaticPodOperatorState()
-		if err == nil {
-			for _, c := range status.Conditions {
-				if c.Type == conditionType {
-					last = describe(c) + ": " + firstLine(c.Message)
-					if ok(c) {
-						return c, time.Since(started), nil
-					}
+		if err != nil {
+			return false
+		}
+		for _, c := range status.Conditions {
+			if c.Type == conditionType {
+				last = describe(c) + ": " + firstLine(c.Message)
+				if ok(c) {
+					found = c
+					return true
 				}
 			}
 		}
-		select {
-		case <-ctx.Done():
-			return operatorv1.OperatorCondition{}, 0, ctx.Err()
-		case <-time.After(250 * time.Millisecond):
-		}
+		return false
+	})
+	if errors.Is(err, errTimedOut) {
+		return operatorv1.OperatorCondition{}, 0, fmt.Errorf("%s after %s: %s", conditionType, storyTimeout, last)
 	}
-	return operatorv1.OperatorCondition{}, 0, fmt.Errorf("%s after %s: %s", conditionType, storyTimeout, last)
+	if err != nil {
+		return operatorv1.OperatorCondition{}, 0, err
+	}
+	return found, time.Since(started), nil
+}
+
+// restore injects fix, the end of a fault injected at since, and waits until the cluster is back by itself:
+// KMSPluginsDegraded False and the applications' writes succeeding. It records the recovery in res, or, when
+// the cluster does not come back, why as a problem; it returns when fix was injected.
+func restore(ctx context.Context, env *Env, res *Result, fix lab.Injection, since time.Time, fixed string) (time.Time, error) {
+	did, err := env.Lab.Inject(ctx, fix)
+	if err != nil {
+		return time.Time{}, err
+	}
+	fixedAt := time.Now()
+	env.Logf("%s", did)
+	if _, _, err := waitCondition(ctx, env, kmsstate.ConditionKMSPluginsDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionFalse
+	}); err != nil {
+		res.problemf("KMSPluginsDegraded did not clear once %s: %v", fixed, err)
+		return fixedAt, nil
+	}
+	if err := waitWritesResume(ctx, env); err != nil {
+		res.problemf("%v", err)
+		return fixedAt, nil
+	}
+	res.Recovered, res.Recovery = time.Since(since), "automatic, once "+fixed
+	return fixedAt, nil
 }
 
 // waitWritesResume waits until the applications' writes succeed again.
 func waitWritesResume(ctx context.Context, env *Env) error {
 	before, _ := env.Writers.Counts()
-	deadline := time.Now().Add(storyTimeout)
-	for time.Now().Before(deadline) {
+	err := poll(ctx, 500*time.Millisecond, storyTimeout, func() bool {
 		now, _ := env.Writers.Counts()
-		if succeeded := (now.Attempted - before.Attempted) - (now.Failed - before.Failed); succeeded >= 5 {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(500 * time.Millisecond):
-		}
+		return (now.Attempted-before.Attempted)-(now.Failed-before.Failed) >= 5
+	})
+	if errors.Is(err, errTimedOut) {
+		return fmt.Errorf("the applications' writes did not succeed again within %s", storyTimeout)
 	}
-	return fmt.Errorf("the applications' writes did not succeed again within %s", storyTimeout)
+	return err
+}
+
+// errTimedOut is poll's error when done never said so within the timeout.
+var errTimedOut = errors.New("timed out")
+
+// poll calls done every interval, at once first, until it says so: nil then, errTimedOut after timeout, and
+// ctx's error when ctx ends first.
+func poll(ctx context.Context, interval, timeout time.Duration, done func() bool) error {
+	err := wait.PollUntilContextTimeout(ctx, interval, timeout, true, func(context.Context) (bool, error) { return done(), nil })
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	default:
+		return errTimedOut
+	}
 }
 
 func latestRevision(l *lab.Lab) (int32, error) {

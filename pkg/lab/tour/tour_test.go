@@ -152,3 +152,19 @@ func TestResultJSONAndTable(t *testing.T) {
 		t.Error("AllPassed with a failed story")
 	}
 }
+
+// TestPoll: done at once is nil, never done is errTimedOut, an ended context is its own error.
+func TestPoll(t *testing.T) {
+	calls := 0
+	if err := poll(context.Background(), time.Millisecond, time.Second, func() bool { calls++; return calls == 3 }); err != nil || calls != 3 {
+		t.Errorf("done on the third call: %v after %d calls", err, calls)
+	}
+	if err := poll(context.Background(), time.Millisecond, 20*time.Millisecond, func() bool { return false }); !errors.Is(err, errTimedOut) {
+		t.Errorf("never done: %v, want errTimedOut", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := poll(ctx, time.Millisecond, time.Second, func() bool { return false }); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v, want context.Canceled", err)
+	}
+}
