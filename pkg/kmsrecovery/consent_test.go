@@ -38,6 +38,17 @@ func kmsState(rounds ...[]operatorv1.KMSPluginHealthReport) kmsstate.State {
 	return state
 }
 
+// withFailures is state with failures added, as kmsstate adds what each kube-apiserver's own view shows.
+func withFailures(state kmsstate.State, failures ...kmsstate.Failure) kmsstate.State {
+	state.Failures = append(state.Failures, failures...)
+	return state
+}
+
+// decryptFailing is a kube-apiserver on node failing to read key 1's data, from its own counters.
+func decryptFailing(node string) kmsstate.Failure {
+	return kmsstate.Failure{Reason: kmsstate.ReasonDecryptFailing, Node: node, KeyID: "1", Detail: "255 failed reads of KMS-encrypted data since the last check"}
+}
+
 // healthyOn is every node's plugin of key "1" healthy, serving kekID.
 func healthyOn(kekID string) []operatorv1.KMSPluginHealthReport {
 	return []operatorv1.KMSPluginHealthReport{
@@ -129,6 +140,21 @@ func TestCheckConsent(t *testing.T) {
 				healthReport("master-0", operatorv1.KMSPluginHealthStatusHealthy, liveKey),
 				healthReport("master-1", operatorv1.KMSPluginHealthStatusUnhealthy, liveKey),
 			})),
+			wantReason: kmsrecovery.ReasonKMSUnhealthy, wantDetail: "PluginUnhealthy: node master-1 key 1",
+		},
+		{
+			// The lost key's objects fail every LIST of them on every apiserver; the plugins answer under the
+			// current KEK. Counting those failures would hold the deletion that ends them for ever.
+			name: "apiservers fail to decrypt, the plugins healthy", consent: "kms:key-lost",
+			kms:    stateView(withFailures(kmsState(healthyOn(liveKey)), decryptFailing("master-0"), decryptFailing("master-1"))),
+			wantID: "kms:key-lost", wantCount: 3,
+		},
+		{
+			name: "apiservers fail to decrypt, a plugin unhealthy", consent: "kms:key-lost",
+			kms: stateView(withFailures(kmsState([]operatorv1.KMSPluginHealthReport{
+				healthReport("master-0", operatorv1.KMSPluginHealthStatusHealthy, liveKey),
+				healthReport("master-1", operatorv1.KMSPluginHealthStatusUnhealthy, liveKey),
+			}), decryptFailing("master-0"))),
 			wantReason: kmsrecovery.ReasonKMSUnhealthy, wantDetail: "PluginUnhealthy: node master-1 key 1",
 		},
 		{

@@ -49,8 +49,10 @@
 // id a plugin serves (any health report's kekId, in the CLI; a healthy plugin's, in kmsstate's State) or that
 // kmsstate settled on is the KMS's current key, not a lost one; the comparison ignores the provider, erring
 // towards keeping data. The plugins of every current key must be healthy on every node (kmsstate's
-// State.Healthy): during an outage, consent waits. A key destroyed while it is still the current key of a
-// provider therefore blocks recovery until that provider's KMS serves a new key (or the provider is replaced
+// State.Healthy): during an outage, consent waits. kube-apiserver's own failed reads (DecryptFailing) do not
+// count: with a lost key every apiserver fails on exactly the objects the consent deletes, for as long as they
+// exist, while an outage of a current key also fails its plugins' Status or round trip. A key destroyed while
+// it is still the current key of a provider therefore blocks recovery until that provider's KMS serves a new key (or the provider is replaced
 // in the config), whereupon kmsstate settles on the new KEK id and the old one can be consented to.
 //
 // # Controller

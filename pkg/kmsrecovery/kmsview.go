@@ -2,6 +2,7 @@ package kmsrecovery
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -56,7 +57,7 @@ func (s KMSSnapshot) currentUse(kekID string) []string {
 }
 
 // SnapshotFromKMSState is the snapshot of one kmsstate evaluation: the KEK ids its healthy plugins report, its
-// settled KEK ids, and its verdict on every plugin of every key it watches on every node.
+// settled KEK ids, and its verdict on every plugin of every key it watches on every node (pluginsHealthy).
 func SnapshotFromKMSState(state kmsstate.State) KMSSnapshot {
 	s := KMSSnapshot{Current: map[string]string{}}
 	for _, p := range state.Plugins {
@@ -67,8 +68,33 @@ func SnapshotFromKMSState(state kmsstate.State) KMSSnapshot {
 			s.Current[keyID] = kek
 		}
 	}
-	s.Unhealthy = state.Healthy(state.Nodes, state.KeyIDs)
+	s.Unhealthy = pluginsHealthy(state)
 	return s
+}
+
+// pluginsHealthy is kmsstate's verdict on the plugins of the current keys on every node, less DecryptFailing.
+//
+// DecryptFailing is kube-apiserver's own count of failed reads. With a lost key, every apiserver fails to read
+// exactly the objects a consent would delete, each time anything LISTs them, for as long as they exist: counting
+// it would hold the deletion that ends it, forever. It says nothing about the current keys: a KMS outage that
+// makes reads fail also fails the plugins' Status or the Encrypt/Decrypt round trip under the current KEK, and
+// those failures still hold consent.
+func pluginsHealthy(state kmsstate.State) error {
+	err := state.Healthy(state.Nodes, state.KeyIDs)
+	var unhealthy *kmsstate.UnhealthyError
+	if !errors.As(err, &unhealthy) {
+		return err
+	}
+	var failures []kmsstate.Failure
+	for _, f := range unhealthy.Failures {
+		if f.Reason != kmsstate.ReasonDecryptFailing {
+			failures = append(failures, f)
+		}
+	}
+	if len(failures) == 0 {
+		return nil
+	}
+	return &kmsstate.UnhealthyError{Failures: failures}
 }
 
 // AddReports adds the KEK id of every health report, healthy or not and whether or not its key is in the
