@@ -26,8 +26,9 @@ const (
 	// targetNamespace is kube-apiserver-operator's operand namespace, and the component name of its
 	// encryption controllers (encryption-key-openshift-kube-apiserver-<n>).
 	targetNamespace = "openshift-kube-apiserver"
-	// operatorNamespace holds the operator's own state (kmsguard's checkpoints and memory) and events.
-	operatorNamespace = "openshift-kube-apiserver-operator"
+	// OperatorNamespace holds the operator's own state (kmsguard's checkpoints, memory and list of undecryptable
+	// objects) and events.
+	OperatorNamespace = "openshift-kube-apiserver-operator"
 	// staticPodName is the static pod's name; its mirror pods are kube-apiserver-<node>.
 	staticPodName = "kube-apiserver"
 	// podConfigMapName is the static pod manifest's ConfigMap, the first revisioned resource.
@@ -91,7 +92,7 @@ func installConfigCRDs(cfg *rest.Config, dir string) error {
 // createClusterObjects creates what exists in a cluster before kube-apiserver-operator's controllers start:
 // namespaces, the cluster-scoped config resources and the static pod manifest.
 func createClusterObjects(ctx context.Context, kube kubernetes.Interface, config configclient.Interface, nodes int) error {
-	for _, ns := range []string{targetNamespace, operatorNamespace, "openshift-config", "openshift-config-managed"} {
+	for _, ns := range []string{targetNamespace, OperatorNamespace, "openshift-config", "openshift-config-managed"} {
 		if _, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
 			return fmt.Errorf("creating namespace %s: %w", ns, err)
 		}

@@ -44,10 +44,16 @@ const (
 	// FaultBadKMSConfig sets the APIServer resource to KMS at a Vault address the simulated KMS is not at, as a
 	// typo would: library-go makes a new key for it, whose plugins cannot reach their KMS.
 	FaultBadKMSConfig Fault = "bad-kms-config"
+	// FaultMigrationHold makes kmsguard's migration stand still: every request of the migrator's API client
+	// waits. It stands in for a migration that has not reached most objects yet, as on a cluster with a million
+	// of them, so that a key fault can strike while old values are still in etcd.
+	FaultMigrationHold Fault = "migration-hold"
+	// FaultMigrationRelease lets the migration go on from where it stood.
+	FaultMigrationRelease Fault = "migration-release"
 )
 
 // Faults are every Fault, in the order `kmsguard lab inject --help` lists them.
-var Faults = []Fault{FaultPluginStop, FaultPluginStart, FaultKMSLatency, FaultAPIServerRestart, FaultKeyDisable, FaultKeyRestore, FaultKeyRotate, FaultKeyDestroy, FaultBadKMSConfig}
+var Faults = []Fault{FaultPluginStop, FaultPluginStart, FaultKMSLatency, FaultAPIServerRestart, FaultKeyDisable, FaultKeyRestore, FaultKeyRotate, FaultKeyDestroy, FaultBadKMSConfig, FaultMigrationHold, FaultMigrationRelease}
 
 // UnreachableKMSAddress is the Vault address FaultBadKMSConfig names.
 const UnreachableKMSAddress = "https://vault.typo.kmsguard-lab.local:8200"
@@ -133,6 +139,16 @@ func (l *Lab) Inject(ctx context.Context, in Injection) (string, error) {
 			return "", err
 		}
 		return "set the APIServer resource to KMS at " + UnreachableKMSAddress + ", where no KMS is", nil
+	case FaultMigrationHold:
+		if !l.operator.migrationHold.set(true) {
+			return "kmsguard's migration was held already", nil
+		}
+		return "held kmsguard's migration: its API requests wait until migration-release", nil
+	case FaultMigrationRelease:
+		if !l.operator.migrationHold.set(false) {
+			return "kmsguard's migration was not held", nil
+		}
+		return "released kmsguard's migration: it goes on from its checkpoint", nil
 	default:
 		return "", fmt.Errorf("unknown fault %q (want one of %s)", in.Fault, faultList())
 	}

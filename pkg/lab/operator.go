@@ -64,11 +64,18 @@ type Operator struct {
 	// Verification is kmsguard's census of etcd: KMSEncryptionVerified, and the rollout gate's evidence for
 	// dropping a read key.
 	Verification *kmsmigration.VerificationController
+
+	// migrationHold holds the migrator's API requests while FaultMigrationHold is in effect.
+	migrationHold *migrationHold
 }
 
 // verifyInterval is how often the census scans etcd besides after each migration. A cluster uses
 // kmsmigration.DefaultVerifyInterval (30 minutes); the lab's etcd is small.
 const verifyInterval = 30 * time.Second
+
+// recoveryInterval is how often the lost-key recovery scans besides when the consent changes. A cluster uses
+// kmsrecovery.DefaultInterval (10 minutes): each scan LISTs every encrypted object; the lab's are few.
+const recoveryInterval = 30 * time.Second
 
 // etcdPrefix is the --etcd-prefix of the lab's kube-apiservers (envtest's default; OpenShift's is /kubernetes.io).
 const etcdPrefix = "/registry"
@@ -102,11 +109,11 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 	}
 
 	// What kube-apiserver-operator's starter has before it builds its controllers.
-	kubeInformers := v1helpers.NewKubeInformersForNamespaces(kubeClient, "", targetNamespace, operatorNamespace, "openshift-config", "openshift-config-managed")
+	kubeInformers := v1helpers.NewKubeInformersForNamespaces(kubeClient, "", targetNamespace, OperatorNamespace, "openshift-config", "openshift-config-managed")
 	clusterInformers := informers.NewSharedInformerFactory(kubeClient, 10*time.Minute)
 	configInformers := configinformers.NewSharedInformerFactory(configClient, 10*time.Minute)
-	recorder := events.NewKubeRecorder(kubeClient.CoreV1().Events(operatorNamespace), "kube-apiserver-operator",
-		&corev1.ObjectReference{Kind: "Deployment", Namespace: operatorNamespace, Name: "kube-apiserver-operator"}, clock.RealClock{})
+	recorder := events.NewKubeRecorder(kubeClient.CoreV1().Events(OperatorNamespace), "kube-apiserver-operator",
+		&corev1.ObjectReference{Kind: "Deployment", Namespace: OperatorNamespace, Name: "kube-apiserver-operator"}, clock.RealClock{})
 	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(kubeClient.Discovery()))
 
 	resourceSyncer := resourcesynccontroller.NewResourceSyncController("kube-apiserver", operatorClient, kubeInformers,
@@ -115,7 +122,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 	// kmsstate: per node and KMS key, the health the node's reporter publishes (node.go runs one per node, as the
 	// health-reporter sidecar does). The keys are those of the deployed config, of the candidate the next revision
 	// will carry (the rollout gate asks about those) and of a config kmsrollback holds out.
-	holdStore := kmsrollback.NewHoldStore(kubeClient.CoreV1(), operatorNamespace, "kmsguard-rollback")
+	holdStore := kmsrollback.NewHoldStore(kubeClient.CoreV1(), OperatorNamespace, "kmsguard-rollback")
 	kmsState, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
 		Config:         kmsstate.Config{ReportInterval: reportInterval},
 		OperatorClient: operatorClient,
@@ -123,8 +130,8 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 		Nodes:          kmsstate.StaticPodNodes(operatorClient),
 		Keys:           kmsKeys(kubeClient, operatorClient, holdStore),
 		Recorder:       recorder.WithComponentSuffix("kms-state"),
-		Memory:         kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: kmsstate.DefaultConfigMapName},
-		Publisher:      kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: kmsstate.DefaultConfigMapName},
+		Memory:         kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: OperatorNamespace, Name: kmsstate.DefaultConfigMapName},
+		Publisher:      kmsstate.ConfigMapMemory{Client: kubeClient.CoreV1(), Namespace: OperatorNamespace, Name: kmsstate.DefaultConfigMapName},
 		// Each kube-apiserver's own view: /healthz/kms-providers and its KMS metrics.
 		APIServers: apiservers,
 	})
@@ -139,16 +146,23 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 	if err != nil {
 		return nil, err
 	}
-	deployer := kmsrollback.NewHoldingDeployer(podDeployer, holdStore, kubeInformers.InformersFor(operatorNamespace).Core().V1().ConfigMaps().Informer())
+	deployer := kmsrollback.NewHoldingDeployer(podDeployer, holdStore, kubeInformers.InformersFor(OperatorNamespace).Core().V1().ConfigMaps().Informer())
 
 	// kmsmigration's Migrator in place of library-go's in-process migrator; it pauses while the KMS write key is
-	// not healthy on every node.
+	// not healthy on every node. It has an API client of its own, whose rate limiter FaultMigrationHold holds.
+	hold := newMigrationHold()
+	migratorConfig := rest.CopyConfig(cfg)
+	migratorConfig.RateLimiter = hold
+	migratorClient, err := dynamic.NewForConfig(migratorConfig)
+	if err != nil {
+		return nil, err
+	}
 	keySelector := metav1.ListOptions{LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + targetNamespace}
 	writeKeys := kmsmigration.WriteKeysFromDeployer(deployer, kubeClient.CoreV1(), keySelector, encryptedResources)
 	migrator, err := kmsmigration.New(kmsmigration.Options{
-		Dynamic:     dynamicClient,
+		Dynamic:     migratorClient,
 		Mapper:      mapper,
-		Checkpoints: kmsmigration.ConfigMapCheckpoints{Client: kubeClient.CoreV1(), Namespace: operatorNamespace, Name: "kmsguard-migration"},
+		Checkpoints: kmsmigration.ConfigMapCheckpoints{Client: kubeClient.CoreV1(), Namespace: OperatorNamespace, Name: "kmsguard-migration"},
 		KMS:         kmsState,
 	})
 	if err != nil {
@@ -271,8 +285,9 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 		Raw:            kmsrecovery.EtcdValues(etcd),
 		KMS:            kmsrecovery.KMSStateView(kmsState),
 		ConfigMaps:     kubeClient.CoreV1(),
-		Namespace:      operatorNamespace,
+		Namespace:      OperatorNamespace,
 		Recorder:       recorder.WithComponentSuffix("kms-recovery"),
+		Interval:       recoveryInterval,
 	})
 	if err != nil {
 		return nil, err
@@ -291,7 +306,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 	go rollback.Run(ctx, 1)
 	go recoveryController.Run(ctx, 1)
 	go census.Run(ctx, 1)
-	return &Operator{Client: operatorClient, KMSState: kmsState, Migrator: migrator, Verification: census}, nil
+	return &Operator{Client: operatorClient, KMSState: kmsState, Migrator: migrator, Verification: census, migrationHold: hold}, nil
 }
 
 // kmsKeys lists the KMS keys kmsstate watches: those of the latest revision's config, of the candidate config
