@@ -187,7 +187,7 @@ Try:  kmsguard status --kubeconfig %s
 		fmt.Fprintf(out, "lab: proven after %s\n", time.Since(started).Round(time.Second))
 	}
 	fmt.Fprintln(out, "lab: live view follows; Ctrl-C stops the lab")
-	l.Watch(ctx, out, o.viewInterval, isTerminal(out))
+	l.Watch(ctx, out, lab.WatchOptions{Interval: o.viewInterval, Terminal: isTerminal(out), Title: "kmsguard lab; Ctrl-C stops the lab"})
 	return nil
 }
 

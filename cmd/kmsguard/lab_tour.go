@@ -76,6 +76,9 @@ apply to a single node.
 	return cmd
 }
 
+// liveViewSteps is how many of the latest steps the live view shows below the lab's view.
+const liveViewSteps = 12
+
 func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, error) {
 	if o.nodes != 1 && o.nodes != 3 {
 		return exitError, fmt.Errorf("--nodes must be 1 or 3, not %d", o.nodes)
@@ -93,10 +96,16 @@ func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, e
 	}
 	defer cleanup()
 
-	// Progress goes to stderr when the table is structured, so that stdout is the table alone.
+	// Progress goes to stderr when the table is structured, so that stdout is the table alone. On a terminal,
+	// the live view is redrawn in place with the latest steps below it.
 	progress := out
-	if o.output.structured() {
+	var tail *logTail
+	switch {
+	case o.output.structured():
 		progress = errOut
+	case isTerminal(out):
+		tail = newLogTail(liveViewSteps, out)
+		progress = tail
 	}
 	started := time.Now()
 	fmt.Fprintf(progress, "tour: starting a lab of %d nodes in %s ...\n", o.nodes, dir)
@@ -110,11 +119,27 @@ func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, e
 		}
 	}()
 	fmt.Fprintf(progress, "tour: lab ready after %s (kubeconfig %s); %d stories\n", time.Since(started).Round(time.Second), l.KubeConfigPath(), len(stories))
+	stopView := func() {}
+	if tail != nil {
+		tail.hold()
+		viewCtx, cancel := context.WithCancel(ctx)
+		viewDone := make(chan struct{})
+		go func() {
+			defer close(viewDone)
+			l.Watch(viewCtx, out, lab.WatchOptions{Interval: 2 * time.Second, Terminal: true, Title: "kmsguard lab tour", Footer: tail.String})
+		}()
+		stopView = func() {
+			cancel()
+			<-viewDone
+		}
+	}
 	results, err := tour.Run(ctx, l, stories, tour.Options{Secrets: o.secrets, Writers: o.writers, Log: progress}, func(r tour.Result) {
-		if !o.output.structured() {
+		// Off a terminal, the view after each story; on one, the live view shows it all along.
+		if tail == nil && !o.output.structured() {
 			_ = l.PrintStatus(ctx, progress)
 		}
 	})
+	stopView()
 	if o.output.structured() {
 		if printErr := o.output.print(out, results); printErr != nil {
 			return exitError, printErr

@@ -187,11 +187,24 @@ func migrationState(p kmsmigration.Progress) string {
 	}
 }
 
-// Watch redraws the view every interval until ctx is done. On a terminal it redraws in place; otherwise it
-// writes the view, stamped with its time, only when it changed, so that a log stays readable.
-func (l *Lab) Watch(ctx context.Context, w io.Writer, interval time.Duration, terminal bool) {
+// WatchOptions say how Watch shows the lab.
+type WatchOptions struct {
+	// Interval between two views.
+	Interval time.Duration
+	// Terminal redraws the view in place; otherwise the view is written, stamped with its time, only when it
+	// changed, so that a log stays readable.
+	Terminal bool
+	// Title heads each redraw on a terminal.
+	Title string
+	// Footer, when set, is drawn below each redraw on a terminal: what scrolls by meanwhile (the tour's latest
+	// steps).
+	Footer func() string
+}
+
+// Watch shows the view every interval until ctx is done.
+func (l *Lab) Watch(ctx context.Context, w io.Writer, opts WatchOptions) {
 	var last string
-	ticker := time.NewTicker(interval)
+	ticker := time.NewTicker(opts.Interval)
 	defer ticker.Stop()
 	for {
 		var b, timeless bytes.Buffer
@@ -204,9 +217,13 @@ func (l *Lab) Watch(ctx context.Context, w io.Writer, interval time.Duration, te
 			_ = v.withoutCheckTimes().Print(&timeless)
 		}
 		switch {
-		case terminal:
+		case opts.Terminal:
+			footer := ""
+			if opts.Footer != nil {
+				footer = "\n" + opts.Footer()
+			}
 			// Cursor home and clear the screen, then the view: one redraw, no scrolling.
-			fmt.Fprintf(w, "\x1b[H\x1b[2J%s  (%s; Ctrl-C stops the lab)\n%s", "kmsguard lab", time.Now().Format("15:04:05"), b.String())
+			fmt.Fprintf(w, "\x1b[H\x1b[2J%s  (%s)\n%s%s", opts.Title, time.Now().Format("15:04:05"), b.String(), footer)
 		case timeless.String() != last:
 			// Every health report renews its check time every few seconds; only a change of anything else is
 			// worth a new block in a log.
