@@ -87,7 +87,23 @@
 // KMSEncryptionVerificationControllerDegraded (True with the error, False
 // after the next good sync). Only the Controller writes anything beyond
 // conditions (it starts rotation migrations), and only while
-// spec.managementState is Managed. Metrics: kmsguard_migration_objects_total{resource,
-// outcome}, kmsguard_migration_remaining_objects{resource} and
-// kmsguard_migration_paused{resource,reason}.
+// spec.managementState is Managed.
+//
+// # Metrics
+//
+// Registered in component-base's legacy registry (RegisterMetrics):
+//
+//   - kmsguard_migration_objects_total{resource,outcome}: objects handled,
+//     by outcome (rewritten, unchanged, conflict, gone, failed,
+//     undecryptable);
+//   - kmsguard_migration_remaining_objects{resource}: objects the running
+//     migration has not handled yet, 0 once it finished or was stopped;
+//   - kmsguard_migration_paused{resource,reason}: 1 while paused, by
+//     PauseReason, 0 once it finished or was stopped;
+//   - kmsguard_encryption_verification_state{reason}: 1 for the reason of
+//     KMSEncryptionVerified after the VerificationController's latest sync,
+//     0 for the others;
+//   - kmsguard_encryption_resource_verified{resource}: 1 when the last
+//     successful scan verified the resource (evidence.ResourceReport.Verified),
+//     0 otherwise; a failed scan leaves it as it was.
 package kmsmigration

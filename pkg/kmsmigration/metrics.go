@@ -6,17 +6,31 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/component-base/metrics"
 	"k8s.io/component-base/metrics/legacyregistry"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 )
 
-// metricsSet are the migration metrics, registered once in component-base's
-// legacy registry, which library-go operators serve on /metrics. The rate is
-// rate(kmsguard_migration_objects_total[1m]); the Progressing condition
-// carries the same numbers for clusters without a monitoring stack.
+// metricsSet are the migration and verification metrics, registered once in
+// component-base's legacy registry, which library-go operators serve on
+// /metrics. The rate is rate(kmsguard_migration_objects_total[1m]); the
+// Progressing and KMSEncryptionVerified conditions carry the same facts for
+// clusters without a monitoring stack.
 type metricsSet struct {
 	objects   *metrics.CounterVec
 	remaining *metrics.GaugeVec
 	paused    *metrics.GaugeVec
+
+	verification     *metrics.GaugeVec
+	resourceVerified *metrics.GaugeVec
+	mu               sync.Mutex
+	verifiedSeries   map[string]bool
 }
+
+// verificationReasons are the values of the reason label of
+// kmsguard_encryption_verification_state: every reason of
+// KMSEncryptionVerified. All series are present once the controller synced,
+// so that a change moves a 1 between series that already exist.
+var verificationReasons = []string{ReasonVerified, ReasonNotVerified, ReasonVerificationFailed, ReasonScanDeadlineExceeded, ReasonNothingToVerify}
 
 var (
 	metricsOnce sync.Once
@@ -44,10 +58,36 @@ func registeredMetrics() *metricsSet {
 				Help:           "1 while the KMS migration of a resource is paused, by reason.",
 				StabilityLevel: metrics.ALPHA,
 			}, []string{"resource", "reason"}),
+			verification: metrics.NewGaugeVec(&metrics.GaugeOpts{
+				Namespace:      "kmsguard",
+				Name:           "encryption_verification_state",
+				Help:           "1 for the reason of the KMSEncryptionVerified condition after the latest scan of etcd, 0 for the other reasons.",
+				StabilityLevel: metrics.ALPHA,
+			}, []string{"reason"}),
+			resourceVerified: metrics.NewGaugeVec(&metrics.GaugeOpts{
+				Namespace:      "kmsguard",
+				Name:           "encryption_resource_verified",
+				Help:           "1 when the last successful scan of etcd found every value of an encrypted resource under its write key, 0 otherwise.",
+				StabilityLevel: metrics.ALPHA,
+			}, []string{"resource"}),
+			verifiedSeries: map[string]bool{},
 		}
-		legacyregistry.MustRegister(sharedSet.objects, sharedSet.remaining, sharedSet.paused)
+		legacyregistry.MustRegister(sharedSet.all()...)
 	})
 	return sharedSet
+}
+
+func (m *metricsSet) all() []metrics.Registerable {
+	return []metrics.Registerable{m.objects, m.remaining, m.paused, m.verification, m.resourceVerified}
+}
+
+// RegisterMetrics registers kmsmigration's metrics in component-base's legacy
+// registry, once, and returns them. New and NewVerificationController
+// register them too; a binary calls it to serve them before, and the
+// alerting rules' test (bindata) to check each metric a rule names against
+// what is registered.
+func RegisterMetrics() []metrics.Registerable {
+	return registeredMetrics().all()
 }
 
 var outcomeNames = map[outcome]string{
@@ -72,7 +112,8 @@ func (m *metricsSet) update(p Progress) {
 	m.setPaused(resource, p.Paused)
 }
 
-// finished zeroes the gauges of a migration that ended.
+// finished zeroes the gauges of a migration that ended or was stopped: no
+// migration of the resource runs, so nothing remains and nothing is paused.
 func (m *metricsSet) finished(gr schema.GroupResource) {
 	m.remaining.WithLabelValues(gr.String()).Set(0)
 	m.setPaused(gr.String(), NotPaused)
@@ -87,4 +128,42 @@ func (m *metricsSet) setPaused(resource string, paused PauseReason) {
 		}
 		m.paused.WithLabelValues(resource, string(reason)).Set(v)
 	}
+}
+
+// verified publishes one sync of the VerificationController: the condition's
+// reason, and, after a scan that succeeded (reports non-nil or nothing to
+// verify), each resource's verdict. A failed scan leaves the resources as the
+// last successful one found them, as Reports does; the series of resources no
+// longer scanned are deleted.
+func (m *metricsSet) verified(reason string, scanned bool, reports []*evidence.Report) {
+	for _, r := range verificationReasons {
+		v := 0.0
+		if r == reason {
+			v = 1
+		}
+		m.verification.WithLabelValues(r).Set(v)
+	}
+	if !scanned {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	resources := map[string]bool{}
+	for _, report := range reports {
+		for i := range report.Resources {
+			r := &report.Resources[i]
+			resources[r.Resource] = true
+			v := 0.0
+			if r.Verified() {
+				v = 1
+			}
+			m.resourceVerified.WithLabelValues(r.Resource).Set(v)
+		}
+	}
+	for resource := range m.verifiedSeries {
+		if !resources[resource] {
+			m.resourceVerified.DeleteLabelValues(resource)
+		}
+	}
+	m.verifiedSeries = resources
 }

@@ -202,6 +202,9 @@ func (m *Migrator) execute(ctx context.Context, gr schema.GroupResource, mig *mi
 		if err := m.opts.Checkpoints.Save(context.Background(), gr, &cp); err != nil {
 			klog.Warningf("kmsmigration: %s: %v", gr, err)
 		}
+		// Nothing runs until it is resumed: left as they were, the gauges would show a migration stalled
+		// forever.
+		m.metrics.finished(gr)
 		return
 	}
 	now := m.opts.Clock.Now()

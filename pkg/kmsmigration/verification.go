@@ -119,6 +119,7 @@ type VerificationController struct {
 
 	name    string
 	options VerificationOptions
+	metrics *metricsSet
 
 	lock   sync.Mutex
 	report []*evidence.Report
@@ -139,7 +140,7 @@ func NewVerificationController(instanceName string, options VerificationOptions)
 	if options.MigrationFinished == nil && options.Migrator != nil {
 		options.MigrationFinished = options.Migrator.LastFinished
 	}
-	c := &VerificationController{name: factory.ControllerInstanceName(instanceName, "KMSEncryptionVerification"), options: options}
+	c := &VerificationController{name: factory.ControllerInstanceName(instanceName, "KMSEncryptionVerification"), options: options, metrics: registeredMetrics()}
 	f := factory.New().
 		WithSync(c.sync).
 		WithControllerInstanceName(c.name).
@@ -173,6 +174,7 @@ func (c *VerificationController) sync(ctx context.Context, syncCtx factory.SyncC
 		c.report = reports
 		c.lock.Unlock()
 	}
+	c.metrics.verified(cond.Reason, scanErr == nil, reports)
 	_, status, _, err := c.options.OperatorClient.GetOperatorState()
 	if err != nil {
 		return err

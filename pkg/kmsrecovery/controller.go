@@ -60,6 +60,7 @@ type Controller struct {
 	options Options
 	scanner *Scanner
 	deleter *Deleter
+	metrics *metricsSet
 
 	mu          sync.Mutex
 	lastScan    time.Time
@@ -89,6 +90,7 @@ func NewController(instanceName string, opts Options) (*Controller, error) {
 		name:      factory.ControllerInstanceName(instanceName, "KMSRecovery"),
 		options:   opts,
 		scanner:   &Scanner{Client: opts.Dynamic, Raw: opts.Raw},
+		metrics:   registeredMetrics(),
 		recreated: sets.New[ObjectRef](),
 	}
 	c.deleter = &Deleter{Client: opts.Dynamic, Raw: opts.Raw, Resources: opts.Resources, Now: opts.Clock.Now}
@@ -181,6 +183,8 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		}
 		_, consentErr = CheckConsent(ctx, findings, consent, c.options.KMS)
 	}
+	// What is left after any deletion: the count an alert sees is the one the condition reports.
+	c.metrics.scanned(findings)
 	var refusal *ConsentError
 	if errors.As(consentErr, &refusal) && refusal.Why == ReasonConsentMismatch && c.deletion != nil && c.deletionConsent == consent {
 		// The consent was used up by this process's deletion; what is left is under keys nobody consented to.

@@ -96,6 +96,10 @@
 // the final report. `kmsguard recover` records UndecryptableObjectsDeletedBatch (BatchRecorder) per 20 objects
 // instead, on the operator resource in the operator's namespace.
 //
+// Metrics (component-base's legacy registry, RegisterMetrics): kmsguard_undecryptable_objects{resource}, the
+// objects of each resource the latest scan could not read, what is left after a deletion; a failed scan leaves
+// it as it was.
+//
 // # What comes back
 //
 // An undecryptable object's ownerReferences and labels are in the value that cannot be decrypted, so who

@@ -84,8 +84,10 @@ func (c *Controller) emitTransitionEvents(recorder events.Recorder, previous []o
 	}
 }
 
-// applyCondition applies the condition with server-side apply under the controller's own field manager.
+// applyCondition applies the condition with server-side apply under the controller's own field manager, and
+// sets kmsguard_kms_rollback_state to its reason: every sync that decides ends here, Managed or not.
 func (c *Controller) applyCondition(ctx context.Context, cond operatorv1.OperatorCondition) error {
+	c.metrics.setState(cond.Reason)
 	return conditions.Apply(ctx, c.options.OperatorClient, c.name, cond)
 }
 

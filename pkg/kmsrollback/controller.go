@@ -75,6 +75,7 @@ type Controller struct {
 
 	name    string
 	options Options
+	metrics *metricsSet
 }
 
 // NewController builds the controller; run it with Run(ctx, 1). instanceName is the operator's controller
@@ -90,7 +91,7 @@ func NewController(instanceName string, opts Options) (*Controller, error) {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
-	c := &Controller{name: factory.ControllerInstanceName(instanceName, "KMSRollback"), options: opts}
+	c := &Controller{name: factory.ControllerInstanceName(instanceName, "KMSRollback"), options: opts, metrics: registeredMetrics()}
 	c.Controller = factory.New().
 		WithSync(c.sync).
 		WithControllerInstanceName(c.name).
@@ -220,6 +221,7 @@ func (c *Controller) revert(ctx context.Context, recorder events.Recorder, faile
 	if err := c.options.Target.Apply(ctx, data, recorder); err != nil {
 		return holds, version, err
 	}
+	c.metrics.reverts.Inc()
 	klog.Warningf("%s: reverted the encryption config to revision %d: %v", c.name, failed.LastGood, failed)
 	recorder.Warningf(EventReverted, "reverted the encryption config to that of revision %d (%s): %v", failed.LastGood, failed.LastGoodHash, failed)
 	return holds, version, nil

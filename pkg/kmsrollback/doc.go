@@ -67,4 +67,8 @@
 // errors and what to fix. Events: KMSConfigReverted (Warning) on a revert, KMSConfigRevertFailed (Warning)
 // when a revert is impossible, KMSConfigHoldReleased when the failed config may be tried again, and
 // KMSRollbackCleared when the next config rolled out healthy.
+//
+// Metrics (component-base's legacy registry, RegisterMetrics): kmsguard_kms_rollback_state{reason}, 1 for the
+// reason of KMSRollbackDegraded after the latest sync and 0 for the others, and kmsguard_kms_config_reverts_total,
+// the reverts this process wrote.
 package kmsrollback

@@ -222,6 +222,9 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		c.mu.Lock()
 		c.state = &empty
 		c.mu.Unlock()
+		// The plugin series of the keys that were in use go: KMS switched off must not leave an unhealthy
+		// plugin, and its alert, behind.
+		c.metrics.update(&empty, obs.Now)
 		if managed {
 			if err := c.publish(ctx, empty); err != nil {
 				return err

@@ -8,6 +8,14 @@ import (
 	"k8s.io/component-base/metrics/legacyregistry"
 )
 
+// failureReasons are the values of the reason label of kmsguard_kms_failures: every Reason a KMSPluginsDegraded
+// condition can carry, in severity order. StateStale and StateNotEvaluated are left out: only the Reader
+// answers with them, and a kmsstate that does not evaluate sets no metric either.
+var failureReasons = []Reason{
+	ReasonDecryptFailing, ReasonPluginUnreachable, ReasonPluginUnhealthy, ReasonAPIServerKMSCheckFailing,
+	ReasonKEKIDMismatch, ReasonHealthReportStale, ReasonHealthReportMissing,
+}
+
 // pluginStates are the values of the state label of kmsguard_kms_plugin_state: every PluginHealth, in a fixed
 // order. Each plugin has one series per state, all present, so that a state change moves a 1 between series
 // that already exist rather than creating one.
@@ -24,17 +32,29 @@ var pluginStates = []PluginHealth{PluginHealthy, PluginUnhealthy, PluginUnreacha
 //   - kmsguard_kms_plugin_last_report_timestamp_seconds{node,key_id}: the lastCheckedTime of the plugin's last
 //     report, as Unix seconds; absent while it never reported. Unlike an age, it stays right when kmsstate
 //     stops: alert on time() - it.
+//   - kmsguard_kms_key_rotation_pending{node,key_id}: 1 while a rotation of the key's KEK id is in progress and
+//     waits for the node (its plugin does not report the new KEK id healthy, or its kube-apiserver still uses
+//     another), 0 otherwise. The condition says the same (KMSKeyRotationProgressing, "waiting for ...").
 //
-// and kmsguard_kms_key_rotations_total{key_id}, the completed rotations of a key's KEK id. The series of
-// plugins that are no longer evaluated (a node or key that went away) are deleted.
+// Per node, kmsguard_kms_failures{node,reason}: the failures of the latest evaluation on the node, by reason (one
+// per key, or one for an apiserver failure that names no key), for every reason KMSPluginsDegraded can carry, 0
+// when there is none. It is the only metric of the apiservers' own view (DecryptFailing,
+// APIServerKMSCheckFailing) and of KEKIDMismatch.
+//
+// And kmsguard_kms_key_rotations_total{key_id}, the completed rotations of a key's KEK id. The series of
+// plugins and nodes that are no longer evaluated (a node or key that went away, KMS no longer in use) are
+// deleted.
 type metricsSet struct {
 	pluginHealthy    *metrics.GaugeVec
 	pluginState      *metrics.GaugeVec
 	lastReport       *metrics.GaugeVec
+	rotationPending  *metrics.GaugeVec
+	failures         *metrics.GaugeVec
 	rotations        *metrics.CounterVec
 	mu               sync.Mutex
 	pluginSeries     map[pluginSeries]bool
 	lastReportSeries map[pluginSeries]bool
+	nodeSeries       map[string]bool
 }
 
 // pluginSeries are the labels of one plugin's series.
@@ -66,6 +86,18 @@ func registeredMetrics() *metricsSet {
 				Help:           "Unix time at which the reporter last checked the KMS plugin for a key on a node.",
 				StabilityLevel: metrics.ALPHA,
 			}, []string{"node", "key_id"}),
+			rotationPending: metrics.NewGaugeVec(&metrics.GaugeOpts{
+				Namespace:      "kmsguard",
+				Name:           "kms_key_rotation_pending",
+				Help:           "1 while a rotation of the KEK id behind a key waits for a node, 0 otherwise.",
+				StabilityLevel: metrics.ALPHA,
+			}, []string{"node", "key_id"}),
+			failures: metrics.NewGaugeVec(&metrics.GaugeOpts{
+				Namespace:      "kmsguard",
+				Name:           "kms_failures",
+				Help:           "KMS failures on a node in kmsstate's latest evaluation, by KMSPluginsDegraded reason: one per key, or one for an apiserver failure that names no key.",
+				StabilityLevel: metrics.ALPHA,
+			}, []string{"node", "reason"}),
 			rotations: metrics.NewCounterVec(&metrics.CounterOpts{
 				Namespace:      "kmsguard",
 				Name:           "kms_key_rotations_total",
@@ -74,10 +106,22 @@ func registeredMetrics() *metricsSet {
 			}, []string{"key_id"}),
 			pluginSeries:     map[pluginSeries]bool{},
 			lastReportSeries: map[pluginSeries]bool{},
+			nodeSeries:       map[string]bool{},
 		}
-		legacyregistry.MustRegister(sharedSet.pluginHealthy, sharedSet.pluginState, sharedSet.lastReport, sharedSet.rotations)
+		legacyregistry.MustRegister(sharedSet.all()...)
 	})
 	return sharedSet
+}
+
+func (m *metricsSet) all() []metrics.Registerable {
+	return []metrics.Registerable{m.pluginHealthy, m.pluginState, m.lastReport, m.rotationPending, m.failures, m.rotations}
+}
+
+// RegisterMetrics registers kmsstate's metrics in component-base's legacy registry, once, and returns them.
+// NewController registers them too; a binary calls it to serve them before the first sync, and the alerting
+// rules' test (bindata) to check each metric a rule names against what is registered.
+func RegisterMetrics() []metrics.Registerable {
+	return registeredMetrics().all()
 }
 
 // update sets the series of every plugin of state and deletes those of plugins it no longer has. Series that
@@ -87,10 +131,17 @@ func (m *metricsSet) update(state *State, _ time.Time) {
 	defer m.mu.Unlock()
 	plugins := map[pluginSeries]bool{}
 	reported := map[pluginSeries]bool{}
+	pending := map[pluginSeries]bool{}
+	for _, r := range state.Rotations {
+		for _, node := range r.Pending {
+			pending[pluginSeries{node, r.KeyID}] = true
+		}
+	}
 	for _, p := range state.Plugins {
 		series := pluginSeries{p.Node, p.KeyID}
 		plugins[series] = true
 		m.pluginHealthy.WithLabelValues(p.Node, p.KeyID).Set(oneIf(p.Health == PluginHealthy))
+		m.rotationPending.WithLabelValues(p.Node, p.KeyID).Set(oneIf(pending[series]))
 		for _, s := range pluginStates {
 			m.pluginState.WithLabelValues(p.Node, p.KeyID, string(s)).Set(oneIf(p.Health == s))
 		}
@@ -102,6 +153,7 @@ func (m *metricsSet) update(state *State, _ time.Time) {
 	for series := range m.pluginSeries {
 		if !plugins[series] {
 			m.pluginHealthy.DeleteLabelValues(series.node, series.keyID)
+			m.rotationPending.DeleteLabelValues(series.node, series.keyID)
 			for _, s := range pluginStates {
 				m.pluginState.DeleteLabelValues(series.node, series.keyID, string(s))
 			}
@@ -113,9 +165,42 @@ func (m *metricsSet) update(state *State, _ time.Time) {
 		}
 	}
 	m.pluginSeries, m.lastReportSeries = plugins, reported
+	m.updateFailures(state)
 	for _, r := range state.Completed {
 		m.rotations.WithLabelValues(r.KeyID).Inc()
 	}
+}
+
+// updateFailures sets the failure counts of every node of state, every reason present, and deletes the series
+// of nodes it no longer has; with no KMS key in use, there is nothing to fail and no series.
+func (m *metricsSet) updateFailures(state *State) {
+	counts := map[string]map[Reason]int{}
+	nodes := map[string]bool{}
+	for _, node := range state.Nodes {
+		if len(state.KeyIDs) == 0 {
+			break
+		}
+		nodes[node] = true
+		counts[node] = map[Reason]int{}
+	}
+	for _, f := range state.Failures {
+		if counts[f.Node] != nil {
+			counts[f.Node][f.Reason]++
+		}
+	}
+	for node := range nodes {
+		for _, reason := range failureReasons {
+			m.failures.WithLabelValues(node, string(reason)).Set(float64(counts[node][reason]))
+		}
+	}
+	for node := range m.nodeSeries {
+		if !nodes[node] {
+			for _, reason := range failureReasons {
+				m.failures.DeleteLabelValues(node, string(reason))
+			}
+		}
+	}
+	m.nodeSeries = nodes
 }
 
 func oneIf(b bool) float64 {

@@ -1,13 +1,21 @@
 package kmsstate
 
 import (
+	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/component-base/metrics/legacyregistry"
 	"k8s.io/component-base/metrics/testutil"
+	clocktesting "k8s.io/utils/clock/testing"
 )
 
 const (
@@ -111,6 +119,166 @@ func TestPluginStatesCoverEveryHealth(t *testing.T) {
 	for _, h := range []PluginHealth{PluginHealthy, PluginUnhealthy, PluginUnreachable, PluginStale, PluginMissing} {
 		if !known[h] {
 			t.Errorf("no state series for %s", h)
+		}
+	}
+}
+
+const (
+	rotationPendingMetric = "kmsguard_kms_key_rotation_pending"
+	failuresMetric        = "kmsguard_kms_failures"
+)
+
+// wantNodeMetrics is the exposition of the rotation and failure metrics: pending by node (of key 9), failures by
+// node and reason. Every reason of a node's failures is listed, 0 when absent.
+func wantNodeMetrics(pending map[string]int, failures map[string]map[Reason]int) string {
+	var b strings.Builder
+	if len(failures) > 0 {
+		b.WriteString("# HELP kmsguard_kms_failures [ALPHA] KMS failures on a node in kmsstate's latest evaluation, by KMSPluginsDegraded reason: one per key, or one for an apiserver failure that names no key.\n# TYPE kmsguard_kms_failures gauge\n")
+	}
+	reasons := append([]Reason(nil), failureReasons...)
+	slices.Sort(reasons)
+	for _, node := range slices.Sorted(maps.Keys(failures)) {
+		for _, r := range reasons {
+			fmt.Fprintf(&b, "%s{node=%q,reason=%q} %d\n", failuresMetric, node, r, failures[node][r])
+		}
+	}
+	if len(pending) > 0 {
+		b.WriteString("# HELP kmsguard_kms_key_rotation_pending [ALPHA] 1 while a rotation of the KEK id behind a key waits for a node, 0 otherwise.\n# TYPE kmsguard_kms_key_rotation_pending gauge\n")
+	}
+	for _, node := range slices.Sorted(maps.Keys(pending)) {
+		fmt.Fprintf(&b, "%s{key_id=\"9\",node=%q} %d\n", rotationPendingMetric, node, pending[node])
+	}
+	return b.String()
+}
+
+// TestControllerRotationAndFailureMetrics syncs the controller through a KEK id rotation that one node does not
+// follow, then loses, and reads the metrics back after each sync: the node a rotation waits for, the failures
+// per node and reason (the apiservers' decrypt errors and the KEK id mismatch included, which no plugin metric
+// shows), and no series left of a node that went away or of KMS switched off.
+func TestControllerRotationAndFailureMetrics(t *testing.T) {
+	clock := clocktesting.NewFakeClock(t0)
+	statusProvider := &fakeStatusProvider{}
+	nodes := staticNodes{"master-0", "master-1"}
+	keys := staticKeys{IDs: []string{"9"}, Providers: map[string]string{"kms-9": "9"}}
+	apiservers := staticAPIServers{}
+	recorder := events.NewInMemoryRecorder("test", clock)
+	c := newTestController(t, Options{
+		OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
+		StatusProvider: statusProvider, Nodes: &nodes, Keys: &keys, APIServers: &apiservers, Recorder: recorder, Clock: clock,
+	})
+	// fresh is a report the reporter wrote 10 s before the sync.
+	fresh := func(node string, status operatorv1.KMSPluginHealthStatus, kek string) operatorv1.KMSPluginHealthReport {
+		return report(node, "9", status, kek, 10*time.Second-clock.Since(t0))
+	}
+	ok := operatorv1.KMSPluginHealthStatusHealthy
+	decryptErrors := func(n float64) staticAPIServers {
+		return staticAPIServers{{NodeName: "master-1", Metrics: &MetricsSample{DecryptErrors: n}}}
+	}
+	noFailures := map[Reason]int{}
+
+	scenarios := []struct {
+		name         string
+		after        time.Duration
+		nodes        staticNodes
+		noKeys       bool
+		reports      func() []operatorv1.KMSPluginHealthReport
+		apiservers   staticAPIServers
+		wantPending  map[string]int
+		wantFailures map[string]map[Reason]int
+	}{
+		{
+			name: "both nodes settle on KEK a",
+			reports: func() []operatorv1.KMSPluginHealthReport {
+				return []operatorv1.KMSPluginHealthReport{fresh("master-0", ok, "a"), fresh("master-1", ok, "a")}
+			},
+			apiservers:   decryptErrors(0),
+			wantPending:  map[string]int{"master-0": 0, "master-1": 0},
+			wantFailures: map[string]map[Reason]int{"master-0": noFailures, "master-1": noFailures},
+		},
+		{
+			name:  "master-0 reports KEK b: the rotation waits for master-1",
+			after: 30 * time.Second,
+			reports: func() []operatorv1.KMSPluginHealthReport {
+				return []operatorv1.KMSPluginHealthReport{fresh("master-0", ok, "b"), fresh("master-1", ok, "a")}
+			},
+			apiservers:   decryptErrors(0),
+			wantPending:  map[string]int{"master-0": 0, "master-1": 1},
+			wantFailures: map[string]map[Reason]int{"master-0": noFailures, "master-1": noFailures},
+		},
+		{
+			name:  "past the grace master-1 still reports KEK a, and its apiserver fails to decrypt",
+			after: DefaultKEKIDMismatchGrace + time.Second,
+			reports: func() []operatorv1.KMSPluginHealthReport {
+				return []operatorv1.KMSPluginHealthReport{fresh("master-0", ok, "b"), fresh("master-1", ok, "a")}
+			},
+			apiservers:  decryptErrors(5),
+			wantPending: map[string]int{"master-0": 0, "master-1": 1},
+			wantFailures: map[string]map[Reason]int{"master-0": noFailures,
+				"master-1": {ReasonDecryptFailing: 1, ReasonKEKIDMismatch: 1}},
+		},
+		{
+			name:  "master-1's plugin becomes unreachable; the decrypt errors stop growing",
+			after: 30 * time.Second,
+			reports: func() []operatorv1.KMSPluginHealthReport {
+				return []operatorv1.KMSPluginHealthReport{fresh("master-0", ok, "b"), fresh("master-1", operatorv1.KMSPluginHealthStatusError, "")}
+			},
+			apiservers:   decryptErrors(5),
+			wantPending:  map[string]int{"master-0": 0, "master-1": 1},
+			wantFailures: map[string]map[Reason]int{"master-0": noFailures, "master-1": {ReasonPluginUnreachable: 1}},
+		},
+		{
+			name:  "master-1 leaves the control plane: the rotation completes and its series go",
+			after: 30 * time.Second,
+			nodes: staticNodes{"master-0"},
+			reports: func() []operatorv1.KMSPluginHealthReport {
+				return []operatorv1.KMSPluginHealthReport{fresh("master-0", ok, "b")}
+			},
+			wantPending:  map[string]int{"master-0": 0},
+			wantFailures: map[string]map[Reason]int{"master-0": noFailures},
+		},
+		{
+			name:  "master-1 back with an unhealthy plugin and no report for master-2",
+			after: 30 * time.Second,
+			nodes: staticNodes{"master-0", "master-1", "master-2"},
+			reports: func() []operatorv1.KMSPluginHealthReport {
+				return []operatorv1.KMSPluginHealthReport{fresh("master-0", ok, "b"), fresh("master-1", operatorv1.KMSPluginHealthStatusUnhealthy, "")}
+			},
+			wantPending: map[string]int{"master-0": 0, "master-1": 0, "master-2": 0},
+			wantFailures: map[string]map[Reason]int{"master-0": noFailures, "master-1": {ReasonPluginUnhealthy: 1},
+				"master-2": {ReasonHealthReportMissing: 1}},
+		},
+		{
+			name:   "KMS switched off: no plugin, rotation or failure series",
+			after:  30 * time.Second,
+			nodes:  staticNodes{"master-0", "master-1", "master-2"},
+			noKeys: true,
+			reports: func() []operatorv1.KMSPluginHealthReport {
+				return []operatorv1.KMSPluginHealthReport{fresh("master-1", operatorv1.KMSPluginHealthStatusUnhealthy, "")}
+			},
+		},
+	}
+	for _, s := range scenarios {
+		clock.Step(s.after)
+		nodes = staticNodes{"master-0", "master-1"}
+		if s.nodes != nil {
+			nodes = s.nodes
+		}
+		keys = staticKeys{IDs: []string{"9"}, Providers: map[string]string{"kms-9": "9"}}
+		if s.noKeys {
+			keys = staticKeys{}
+		}
+		statusProvider.reports, apiservers = s.reports(), s.apiservers
+		if err := c.sync(context.Background(), factory.NewSyncContext("test", recorder)); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if err := testutil.GatherAndCompare(legacyregistry.DefaultGatherer, strings.NewReader(wantNodeMetrics(s.wantPending, s.wantFailures)),
+			rotationPendingMetric, failuresMetric); err != nil {
+			t.Errorf("%s:\n%v", s.name, err)
+		}
+		if s.noKeys {
+			if err := testutil.GatherAndCompare(legacyregistry.DefaultGatherer, strings.NewReader(""), healthyMetric, stateMetric, lastReportMetric); err != nil {
+				t.Errorf("%s: plugin series left:\n%v", s.name, err)
+			}
 		}
 	}
 }
