@@ -38,7 +38,7 @@ test: verify test-unit test-fuzz test-e2e
 
 .PHONY: test-unit
 test-unit:
-	$(GO) test -race -count=1 ./pkg/... ./cmd/... ./bindata/... ./internal/...
+	$(GO) test -race -count=1 ./pkg/... ./cmd/... ./bindata/... ./internal/... ./docs/...
 
 .PHONY: test-fuzz
 test-fuzz:
