@@ -6,7 +6,7 @@ import (
 	"fmt"
 )
 
-//go:embed lab rbac
+//go:embed lab monitoring rbac
 var files embed.FS
 
 // LabKMSEncryption is the path of the APIServer spec.encryption `kmsguard lab` (make run) switches to KMS with.
@@ -15,6 +15,11 @@ const LabKMSEncryption = "lab/kms-encryption.yaml"
 // RecoveryClusterRole is the path of the ClusterRole lost-key recovery needs (pkg/kmsrecovery): get,
 // list, delete and unsafe-delete-ignore-read-errors on the resources OpenShift encrypts.
 const RecoveryClusterRole = "rbac/kmsguard-recovery-clusterrole.yaml"
+
+// PrometheusRule is the path of kmsguard's alerting rules, a monitoring.coreos.com/v1 PrometheusRule for the
+// namespace openshift-kube-apiserver-operator: one alert per KMS failure kmsguard's metrics show, each linking
+// the runbook of the condition reason the operator shows in the same situation.
+const PrometheusRule = "monitoring/kmsguard-prometheusrule.yaml"
 
 // Asset returns the embedded file at path.
 func Asset(path string) ([]byte, error) {
