@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -16,12 +17,16 @@ import (
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
+	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/pkg/lab"
+	"github.com/kmsguard/kmsguard/pkg/overrides"
+	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
 // Stories are the tour's stories, in the order they run: each leaves the cluster healthy on KMS for the next.
@@ -32,10 +37,12 @@ var Stories = []Story{
 	{Name: "plugin-down-all-nodes", Title: "the KMS plugins of every node die: writes go on on cached DEKs, until they cannot; the plugins come back", MinNodes: 1, Run: pluginDownAllNodes},
 	{Name: "key-disabled", Title: "the KMS key is disabled while Status still says ok, then restored", MinNodes: 1, Run: keyDisabled},
 	{Name: "key-rotated", Title: "the KMS rotates its key: rotation detected, data migrated again and proven under the new KEK", MinNodes: 1, Run: keyRotated},
+	{Name: "key-destroyed", Title: "the KMS rotates twice before the migration reached the cluster's objects and the middle KEK is destroyed: lost once the apiservers restart, listed exactly, deleted only with consent", MinNodes: 1, Run: keyDestroyed},
 	{Name: "kms-slow", Title: "drill: every KMS call takes longer than kube-apiserver's 10 s KMS timeout, then fast again", MinNodes: 1, Run: kmsSlow},
 	{Name: "plugin-upgrade", Title: "drill: each node's plugin is replaced by a new process, one node at a time, with no failed request", MinNodes: 1, Run: pluginUpgrade},
 	{Name: "migration-rate", Title: "drill: a migration of every Secret with --qps 50 stays at the rate it was given", MinNodes: 1, Run: migrationRate},
-	{Name: "misconfigured-kms", Title: "the admin names a KMS that is not there: the rollout gate keeps it from every apiserver", MinNodes: 1, Run: misconfiguredKMS},
+	{Name: "migration-pause", Title: "drill: the apiserver a migration talks to restarts mid-way: the migrator pauses once errors cross its threshold, then finishes", MinNodes: 1, Run: migrationPause},
+	{Name: "misconfigured-kms", Title: "the admin names a KMS that is not there: the rollout gate keeps it from every apiserver; forced past the gate, it fails on the first node and kmsrollback reverts it", MinNodes: 1, Run: misconfiguredKMS},
 }
 
 // storyTimeout bounds each wait of a story: far beyond what any step takes in the lab, short enough that a
@@ -360,23 +367,7 @@ func migrationRate(ctx context.Context, env *Env, res *Result) error {
 	if err != nil {
 		return err
 	}
-	cfg := l.RESTConfig()
-	dyn, err := dynamic.NewForConfig(cfg)
-	if err != nil {
-		return err
-	}
-	kube, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return err
-	}
-	migrator, err := kmsmigration.New(kmsmigration.Options{
-		Dynamic:     dyn,
-		Mapper:      restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(kube.Discovery())),
-		Checkpoints: kmsmigration.ConfigMapCheckpoints{Client: kube.CoreV1(), Namespace: Namespace, Name: "migration-rate-drill"},
-		KMS:         l.Operator().KMSState,
-		QPS:         drillQPS,
-		Burst:       1,
-	})
+	migrator, err := drillMigrator(l.RESTConfig(), kmsmigration.Options{KMS: l.Operator().KMSState, QPS: drillQPS, Burst: 1}, "migration-rate-drill")
 	if err != nil {
 		return err
 	}
@@ -400,6 +391,110 @@ func migrationRate(ctx context.Context, env *Env, res *Result) error {
 		return nil
 	}
 	res.Recovered, res.Recovery = report.Resources[0].Duration, "done: every Secret rewritten at the given rate"
+	return nil
+}
+
+// drillMigrator is a Migrator of its own for a drill, beside the operator's, talking to the apiserver cfg names
+// and keeping its checkpoints in ConfigMap checkpoints of the tour's namespace.
+func drillMigrator(cfg *rest.Config, opts kmsmigration.Options, checkpoints string) (*kmsmigration.Migrator, error) {
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	opts.Dynamic = dyn
+	opts.Mapper = restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(kube.Discovery()))
+	opts.Checkpoints = kmsmigration.ConfigMapCheckpoints{Client: kube.CoreV1(), Namespace: Namespace, Name: checkpoints}
+	return kmsmigration.New(opts)
+}
+
+// drillErrorPause is how long migration-pause's migrator pauses once errors cross its threshold: shorter than
+// kmsmigration.DefaultErrorPause (1 minute) to keep the tour short; the threshold and window are the defaults.
+const drillErrorPause = 15 * time.Second
+
+// migrationPause is the error-rate drill: a migration of every Secret through one node's kube-apiserver, which
+// restarts mid-way. The migrator's rewrites fail (connection refused) while nothing says the KMS is unhealthy;
+// once kmsmigration.DefaultErrorThreshold of them fall within the window it pauses every worker instead of
+// retrying at full speed, and after the pause it finishes, with no object failed.
+func migrationPause(ctx context.Context, env *Env, res *Result) error {
+	l := env.Lab
+	keyID, err := l.WaitForEncryption(ctx, state.KMS)
+	if err != nil {
+		return err
+	}
+	n := l.Nodes()[0]
+	// No KMS health: the pause must come from the errors alone.
+	migrator, err := drillMigrator(n.APIServer().RESTConfig(), kmsmigration.Options{QPS: drillQPS, ErrorPause: drillErrorPause}, "migration-pause-drill")
+	if err != nil {
+		return err
+	}
+	type outcome struct {
+		report *kmsmigration.RunReport
+		err    error
+	}
+	done := make(chan outcome, 1)
+	started := time.Now()
+	go func() {
+		report, err := migrator.MigrateAll(ctx, []schema.GroupResource{{Resource: "secrets"}}, kmsmigration.Target{WriteKey: keyID}, kmsmigration.RunHooks{})
+		done <- outcome{report, err}
+	}()
+	// Restart the apiserver once the migration is under way.
+	if err := poll(ctx, 200*time.Millisecond, storyTimeout, func() bool {
+		for _, p := range migrator.Progress() {
+			if p.Counts.Done() >= 100 {
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		return fmt.Errorf("the drill's migration did not get going: %w", err)
+	}
+	// The restart returns once the apiserver serves again; the errors come while it is down.
+	restarted := time.Now()
+	if err := inject(ctx, env, lab.Injection{Fault: lab.FaultAPIServerRestart, Node: n.Name()}); err != nil {
+		return err
+	}
+	var paused kmsmigration.Progress
+	var result outcome
+	err = poll(ctx, 100*time.Millisecond, storyTimeout, func() bool {
+		for _, p := range migrator.Progress() {
+			if p.Paused == kmsmigration.PausedErrorThreshold && paused.Paused == kmsmigration.NotPaused {
+				paused = p
+				res.Detected, res.DetectedBy = time.Since(restarted), "migration paused: "+string(p.Paused)
+			}
+		}
+		select {
+		case result = <-done:
+			return true
+		default:
+			return false
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("the drill's migration did not end: %w", err)
+	}
+	if result.err != nil {
+		res.problemf("the migration failed: %v", result.err)
+		return nil
+	}
+	if paused.Paused == kmsmigration.NotPaused {
+		res.problemf("the migrator never paused for the error rate while %s's kube-apiserver restarted", n.Name())
+	} else {
+		res.notef("paused %s after the restart began: %s", res.Detected.Round(100*time.Millisecond), firstLine(paused.PauseDetail))
+	}
+	if len(result.report.Resources) == 0 {
+		res.problemf("the migration reported no resource")
+	}
+	for _, r := range result.report.Resources {
+		res.notef("%s: %s, %d objects in %s", r.Resource, r.Outcome, r.Progress.Counts.Handled(), r.Duration.Round(100*time.Millisecond))
+		if r.Outcome != kmsmigration.RunMigrated {
+			res.problemf("%s: %s: %v", r.Resource, r.Outcome, r.Err)
+		}
+	}
+	res.Recovered, res.Recovery = time.Since(restarted), fmt.Sprintf("automatic: paused %s, then finished (migration took %s)", drillErrorPause, time.Since(started).Round(time.Second))
 	return nil
 }
 
@@ -428,10 +523,94 @@ func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 		res.problemf("a revision was created (%d after %d) for a KMS nobody can reach", now, latest)
 	}
 	res.notef("no apiserver restarted: revision %d stays on every node; %s", latest, firstLine(cond.Message))
+	forceGateOff(ctx, env, res, latest, cond)
 	res.notef("not recovered by the tour: library-go's key controller makes no new key while the latest one is " +
 		"not migrated, so correcting the APIServer resource alone does not replace the unreachable key")
-	res.Recovery = "gated; the cluster keeps its last good config"
 	return nil
+}
+
+// candidateHash is how the rollout gate's message names the candidate an admin may force.
+var candidateHash = regexp.MustCompile(`sha256:[0-9a-f]{64}`)
+
+// forceGateOff plays the second half of misconfigured-kms: the admin forces the gated candidate
+// (unsupportedConfigOverrides.kmsguard.forceRevision with the hash the gate names). The revision is created; the
+// first node to install it cannot start its kube-apiserver (the plugin cannot reach the KMS), the startup
+// monitor falls back, and kmsrollback reverts to the last good config in a new revision; no other node ever
+// starts the failing one.
+func forceGateOff(ctx context.Context, env *Env, res *Result, lastGood int32, gated operatorv1.OperatorCondition) {
+	l := env.Lab
+	hash := candidateHash.FindString(gated.Message)
+	if hash == "" {
+		res.problemf("the gate's message names no candidate to force: %s", firstLine(gated.Message))
+		return
+	}
+	if err := setOverrides(ctx, env, overrides.KMSGuard{ForceRevision: hash}); err != nil {
+		res.problemf("%v", err)
+		return
+	}
+	forced := time.Now()
+	defer func() {
+		if err := setOverrides(ctx, env, overrides.KMSGuard{}); err != nil {
+			res.problemf("%v", err)
+		}
+	}()
+	var failing int32
+	if err := poll(ctx, 500*time.Millisecond, storyTimeout, func() bool {
+		r, err := latestRevision(l)
+		failing = r
+		return err == nil && r > lastGood
+	}); err != nil {
+		res.problemf("no revision was created for the forced candidate %s: %v", hash, err)
+		return
+	}
+	env.Logf("revision %d has the forced candidate", failing)
+	reverted, after, err := waitCondition(ctx, env, kmsrollback.ConditionDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionTrue && c.Reason == string(kmsrollback.ReasonRevertedFailingKMSConfig)
+	})
+	if err != nil {
+		res.problemf("the failing revision %d was not reverted: %v", failing, err)
+		return
+	}
+	if err := l.WaitForRevision(ctx, failing+1); err != nil {
+		res.problemf("the revert after revision %d did not roll out: %v", failing, err)
+		return
+	}
+	res.Recovered, res.Recovery = time.Since(forced), fmt.Sprintf("gated; forced by the admin, reverted by kmsrollback after %s", after.Round(time.Second))
+	res.notef("forced revision %d: %s: %s", failing, describe(reverted), firstLine(reverted.Message))
+	// Which apiservers ever started the failing revision: one, and it failed.
+	var tried []string
+	for _, n := range l.Nodes() {
+		for _, e := range n.APIServer().Events() {
+			if e.EncryptionConfigPath == n.EncryptionConfigPath(failing) {
+				tried = append(tried, fmt.Sprintf("%s %s", n.Name(), e.Kind))
+			}
+		}
+	}
+	failed := 0
+	for _, t := range tried {
+		if strings.HasSuffix(t, " "+string(kmsenv.EventStartFailed)) {
+			failed++
+		}
+	}
+	if nodes := nodesIn(tried); len(nodes) != 1 || failed == 0 {
+		res.problemf("the failing revision %d should have been tried, and failed, on one node only: %v", failing, tried)
+		return
+	}
+	res.notef("only %s tried revision %d: %s; the other nodes never started it", nodesIn(tried)[0], failing, strings.Join(tried, ", "))
+}
+
+// nodesIn are the distinct nodes of "<node> <event>" lines.
+func nodesIn(lines []string) []string {
+	seen := map[string]bool{}
+	var nodes []string
+	for _, l := range lines {
+		node, _, _ := strings.Cut(l, " ")
+		if !seen[node] {
+			seen[node] = true
+			nodes = append(nodes, node)
+		}
+	}
+	return nodes
 }
 
 // waitCondition polls the operator's condition until ok says so, and returns it with how long it took.

@@ -50,8 +50,8 @@ type Result struct {
 	// Writes are the applications' writes during the story; LastWriteError the last failure, as they saw it.
 	Writes         Counts `json:"writes"`
 	LastWriteError string `json:"lastWriteError,omitempty"`
-	// Lost are the objects the story lost (only a destroyed key loses any); ReadBack how many acknowledged
-	// Secrets were read back after the story.
+	// Lost are the etcd keys of the objects the story lost (only a destroyed key loses any; the story makes the
+	// writers forget those of theirs); ReadBack how many acknowledged Secrets were read back after the story.
 	Lost     []string `json:"lost,omitempty"`
 	ReadBack int      `json:"readBack"`
 	// Notes are what the story observed besides, one line each; Problems what it should have shown and did not.
@@ -197,11 +197,7 @@ func Run(ctx context.Context, l *lab.Lab, stories []Story, opts Options, onResul
 		if res.Writes.Failed > 0 {
 			res.LastWriteError = lastErr
 		}
-		lost := map[string]bool{}
-		for _, name := range res.Lost {
-			lost[name] = true
-		}
-		checked, problems, err := env.Writers.Check(ctx, lost)
+		checked, problems, err := env.Writers.Check(ctx)
 		if err != nil {
 			res.problemf("reading the Secrets back: %v", err)
 		}

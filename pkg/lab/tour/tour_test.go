@@ -55,7 +55,7 @@ func TestSelect(t *testing.T) {
 }
 
 // TestWritersCheck: an acknowledged value must read back; a value sent after it whose request failed may have
-// been stored and reads back too; a lost object is not checked; anything else is a lost write.
+// been stored and reads back too; a lost object, once forgotten, is not checked; anything else is a lost write.
 func TestWritersCheck(t *testing.T) {
 	client := fake.NewSimpleClientset()
 	w := NewWriters(client, "ns")
@@ -97,7 +97,8 @@ func TestWritersCheck(t *testing.T) {
 		return false, nil, nil
 	})
 
-	checked, problems, err := w.Check(ctx, map[string]bool{"lost": true})
+	w.Forget([]string{"lost"})
+	checked, problems, err := w.Check(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,6 +122,17 @@ func (w *Writers) stopped(ctx context.Context) bool {
 	return !ok || time.Now().Before(deadline)
 }
 
+// Forget drops what was acknowledged for names, Secrets a story lost for good: from now on only what is written
+// to them again must read back.
+func (w *Writers) Forget(names []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, name := range names {
+		delete(w.acked, name)
+		delete(w.unsure, name)
+	}
+}
+
 // Counts returns the writes attempted and failed so far, and the last error.
 func (w *Writers) Counts() (Counts, string) {
 	w.mu.Lock()
@@ -130,10 +141,10 @@ func (w *Writers) Counts() (Counts, string) {
 }
 
 // Check reads every Secret with an acknowledged value back and returns the ones that hold neither it nor a
-// value that may have been stored since (sent and not answered, or answered with an error), leaving out those
-// in lost. Writers keep writing meanwhile: what they send until the read is done is acceptable too. It returns
-// how many it checked.
-func (w *Writers) Check(ctx context.Context, lost map[string]bool) (checked int, problems []string, err error) {
+// value that may have been stored since (sent and not answered, or answered with an error); those forgotten as
+// lost have no acknowledged value. Writers keep writing meanwhile: what they send until the read is done is
+// acceptable too. It returns how many it checked.
+func (w *Writers) Check(ctx context.Context) (checked int, problems []string, err error) {
 	before := w.snapshot()
 	list, err := w.client.CoreV1().Secrets(w.namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
@@ -150,7 +161,7 @@ func (w *Writers) Check(ctx context.Context, lost map[string]bool) (checked int,
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if lost[name] || before[name].acked == "" {
+		if before[name].acked == "" {
 			continue
 		}
 		checked++

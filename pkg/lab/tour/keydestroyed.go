@@ -1,0 +1,430 @@
+package tour
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
+	"github.com/kmsguard/kmsguard/pkg/lab"
+	"github.com/kmsguard/kmsguard/pkg/overrides"
+)
+
+// keyDestroyed is story 7: a KEK is destroyed while etcd still holds values under it.
+//
+// The KMS rotates its key twice in a short time (b, then c) while kmsguard's migration has not yet reached the
+// cluster's objects (FaultMigrationHold stands in for a migration of a large cluster), and the KMS admin then
+// destroys KEK b, thinking the migration done. Whatever was written while b was the KMS's key and not written
+// again since (windowSecrets Secrets an application created then, and whatever else happened to be written) is
+// lost; what is older (under a) or newer (under c) is not.
+//
+// The loss is invisible at first: kube-apiserver keeps every DEK it decrypted for 24 hours (kmsv2's cacheTTL)
+// and reads on. It shows when an apiserver restarts, as on a node reboot, so the story restarts each of them,
+// one at a time. Then every LIST of a resource with an object under b fails, kmsrecovery lists exactly those
+// objects (checked against the story's own read of etcd), refuses to delete them without consent and with a
+// consent naming the KMS's current key, and deletes them, and nothing else, with the consent naming b (one per
+// KMS provider that has objects under b). The migration then goes on and the census proves everything under c.
+//
+// Until recovery deletes them, kube-apiserver fails to decrypt the lost objects each time anything reads them,
+// and kmsstate reports DecryptFailing; recovery's health rule ignores that, or it would wait for ever.
+func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
+	l := env.Lab
+	etcd, err := l.ControlPlane().EtcdClient()
+	if err != nil {
+		return err
+	}
+	defer etcd.Close()
+	if err := inject(ctx, env, lab.Injection{Fault: lab.FaultMigrationHold}); err != nil {
+		return err
+	}
+	released := false
+	defer func() {
+		// The next story needs a migration that goes on, whatever happened here.
+		if released {
+			return
+		}
+		if releaseErr := inject(ctx, env, lab.Injection{Fault: lab.FaultMigrationRelease}); err == nil {
+			err = releaseErr
+		}
+	}()
+
+	kekA := l.KMS().CurrentKEKID()
+	if err := inject(ctx, env, lab.Injection{Fault: lab.FaultKeyRotate}); err != nil {
+		return err
+	}
+	kekB := l.KMS().CurrentKEKID()
+	if err := waitEveryAPIServerWritesUnder(ctx, env, etcd, kekB); err != nil {
+		res.problemf("%v", err)
+		return nil
+	}
+	// An application creates Secrets while b is the KMS's key, and writes them no more: they stay under b.
+	for i := 0; i < windowSecrets; i++ {
+		name := fmt.Sprintf("under-%s-%03d", kekB, i)
+		if err := env.Writers.write(ctx, name, "written while "+kekB+" was the KMS's key"); err != nil {
+			return fmt.Errorf("writing %s: %w", name, err)
+		}
+	}
+	if err := inject(ctx, env, lab.Injection{Fault: lab.FaultKeyRotate}); err != nil {
+		return err
+	}
+	kekC := l.KMS().CurrentKEKID()
+	if err := waitEveryAPIServerWritesUnder(ctx, env, etcd, kekC); err != nil {
+		res.problemf("%v", err)
+		return nil
+	}
+	// What an admin could have seen before destroying b: the census counts the values not under the current KEK.
+	if census, _, err := waitCondition(ctx, env, kmsmigration.ConditionVerified, func(operatorv1.OperatorCondition) bool { return true }); err == nil {
+		res.notef("before the destruction, %s: %s", describe(census), firstLine(census.Message))
+	}
+	if err := inject(ctx, env, lab.Injection{Fault: lab.FaultKeyDestroy, KEKID: kekB}); err != nil {
+		return err
+	}
+	destroyed := time.Now()
+	underB, err := keysUnder(ctx, etcd, kekB, "")
+	if err != nil {
+		return err
+	}
+	res.notef("KEKs: %s (before), %s (destroyed), %s (current); %d values in etcd under %s", kekA, kekB, kekC, underB.Len(), kekB)
+	if underB.Len() == 0 {
+		res.problemf("nothing was written under %s: the story shows no loss", kekB)
+		return nil
+	}
+
+	// Still readable: every apiserver has the DEKs of b cached.
+	readable := 0
+	for _, n := range l.Nodes() {
+		if err := listThrough(ctx, n); err != nil {
+			res.problemf("%s could not LIST Secrets right after %s was destroyed, before it restarted: %v", n.Name(), kekB, err)
+		} else {
+			readable++
+		}
+	}
+	res.notef("right after the destruction, %d of %d apiservers still read everything (DEKs cached)", readable, len(l.Nodes()))
+	for _, n := range l.Nodes() {
+		if err := inject(ctx, env, lab.Injection{Fault: lab.FaultAPIServerRestart, Node: n.Name()}); err != nil {
+			return err
+		}
+	}
+	// The apiserver answers a LIST with KEP-3926's StorageReadError, naming the objects it cannot read.
+	var listErr error
+	if err := poll(ctx, time.Second, 2*time.Minute, func() bool {
+		listErr = listThrough(ctx, l.Nodes()[0])
+		return apierrors.IsStoreReadError(listErr)
+	}); err != nil {
+		res.problemf("LIST of Secrets did not fail with a StorageReadError after every apiserver restarted with KEK %s destroyed: %v", kekB, listErr)
+	} else {
+		res.notef("after the restarts, LIST of Secrets fails: %s", firstLine(listErr.Error()))
+	}
+
+	cond, after, err := waitCondition(ctx, env, kmsrecovery.ConditionDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionTrue && c.Reason == string(kmsrecovery.ReasonUndecryptableObjects)
+	})
+	if err != nil {
+		res.problemf("KMSRecoveryDegraded never reported the undecryptable objects: %v", err)
+		return nil
+	}
+	res.Detected, res.DetectedBy = time.Since(destroyed), describe(cond)
+	res.notef("reported %s after the last restart: %s", after.Round(100*time.Millisecond), firstLine(cond.Message))
+
+	// The list kmsrecovery publishes is exactly what etcd holds under b: nothing missing, nothing more.
+	listed, err := listedUndecryptable(ctx, env)
+	if err != nil {
+		return err
+	}
+	listedKeys := sets.New[string]()
+	consents := sets.New[string]()
+	for _, o := range listed {
+		listedKeys.Insert(o.EtcdKey)
+		consents.Insert(o.ConsentID)
+	}
+	if missing, extra := underB.Difference(listedKeys), listedKeys.Difference(underB); missing.Len() > 0 || extra.Len() > 0 {
+		res.problemf("kmsrecovery listed %d objects, etcd holds %d under %s: not listed %v, listed but not under it %v",
+			listedKeys.Len(), underB.Len(), kekB, firstOf(missing), firstOf(extra))
+		return nil
+	}
+	res.notef("kmsrecovery listed exactly the %d objects etcd holds under %s (consent ids %s)", listedKeys.Len(), kekB, strings.Join(sets.List(consents), ", "))
+
+	// Refused: a consent naming the KMS's current KEK, which holds no lost object.
+	wrong := strings.Replace(sets.List(consents)[0], kekB, kekC, 1)
+	if err := setConsent(ctx, env, wrong); err != nil {
+		return err
+	}
+	refused, _, err := waitCondition(ctx, env, kmsrecovery.ConditionDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionTrue && strings.Contains(c.Message, wrong) &&
+			(c.Reason == string(kmsrecovery.ReasonConsentMismatch) || c.Reason == string(kmsrecovery.ReasonConsentNamesCurrentKey))
+	})
+	if err != nil {
+		res.problemf("a consent naming the current KEK %s was not refused: %v", kekC, err)
+		return nil
+	}
+	if left, err := keysUnder(ctx, etcd, kekB, ""); err != nil {
+		return err
+	} else if !left.Equal(underB) {
+		res.problemf("a refused consent deleted %d objects", underB.Len()-left.Len())
+		return nil
+	}
+	res.notef("refused without consent (%s) and with consent %s naming the current KEK (%s); nothing deleted",
+		kmsrecovery.ReasonUndecryptableObjects, wrong, refused.Reason)
+
+	// Consented, one provider at a time (a consent names one): the objects of b, and only those, are deleted;
+	// LISTs work again.
+	consented := time.Now()
+	for _, consent := range sets.List(consents) {
+		if err := setConsent(ctx, env, consent); err != nil {
+			return err
+		}
+		provider := strings.TrimSuffix(consent, ":"+kekB)
+		var left sets.Set[string]
+		if err := poll(ctx, time.Second, storyTimeout, func() bool {
+			var err error
+			left, err = keysUnder(ctx, etcd, kekB, provider)
+			return err == nil && left.Len() == 0
+		}); err != nil {
+			res.problemf("consent %s: %d objects still under it after %s: %v", consent, left.Len(), storyTimeout, firstOf(left))
+			return nil
+		}
+		env.Logf("consent %s: its objects are deleted", consent)
+	}
+	cond, _, err = waitCondition(ctx, env, kmsrecovery.ConditionDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionFalse
+	})
+	if err != nil {
+		res.problemf("the consented recovery did not clear KMSRecoveryDegraded: %v", err)
+		return nil
+	}
+	res.notef("after consent: %s", firstLine(cond.Message))
+	if left, err := keysUnder(ctx, etcd, kekB, ""); err != nil {
+		return err
+	} else if left.Len() > 0 {
+		res.problemf("%d objects are still under the destroyed KEK %s: %v", left.Len(), kekB, firstOf(left))
+	}
+	for _, n := range l.Nodes() {
+		if err := listThrough(ctx, n); err != nil {
+			res.problemf("%s still cannot LIST Secrets: %v", n.Name(), err)
+		}
+	}
+	if err := setConsent(ctx, env, ""); err != nil {
+		return err
+	}
+	// The migration goes on from where it stood, and the census proves every object under the current KEK.
+	if err := inject(ctx, env, lab.Injection{Fault: lab.FaultMigrationRelease}); err != nil {
+		return err
+	}
+	released = true
+	if _, err := l.WaitForVerified(ctx, time.Now(), kekC); err != nil {
+		res.problemf("%v", err)
+		return nil
+	}
+	res.Recovered, res.Recovery = time.Since(destroyed), fmt.Sprintf("admin consent %s after %s: exactly the lost objects deleted",
+		strings.Join(sets.List(consents), " then "), consented.Sub(destroyed).Round(time.Second))
+	res.Lost = sets.List(underB)
+	env.Writers.Forget(lostTourSecrets(underB))
+	return nil
+}
+
+// windowSecrets is how many Secrets the story writes while the KEK it destroys is the KMS's key.
+const windowSecrets = 50
+
+// inject injects a fault and logs what it did.
+func inject(ctx context.Context, env *Env, in lab.Injection) error {
+	did, err := env.Lab.Inject(ctx, in)
+	if err != nil {
+		return err
+	}
+	env.Logf("%s", did)
+	return nil
+}
+
+// waitEveryAPIServerWritesUnder waits until a Secret written through each node's own kube-apiserver is stored
+// under kekID: kube-apiserver asks its plugin's Status once a minute while healthy and takes a new DEK when the
+// KEK id changes.
+func waitEveryAPIServerWritesUnder(ctx context.Context, env *Env, etcd clientv3.KV, kekID string) error {
+	for _, n := range env.Lab.Nodes() {
+		name := "kek-probe-" + n.Name()
+		kube, err := nodeClient(n)
+		if err != nil {
+			return err
+		}
+		client := kube.CoreV1().Secrets(Namespace)
+		var last string
+		err = poll(ctx, 2*time.Second, storyTimeout, func() bool {
+			secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: Namespace}, Data: map[string][]byte{"at": []byte(time.Now().String())}}
+			_, err := client.Update(ctx, secret, metav1.UpdateOptions{})
+			if apierrors.IsNotFound(err) {
+				_, err = client.Create(ctx, secret, metav1.CreateOptions{})
+			}
+			if err != nil {
+				last = err.Error()
+				return false
+			}
+			v, err := etcdValue(ctx, etcd, "/registry/secrets/"+Namespace+"/"+name)
+			if err != nil {
+				last = err.Error()
+				return false
+			}
+			last = "stored under " + v.KEKID
+			return v.KEKID == kekID
+		})
+		if errors.Is(err, errTimedOut) {
+			return fmt.Errorf("%s's kube-apiserver did not write under KEK %s within %s: %s", n.Name(), kekID, storyTimeout, last)
+		}
+		if err != nil {
+			return err
+		}
+		env.Logf("%s's kube-apiserver writes under KEK %s", n.Name(), kekID)
+	}
+	return nil
+}
+
+func etcdValue(ctx context.Context, etcd clientv3.KV, key string) (etcdvalue.Value, error) {
+	resp, err := etcd.Get(ctx, key)
+	if err != nil {
+		return etcdvalue.Value{}, err
+	}
+	if len(resp.Kvs) == 0 {
+		return etcdvalue.Value{}, fmt.Errorf("etcd has no %s", key)
+	}
+	return etcdvalue.Parse(resp.Kvs[0].Value)
+}
+
+// keysUnder reads every value of the lab's encrypted resources from etcd and returns the keys of those stored
+// under the KMS v2 KEK kekID, by the KMS provider provider ("" for any).
+func keysUnder(ctx context.Context, etcd clientv3.KV, kekID, provider string) (sets.Set[string], error) {
+	keys := sets.New[string]()
+	for _, prefix := range []string{"/registry/secrets/", "/registry/configmaps/"} {
+		resp, err := etcd.Get(ctx, prefix, clientv3.WithPrefix())
+		if err != nil {
+			return nil, err
+		}
+		for _, kv := range resp.Kvs {
+			v, err := etcdvalue.Parse(kv.Value)
+			if err == nil && v.Kind == etcdvalue.KindKMSv2 && v.KEKID == kekID && (provider == "" || v.Name == provider) {
+				keys.Insert(string(kv.Key))
+			}
+		}
+	}
+	return keys, nil
+}
+
+// listThrough LISTs every one of the tour's Secrets through node n's own kube-apiserver, page by page, as
+// kmsrecovery and kubectl do: a paged LIST is served from etcd. An unpaged one is served from the watch cache,
+// which cannot fill while an object is undecryptable and answers 429 "storage is (re)initializing" until then,
+// which client-go retries until the request's context ends.
+func listThrough(ctx context.Context, n *lab.Node) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	kube, err := nodeClient(n)
+	if err != nil {
+		return err
+	}
+	opts := metav1.ListOptions{Limit: 500}
+	for {
+		list, err := kube.CoreV1().Secrets(Namespace).List(ctx, opts)
+		if err != nil {
+			return err
+		}
+		if list.Continue == "" {
+			return nil
+		}
+		opts.Continue = list.Continue
+	}
+}
+
+// nodeClient is a client of node n's own kube-apiserver without a client-side rate limit: the node's shared
+// client is the node agent's, whose default limit (5 requests/s) its own traffic uses up, so a story's request
+// would wait for the limiter rather than for the apiserver.
+func nodeClient(n *lab.Node) (kubernetes.Interface, error) {
+	cfg := n.APIServer().RESTConfig()
+	cfg.RateLimiter, cfg.QPS = nil, -1
+	return kubernetes.NewForConfig(cfg)
+}
+
+// listedUndecryptable reads the objects kmsrecovery lists in its ConfigMap.
+func listedUndecryptable(ctx context.Context, env *Env) ([]kmsrecovery.Object, error) {
+	kube, err := kubernetesClient(env.Lab)
+	if err != nil {
+		return nil, err
+	}
+	cm, err := kube.CoreV1().ConfigMaps(lab.OperatorNamespace).Get(ctx, kmsrecovery.ConfigMapName, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	var objects []kmsrecovery.Object
+	if err := json.Unmarshal([]byte(cm.Data[kmsrecovery.ConfigMapKeyObjects]), &objects); err != nil {
+		return nil, fmt.Errorf("%s: %w", kmsrecovery.ConfigMapName, err)
+	}
+	return objects, nil
+}
+
+// setConsent sets spec.unsupportedConfigOverrides.kmsguard.confirmDataLoss, or removes the overrides when
+// consent is empty, as the admin does with oc edit.
+func setConsent(ctx context.Context, env *Env, consent string) error {
+	return setOverrides(ctx, env, overrides.KMSGuard{ConfirmDataLoss: consent})
+}
+
+// setOverrides sets spec.unsupportedConfigOverrides.kmsguard to k, or removes the overrides when k is zero, and
+// waits until the operator client reads it back.
+func setOverrides(ctx context.Context, env *Env, k overrides.KMSGuard) error {
+	var raw []byte
+	if k != (overrides.KMSGuard{}) {
+		var err error
+		if raw, err = json.Marshal(map[string]overrides.KMSGuard{overrides.Group: k}); err != nil {
+			return err
+		}
+	}
+	operator := env.Lab.Operator().Client
+	err := poll(ctx, 200*time.Millisecond, time.Minute, func() bool {
+		spec, _, rv, err := operator.GetOperatorState()
+		if err != nil {
+			return false
+		}
+		if got, err := overrides.FromSpec(spec); err == nil && got == k {
+			return true
+		}
+		spec = spec.DeepCopy()
+		spec.UnsupportedConfigOverrides = runtime.RawExtension{Raw: raw}
+		_, _, _ = operator.UpdateOperatorSpec(ctx, rv, spec)
+		return false
+	})
+	if err != nil {
+		return fmt.Errorf("setting spec.unsupportedConfigOverrides.%s to %+v: %w", overrides.Group, k, err)
+	}
+	env.Logf("spec.unsupportedConfigOverrides.%s: %s", overrides.Group, raw)
+	return nil
+}
+
+// lostTourSecrets are the names of the tour's Secrets among the etcd keys.
+func lostTourSecrets(keys sets.Set[string]) []string {
+	var names []string
+	for key := range keys {
+		if name, ok := strings.CutPrefix(key, "/registry/secrets/"+Namespace+"/"); ok {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// firstOf is up to 5 of keys, for a message.
+func firstOf(keys sets.Set[string]) []string {
+	list := sets.List(keys)
+	if len(list) > 5 {
+		list = append(list[:5], fmt.Sprintf("and %d more", len(list)-5))
+	}
+	return list
+}
