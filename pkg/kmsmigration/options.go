@@ -45,6 +45,10 @@ const (
 	DefaultLatencyFactor = 3.0
 	// DefaultMaxListedKeys bounds the keys kept per resource for the report.
 	DefaultMaxListedKeys = 100
+	// DefaultRequestTimeout bounds each PUT: kube-apiserver's own --request-timeout is 60 s, so a PUT without an
+	// answer after that waits on a connection whose apiserver went away (a restart mid-request), and would hold
+	// its in-flight slot, and with it the migration, for ever. It is retried as a transient error.
+	DefaultRequestTimeout = time.Minute
 )
 
 // Options configure a Migrator. Dynamic and Mapper are required.
@@ -78,6 +82,7 @@ type Options struct {
 	CheckpointInterval time.Duration
 	LatencyFactor      float64
 	MaxListedKeys      int
+	RequestTimeout     time.Duration
 
 	// Clock is for tests; nil means the real clock.
 	Clock clock.WithTicker
@@ -119,6 +124,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxListedKeys <= 0 {
 		o.MaxListedKeys = DefaultMaxListedKeys
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = DefaultRequestTimeout
 	}
 	if o.Clock == nil {
 		o.Clock = clock.RealClock{}

@@ -411,7 +411,9 @@ func (r *run) rewrite(ctx context.Context, obj *unstructured.Unstructured) outco
 			return outcomeAborted
 		}
 		started := r.opts.Clock.Now()
-		updated, err := client.Update(ctx, obj, metav1.UpdateOptions{})
+		putCtx, cancel := context.WithTimeout(ctx, r.opts.RequestTimeout)
+		updated, err := client.Update(putCtx, obj, metav1.UpdateOptions{})
+		cancel()
 		latency := r.opts.Clock.Since(started)
 		switch {
 		case err == nil:
