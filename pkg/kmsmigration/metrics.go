@@ -7,6 +7,8 @@ import (
 	"k8s.io/component-base/metrics"
 	"k8s.io/component-base/metrics/legacyregistry"
 
+	"github.com/kmsguard/kmsguard/internal/metricsutil"
+
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 )
 
@@ -121,13 +123,7 @@ func (m *metricsSet) finished(gr schema.GroupResource) {
 
 // setPaused sets the paused gauge of every reason: 1 for the current one, 0 for the others.
 func (m *metricsSet) setPaused(resource string, paused PauseReason) {
-	for _, reason := range []PauseReason{PausedKMSUnhealthy, PausedErrorThreshold, PausedRetryAfter} {
-		v := 0.0
-		if paused == reason {
-			v = 1
-		}
-		m.paused.WithLabelValues(resource, string(reason)).Set(v)
-	}
+	metricsutil.SetOneOf(m.paused, string(paused), []string{string(PausedKMSUnhealthy), string(PausedErrorThreshold), string(PausedRetryAfter)}, resource)
 }
 
 // verified publishes one sync of the VerificationController: the condition's
@@ -136,13 +132,7 @@ func (m *metricsSet) setPaused(resource string, paused PauseReason) {
 // last successful one found them, as Reports does; the series of resources no
 // longer scanned are deleted.
 func (m *metricsSet) verified(reason string, scanned bool, reports []*evidence.Report) {
-	for _, r := range verificationReasons {
-		v := 0.0
-		if r == reason {
-			v = 1
-		}
-		m.verification.WithLabelValues(r).Set(v)
-	}
+	metricsutil.SetOneOf(m.verification, reason, verificationReasons)
 	if !scanned {
 		return
 	}

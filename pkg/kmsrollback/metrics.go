@@ -5,6 +5,8 @@ import (
 
 	"k8s.io/component-base/metrics"
 	"k8s.io/component-base/metrics/legacyregistry"
+
+	"github.com/kmsguard/kmsguard/internal/metricsutil"
 )
 
 // reasons are the values of the reason label of kmsguard_kms_rollback_state: every reason of KMSRollbackDegraded.
@@ -63,11 +65,9 @@ func RegisterMetrics() []metrics.Registerable {
 
 // setState sets the series of every reason: 1 for reason, 0 for the others.
 func (m *metricsSet) setState(reason string) {
+	values := make([]string, 0, len(reasons))
 	for _, r := range reasons {
-		v := 0.0
-		if string(r) == reason {
-			v = 1
-		}
-		m.state.WithLabelValues(string(r)).Set(v)
+		values = append(values, string(r))
 	}
+	metricsutil.SetOneOf(m.state, reason, values)
 }
