@@ -79,8 +79,10 @@
 // interval (plus the reporter's 10% jitter and the three calls' timeouts)
 // after the key stopped working: 5m33s with the defaults, then the three
 // calls (15 s at most with the default --read-timeout). A key whose Status
-// itself fails, or a plugin that stops answering, is still reported within
-// one report interval. Once reported, the failure is reported every interval
+// itself fails, or a plugin that is not listening on its socket, is reported
+// by the next probe, within one report interval: the probe's client fails
+// fast (NewGRPCPlugin). A plugin that is listening but does not answer costs
+// the call timeout on top, since only the timeout can tell it from a slow one. Once reported, the failure is reported every interval
 // until a round trip passes, so a recovery is seen within one interval.
 // kmsstate reads the report at its next sync, which the report's write
 // triggers.
