@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
@@ -72,7 +73,9 @@ type KeyLister interface {
 // (the <id> of kms-<id>.sock, encryptionconfig.KMSKeyID); Providers maps KMS provider names to key ids.
 type Keys = encryptionconfig.KMSKeys
 
-// APIServerProber asks every kube-apiserver for its own view of KMS (pkg/kmsstate/apiserverprobe).
+// APIServerProber asks every kube-apiserver for its own view of KMS (pkg/kmsstate/apiserverprobe). The
+// controller calls it from a loop of its own, once per report interval, never from a sync: see
+// probeAPIServers.
 type APIServerProber interface {
 	Probe(ctx context.Context) []APIServerView
 }
@@ -86,7 +89,8 @@ type Options struct {
 	StatusProvider kms.EncryptionStatusProvider
 	Nodes          NodeLister
 	Keys           KeyLister
-	// APIServers is optional: without it the state comes from the plugins' health reports alone.
+	// APIServers is optional: without it the state comes from the plugins' health reports alone. With it, the
+	// controller asks the apiservers every report interval from a loop of its own, started by Run.
 	APIServers APIServerProber
 	Recorder   events.Recorder
 	// Memory is optional: with it, the KEK ids the nodes agreed on and the rotations in progress or
@@ -155,6 +159,13 @@ type Controller struct {
 	saved        Memory
 	// published is what was last given to options.Publisher.
 	published *State
+
+	// apiservers is the latest answer of options.APIServers; nil before the first.
+	apiservers []APIServerView
+	// kmsInUse says whether the last sync found a KMS key in use: the apiservers are asked only then.
+	kmsInUse atomic.Bool
+	// probeNow wakes runAPIServerProbes when a sync finds KMS in use and no answer of the apiservers yet.
+	probeNow chan struct{}
 }
 
 // NewController builds the controller; run it with Run(ctx, 1) as any library-go controller. It fails when a
@@ -171,19 +182,56 @@ func NewController(instanceName string, opts Options) (*Controller, error) {
 		opts.MaxStateAge = opts.Config.StaleAfter()
 	}
 	c := &Controller{
-		name:    factory.ControllerInstanceName(instanceName, "KMSState"),
-		options: opts,
-		metrics: registeredMetrics(),
+		name:     factory.ControllerInstanceName(instanceName, "KMSState"),
+		options:  opts,
+		metrics:  registeredMetrics(),
+		probeNow: make(chan struct{}, 1),
 	}
-	c.Controller = factory.New().
+	f := factory.New().
 		WithSync(c.sync).
 		WithControllerInstanceName(c.name).
-		// Reporters write every interval and each write is an informer event; the resync covers the
-		// apiserver probes and staleness, which no write announces.
+		// Reporters write every interval and each write is an informer event; the resync covers
+		// staleness, which no write announces.
 		ResyncEvery(opts.ReportInterval).
-		WithInformers(opts.OperatorClient.Informer()).
-		ToController(c.name, opts.Recorder.WithComponentSuffix("kms-state-controller"))
+		WithInformers(opts.OperatorClient.Informer())
+	if opts.APIServers != nil {
+		f = f.WithPostStartHooks(c.runAPIServerProbes)
+	}
+	c.Controller = f.ToController(c.name, opts.Recorder.WithComponentSuffix("kms-state-controller"))
 	return c, nil
+}
+
+// runAPIServerProbes asks the apiservers every report interval, while a KMS key is in use, and queues a sync
+// after each answer, until ctx ends.
+//
+// The apiservers are asked here rather than in sync because their answer can take as long as their own KMS
+// calls: kube-apiserver's /healthz/kms-providers calls Status with the provider's timeout (10 s as library-go
+// writes it) when the plugin hangs or the KMS is slow. Asked from sync, that delayed every verdict, those of
+// the health reports included: the tour's kms-slow story was detected 14.3 s after the fault at a 5 s report
+// interval. Now a sync takes the latest answer, however old, and an answer that comes late is a sync of its own.
+func (c *Controller) runAPIServerProbes(ctx context.Context, syncCtx factory.SyncContext) error {
+	ticker := time.NewTicker(c.options.ReportInterval)
+	defer ticker.Stop()
+	for {
+		if c.kmsInUse.Load() {
+			c.probeAPIServers(ctx)
+			syncCtx.Queue().Add(syncCtx.QueueKey())
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-ticker.C:
+		case <-c.probeNow:
+		}
+	}
+}
+
+// probeAPIServers asks the apiservers once and keeps their answer for the next sync.
+func (c *Controller) probeAPIServers(ctx context.Context) {
+	views := c.options.APIServers.Probe(ctx)
+	c.mu.Lock()
+	c.apiservers = views
+	c.mu.Unlock()
 }
 
 func (o Options) validate() error {
@@ -325,8 +373,21 @@ func (c *Controller) observe(ctx context.Context) (Observation, error) {
 	if status != nil {
 		obs.Reports = status.HealthReports
 	}
-	if c.options.APIServers != nil && len(keys.IDs) > 0 {
-		obs.APIServers = c.options.APIServers.Probe(ctx)
+	inUse := len(keys.IDs) > 0
+	c.kmsInUse.Store(inUse)
+	c.mu.Lock()
+	if !inUse {
+		// Views of an earlier KMS must not judge the next one.
+		c.apiservers = nil
+	}
+	obs.APIServers = c.apiservers
+	c.mu.Unlock()
+	if inUse && obs.APIServers == nil && c.options.APIServers != nil {
+		// KMS has just come into use, or the controller has just started: ask now, not an interval later.
+		select {
+		case c.probeNow <- struct{}{}:
+		default:
+		}
 	}
 	return obs, nil
 }

@@ -170,6 +170,9 @@ func TestControllerSync(t *testing.T) {
 				opts.APIServers = s.apiservers
 			}
 			c := newTestController(t, opts)
+			if opts.APIServers != nil {
+				c.probeAPIServers(context.Background())
+			}
 			err := c.sync(context.Background(), factory.NewSyncContext("test", recorder))
 			if s.wantErr != "" {
 				if err == nil || err.Error() != s.wantErr {

@@ -268,6 +268,7 @@ func TestControllerRotationAndFailureMetrics(t *testing.T) {
 			keys = staticKeys{}
 		}
 		statusProvider.reports, apiservers = s.reports(), s.apiservers
+		c.probeAPIServers(context.Background())
 		if err := c.sync(context.Background(), factory.NewSyncContext("test", recorder)); err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}

@@ -26,10 +26,9 @@ const (
 	// connections without limit.
 	DefaultConcurrency = 5
 	// DefaultMetricsInterval is the least time between two reads of one apiserver's /metrics when
-	// Options.MetricsInterval is zero: kmsstate's default report interval, the period of its resync. A busy
-	// kube-apiserver serves several MiB of metrics, and kmsstate syncs on every write to the operator resource
-	// (each node's reporter writes every interval), so reading them at every sync would cost far more than the
-	// three KMS families are worth between two reports.
+	// Options.MetricsInterval is zero: kmsstate's default report interval, how often it asks. A busy
+	// kube-apiserver serves several MiB of metrics, so a Prober asked more often than that still reads them only
+	// once per interval: more would cost far more than the three KMS families are worth between two reports.
 	DefaultMetricsInterval = kmsstate.DefaultReportInterval
 )
 
