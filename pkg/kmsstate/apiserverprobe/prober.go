@@ -16,11 +16,14 @@ import (
 )
 
 const (
-	// DefaultTimeout bounds each request when Options.Timeout is zero. kube-apiserver gives each KMS Status call
-	// 3 s by default and runs the calls of several providers one after the other (two during a key migration), so
-	// a hanging plugin still shows as a failed health check rather than as a timeout of the prober; it also leaves
-	// time to stream the several MiB of /metrics that a busy apiserver serves.
-	DefaultTimeout = 10 * time.Second
+	// DefaultTimeout bounds each request when Options.Timeout is zero. kube-apiserver's health check calls each
+	// KMS provider's Status with the provider's timeout, which library-go writes as 10 s (upstream's default is
+	// 3 s), one provider after the other (two during a key migration). A hanging plugin therefore answers in
+	// 20 s at most, and the 5 s beyond leave it shown as a failed health check, not as a timeout of the prober,
+	// which says nothing about KMS. At 10 s, the bound before, the check's answer and the prober's timeout raced
+	// exactly when the plugin hung. It also leaves time to stream the several MiB of /metrics that a busy
+	// apiserver serves. The kmsstate controller asks from a loop of its own, so a long wait holds no verdict.
+	DefaultTimeout = 25 * time.Second
 	// DefaultConcurrency bounds the targets asked at once when Options.Concurrency is zero. A control plane has
 	// three, rarely five, kube-apiservers, so all are asked together, while a wrong target list cannot open
 	// connections without limit.
