@@ -26,7 +26,10 @@
 // Every request has its own timeout and is never retried: a Prober runs inside a controller that resyncs, and
 // the next sync is the retry. Targets are asked concurrently, at most Options.Concurrency at a time; the two
 // questions to one apiserver are asked one after the other, and the second not at all when the first could not
-// reach it.
+// reach it. The health check is given a second (defaultHealthzWait): while a plugin hangs, kube-apiserver
+// answers it only when its own Status call times out, and the metrics, which show failed reads at once, must not
+// wait for that. A check that takes longer goes on in the background, bounded by Options.Timeout, and its answer
+// is the next Probe's; until then a view carries the last answer, or a "timeout" Err saying there is none yet.
 //
 // # What a view means
 //

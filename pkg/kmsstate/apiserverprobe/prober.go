@@ -66,6 +66,10 @@ type Prober struct {
 	metricsInterval time.Duration
 	// metrics is the last read of each target's /metrics, by the target's index.
 	metrics []*metricsCache
+	// healthz is each target's health check, by the target's index.
+	healthz []*healthzCache
+	// healthzWait is how long a Probe waits for a health check (defaultHealthzWait; shorter in tests).
+	healthzWait time.Duration
 	// now is the clock of CheckedAt and of the metrics interval, replaced in tests.
 	now func() time.Time
 }
@@ -83,8 +87,9 @@ func New(client *http.Client, targets []Target, opts Options) *Prober {
 		opts.MetricsInterval = DefaultMetricsInterval
 	}
 	caches := make([]*metricsCache, len(targets))
+	checks := make([]*healthzCache, len(targets))
 	for i := range caches {
-		caches[i] = &metricsCache{}
+		caches[i], checks[i] = &metricsCache{}, &healthzCache{}
 	}
 	return &Prober{
 		client:          client,
@@ -93,6 +98,8 @@ func New(client *http.Client, targets []Target, opts Options) *Prober {
 		concurrency:     opts.Concurrency,
 		metricsInterval: opts.MetricsInterval,
 		metrics:         caches,
+		healthz:         checks,
+		healthzWait:     defaultHealthzWait,
 		now:             time.Now,
 	}
 }
@@ -130,8 +137,8 @@ func (p *Prober) Probe(ctx context.Context) []kmsstate.APIServerView {
 	return views
 }
 
-// probe asks target i: the health check first, then, unless the apiserver could not be reached at all, its
-// metrics when they are due.
+// probe asks target i: the health check first (the last answer, when the check in flight takes longer than
+// healthzWait), then, unless the apiserver could not be reached at all, its metrics when they are due.
 func (p *Prober) probe(ctx context.Context, i int) kmsstate.APIServerView {
 	target := p.targets[i]
 	view := kmsstate.APIServerView{NodeName: target.NodeName, CheckedAt: p.now()}
@@ -140,8 +147,8 @@ func (p *Prober) probe(ctx context.Context, i int) kmsstate.APIServerView {
 		view.Err = err.Error()
 		return view
 	}
-	healthz, healthzErr := p.kmsHealthz(ctx, base)
-	if healthzErr != nil && !answered(healthzErr) {
+	healthz, healthzErr := p.healthz[i].get(ctx, p, base)
+	if healthzErr != nil && unreachable(healthzErr) {
 		view.Err = healthzErr.Error()
 		return view
 	}
@@ -197,11 +204,19 @@ func (c *metricsCache) get(ctx context.Context, p *Prober, base *url.URL) (*kmss
 	return sample, nil
 }
 
-// answered reports whether err, from the health check, still means that the apiserver answered, so that asking
-// it for its metrics is worth the time.
-func answered(err error) bool {
+// unreachable reports whether err, from the health check, means that the apiserver could not be reached, or the
+// Probe was stopped, so that asking it for its metrics is not worth the time. A check that answered with an
+// HTTP error, or has not answered yet, leaves the metrics worth reading: they show failed reads at once.
+func unreachable(err error) bool {
 	var probeErr *probeError
-	return errors.As(err, &probeErr) && probeErr.kind == failureHTTP
+	if !errors.As(err, &probeErr) {
+		return true
+	}
+	switch probeErr.kind {
+	case failureHTTP, failureTimeout:
+		return false
+	}
+	return true
 }
 
 // joinErrors joins the messages of the errors that are not nil on one line, as a view's Err holds them.
