@@ -37,6 +37,29 @@ import (
 // within seconds.
 const reportInterval = 5 * time.Second
 
+// Timings are the periods and timeouts the lab runs kmsguard with, which bound how soon it can see a fault.
+type Timings struct {
+	// ReportInterval is how often each node's health reporter probes its plugins, and kmsstate asks the
+	// apiservers; the reporter adds up to 10 % of jitter.
+	ReportInterval time.Duration
+	// CallTimeout bounds each call of the health reporter to a plugin: the longest a plugin that hangs is given.
+	CallTimeout time.Duration
+	// RoundTripInterval is the least time between two Encrypt/Decrypt round trips to a plugin.
+	RoundTripInterval time.Duration
+	// RecoveryInterval is how often lost-key recovery scans the encrypted objects.
+	RecoveryInterval time.Duration
+}
+
+// LabTimings returns the lab's Timings.
+func LabTimings() Timings {
+	return Timings{
+		ReportInterval:    reportInterval,
+		CallTimeout:       reporterCallTimeout,
+		RoundTripInterval: roundTripInterval,
+		RecoveryInterval:  recoveryInterval,
+	}
+}
+
 // Options configure a lab.
 type Options struct {
 	// Dir holds everything: etcd's data, the apiservers' certificates and logs, the nodes' directories and the

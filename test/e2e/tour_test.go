@@ -66,8 +66,8 @@ func checkStory(t *testing.T, r tour.Result) {
 		for _, n := range r.Notes {
 			t.Log(n)
 		}
-		t.Logf("detected after %s (%s), recovered after %s (%s), writes %d (%d failed), %d read back",
-			r.Detected, r.DetectedBy, r.Recovered, r.Recovery, r.Writes.Attempted, r.Writes.Failed, r.ReadBack)
+		t.Logf("detected after %s (%s; bound %s: %s), recovered after %s (%s), writes %d (%d failed), %d read back",
+			r.Detected, r.DetectedBy, r.Bound, r.BoundBy, r.Recovered, r.Recovery, r.Writes.Attempted, r.Writes.Failed, r.ReadBack)
 		for _, p := range r.Problems {
 			t.Error(p)
 		}

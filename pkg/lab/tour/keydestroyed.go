@@ -116,6 +116,7 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 			return err
 		}
 	}
+	restarts := time.Since(destroyed)
 	// The apiserver answers a LIST with KEP-3926's StorageReadError, naming the objects it cannot read.
 	var listErr error
 	if err := poll(ctx, time.Second, 2*time.Minute, func() bool {
@@ -146,7 +147,7 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 		res.problemf("KMSRecoveryDegraded never reported the undecryptable objects: %v", err)
 		return nil
 	}
-	res.Detected, res.DetectedBy = time.Since(destroyed), describe(cond)
+	res.detected(time.Since(destroyed), describe(cond), byRecoveryScan(lab.LabTimings(), restarts))
 	res.notef("reported %s after the last restart: %s", after.Round(100*time.Millisecond), firstLine(cond.Message))
 
 	// The list kmsrecovery publishes is exactly what etcd holds under b: nothing missing, nothing more. A scan

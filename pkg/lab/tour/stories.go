@@ -122,6 +122,8 @@ func pluginDownAPIServerRestarted(ctx context.Context, env *Env, res *Result) er
 	if did, err = env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultAPIServerRestart, Node: node}); err != nil {
 		return err
 	}
+	// The restart returns once the apiserver serves: from then on only it can tell that it cannot read.
+	restarted := time.Since(stopped)
 	env.Logf("%s", did)
 	// What an application talking to this apiserver sees.
 	if err := readThrough(ctx, n); err != nil {
@@ -136,7 +138,7 @@ func pluginDownAPIServerRestarted(ctx context.Context, env *Env, res *Result) er
 	if err != nil {
 		res.problemf("KMSPluginsDegraded never reported %s's kube-apiserver failing its KMS checks: %v", node, err)
 	} else {
-		res.Detected, res.DetectedBy = time.Since(stopped), describe(cond)
+		res.detected(time.Since(stopped), describe(cond), byAPIServerMetrics(lab.LabTimings(), restarted))
 		res.notef("the apiserver's own failure was reported %s after its restart: %s", after.Round(100*time.Millisecond), firstLine(cond.Message))
 	}
 	if did, err = env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultPluginStart, Node: node}); err != nil {
@@ -198,7 +200,7 @@ func pluginDown(ctx context.Context, env *Env, res *Result, node string, waitFor
 	if err != nil {
 		res.problemf("KMSPluginsDegraded never named the node: %v", err)
 	} else {
-		res.Detected, res.DetectedBy = after, describe(cond)
+		res.detected(after, describe(cond), byNextReport(lab.LabTimings()))
 		if node == "" {
 			for _, n := range env.Lab.Nodes() {
 				if !strings.Contains(cond.Message, "node "+n.Name()) {
@@ -245,7 +247,7 @@ func keyDisabled(ctx context.Context, env *Env, res *Result) error {
 	if err != nil {
 		res.problemf("KMSPluginsDegraded never reported the failed round trip: %v", err)
 	} else {
-		res.Detected, res.DetectedBy = after, describe(cond)
+		res.detected(after, describe(cond), byRoundTrip(lab.LabTimings()))
 		res.notef("seen by kmsguard's Encrypt/Decrypt round trip (every 15 s in the lab, 5 min by default) while Status answered ok: %s", firstLine(cond.Message))
 	}
 	_, err = restore(ctx, env, res, lab.Injection{Fault: lab.FaultKeyRestore}, disabled, "the key was restored")
@@ -267,7 +269,7 @@ func keyRotated(ctx context.Context, env *Env, res *Result) error {
 		res.problemf("no rotation to %s was reported: %v", newKEK, err)
 		return nil
 	}
-	res.Detected, res.DetectedBy = after, describe(cond)
+	res.detected(after, describe(cond), byNextReport(lab.LabTimings()))
 	reports, err := env.Lab.WaitForVerified(ctx, rotated, newKEK)
 	if err != nil {
 		res.problemf("%v", err)
@@ -302,7 +304,7 @@ func kmsSlow(ctx context.Context, env *Env, res *Result) error {
 	if err != nil {
 		res.problemf("KMSPluginsDegraded never turned True: %v", err)
 	} else {
-		res.Detected, res.DetectedBy = after, describe(cond)
+		res.detected(after, describe(cond), bySlowCall(lab.LabTimings()))
 		res.notef("%s", firstLine(cond.Message))
 	}
 	_, err = restore(ctx, env, res, lab.Injection{Fault: lab.FaultKMSLatency}, slowed, "the KMS was fast again")
@@ -468,7 +470,7 @@ func migrationPause(ctx context.Context, env *Env, res *Result) error {
 		for _, p := range migrator.Progress() {
 			if p.Paused == kmsmigration.PausedErrorThreshold && paused.Paused == kmsmigration.NotPaused {
 				paused = p
-				res.Detected, res.DetectedBy = time.Since(restarted), "migration paused: "+string(p.Paused)
+				res.detected(time.Since(restarted), "migration paused: "+string(p.Paused), byErrorThreshold(drillPauseQPS))
 			}
 		}
 		select {
@@ -521,7 +523,7 @@ func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 		res.problemf("the rollout gate never held the misconfigured key: %v", err)
 		return nil
 	}
-	res.Detected, res.DetectedBy = after, describe(cond)
+	res.detected(after, describe(cond), byGateSync())
 	if now, err := latestRevision(l); err != nil {
 		return err
 	} else if now != latest {

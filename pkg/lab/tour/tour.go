@@ -43,6 +43,11 @@ type Result struct {
 	// (type, status and reason); zero when the story injects no fault.
 	Detected   time.Duration `json:"detectedAfterSeconds"`
 	DetectedBy string        `json:"detectedBy,omitempty"`
+	// Bound is the longest Detected should take, and BoundBy what sets it: kmsguard's own probe interval for
+	// what its probe sees, the apiserver's or another controller's timing for the rest. Zero without a fault.
+	// A detection above it is noted, and does not fail the story.
+	Bound   time.Duration `json:"boundSeconds"`
+	BoundBy string        `json:"boundBy,omitempty"`
 	// Recovered is how long after the fault (or after the change, for a story without one) the cluster was
 	// back to normal, and Recovery how: "automatic", or the admin action the story took.
 	Recovered time.Duration `json:"recoveredAfterSeconds"`
@@ -78,11 +83,13 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	type result Result
 	return json.Marshal(struct {
 		result
-		Detected  float64 `json:"detectedAfterSeconds"`
-		Recovered float64 `json:"recoveredAfterSeconds"`
-		Took      float64 `json:"tookSeconds"`
-		Passed    bool    `json:"passed"`
-	}{result(r), r.Detected.Seconds(), r.Recovered.Seconds(), r.Took.Seconds(), r.Passed()})
+		Detected    float64 `json:"detectedAfterSeconds"`
+		Bound       float64 `json:"boundSeconds"`
+		WithinBound bool    `json:"withinBound"`
+		Recovered   float64 `json:"recoveredAfterSeconds"`
+		Took        float64 `json:"tookSeconds"`
+		Passed      bool    `json:"passed"`
+	}{result(r), r.Detected.Seconds(), r.Bound.Seconds(), r.WithinBound(), r.Recovered.Seconds(), r.Took.Seconds(), r.Passed()})
 }
 
 // Options configure a tour.
@@ -219,19 +226,22 @@ const Namespace = "kmsguard-tour"
 // PrintTable writes the summary table.
 func PrintTable(w io.Writer, results []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "STORY\tDETECTED\tBY\tRECOVERED\tHOW\tWRITES (FAILED)\tLOST\tREAD BACK\tRESULT")
+	fmt.Fprintln(tw, "STORY\tDETECTED\tBOUND\tBY\tRECOVERED\tHOW\tWRITES (FAILED)\tLOST\tREAD BACK\tRESULT")
 	for _, r := range results {
 		result := "passed"
 		if !r.Passed() {
 			result = "FAILED: " + strings.Join(r.Problems, "; ")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d (%d)\t%d\t%d\t%s\n", r.Story, seconds(r.Detected), orDash(r.DetectedBy), seconds(r.Recovered),
-			orDash(r.Recovery), r.Writes.Attempted, r.Writes.Failed, len(r.Lost), r.ReadBack, result)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d (%d)\t%d\t%d\t%s\n", r.Story, seconds(r.Detected), boundColumn(r), orDash(r.DetectedBy),
+			seconds(r.Recovered), orDash(r.Recovery), r.Writes.Attempted, r.Writes.Failed, len(r.Lost), r.ReadBack, result)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, r := range results {
+		if r.Bound > 0 {
+			fmt.Fprintf(w, "  %s: bound %s: %s\n", r.Story, seconds(r.Bound), r.BoundBy)
+		}
 		for _, n := range r.Notes {
 			fmt.Fprintf(w, "  %s: %s\n", r.Story, n)
 		}
@@ -240,6 +250,17 @@ func PrintTable(w io.Writer, results []Result) error {
 		}
 	}
 	return nil
+}
+
+// boundColumn is the BOUND cell: the bound, marked when the detection went above it.
+func boundColumn(r Result) string {
+	if r.Bound == 0 {
+		return "-"
+	}
+	if !r.WithinBound() {
+		return "OVER " + seconds(r.Bound)
+	}
+	return "<= " + seconds(r.Bound)
 }
 
 func seconds(d time.Duration) string {

@@ -120,10 +120,13 @@ func TestWritersCheck(t *testing.T) {
 
 func TestResultJSONAndTable(t *testing.T) {
 	results := []Result{
-		{Story: "plugin-down-one-node", Detected: 4200 * time.Millisecond, DetectedBy: "KMSPluginsDegraded True PluginUnreachable",
-			Recovered: 20 * time.Second, Recovery: "automatic", Writes: Counts{Attempted: 100, Failed: 0}, ReadBack: 240, Notes: []string{"a note"}},
+		{Story: "plugin-down-one-node", Recovered: 20 * time.Second, Recovery: "automatic", Writes: Counts{Attempted: 100, Failed: 0},
+			ReadBack: 240, Notes: []string{"a note"}},
+		{Story: "kms-slow"},
 		{Story: "key-disabled", Problems: []string{"KMSPluginsDegraded never turned True"}},
 	}
+	results[0].detected(4200*time.Millisecond, "KMSPluginsDegraded True PluginUnreachable", bound{7500 * time.Millisecond, "the next report + 2s"})
+	results[1].detected(13*time.Second, "KMSPluginsDegraded True PluginUnreachable", bound{12500 * time.Millisecond, "the call timeout + 2s"})
 	data, err := json.Marshal(results[0])
 	if err != nil {
 		t.Fatal(err)
@@ -132,18 +135,26 @@ func TestResultJSONAndTable(t *testing.T) {
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatal(err)
 	}
-	if got["detectedAfterSeconds"] != 4.2 || got["recoveredAfterSeconds"] != 20.0 || got["passed"] != true {
+	if got["detectedAfterSeconds"] != 4.2 || got["boundSeconds"] != 7.5 || got["withinBound"] != true || got["boundBy"] != "the next report + 2s" ||
+		got["recoveredAfterSeconds"] != 20.0 || got["passed"] != true {
 		t.Errorf("JSON %s", data)
+	}
+	// Above its bound: noted and marked, and still passed.
+	if results[1].WithinBound() || !results[1].Passed() {
+		t.Errorf("13s against 12.5s: within %t, passed %t; want false, true", results[1].WithinBound(), results[1].Passed())
 	}
 	var b bytes.Buffer
 	if err := PrintTable(&b, results); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"plugin-down-one-node  4.2s      KMSPluginsDegraded True PluginUnreachable  20s",
+		"plugin-down-one-node  4.2s      <= 7.5s     KMSPluginsDegraded True PluginUnreachable  20s",
+		"kms-slow              13s       OVER 12.5s",
 		"100 (0)",
 		"FAILED: KMSPluginsDegraded never turned True",
+		"plugin-down-one-node: bound 7.5s: the next report + 2s",
 		"plugin-down-one-node: a note",
+		"kms-slow: detected after 13s, above its bound of 12.5s: the call timeout + 2s",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the table does not show %q:\n%s", want, b.String())

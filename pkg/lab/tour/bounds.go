@@ -1,0 +1,80 @@
+package tour
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
+	"github.com/kmsguard/kmsguard/pkg/lab"
+)
+
+// detectionSlack is what a detection may take beyond the period of whatever sees the fault: the write of the
+// report or answer that carries it, a kmsstate sync and the write of the condition. It is the "+ 2 s" of the
+// tour's acceptance ("within the probe interval + 2 s").
+const detectionSlack = 2 * time.Second
+
+// bound is the longest a story's detection may take after its fault, and what sets it.
+type bound struct {
+	d  time.Duration
+	by string
+}
+
+// nextReport is the longest until a health reporter's next probe: its interval plus its 10 % jitter.
+func nextReport(t lab.Timings) time.Duration { return t.ReportInterval + t.ReportInterval/10 }
+
+// byNextReport bounds what kmsguard's own probe sees in its next Status call: a plugin that is not listening
+// (the probe fails fast), an unhealthy healthz, a new KEK id.
+func byNextReport(t lab.Timings) bound {
+	return bound{nextReport(t) + detectionSlack, fmt.Sprintf("the next health report (%s + 10%% jitter) + %s", t.ReportInterval, detectionSlack)}
+}
+
+// bySlowCall bounds a plugin that listens but does not answer: only the call timeout can tell it from a slow one.
+func bySlowCall(t lab.Timings) bound {
+	return bound{nextReport(t) + t.CallTimeout + detectionSlack,
+		fmt.Sprintf("the next health report (%s + 10%%) + the reporter's call timeout %s + %s", t.ReportInterval, t.CallTimeout, detectionSlack)}
+}
+
+// byRoundTrip bounds a key that fails while Status still says ok: the active round trip sees it at the first
+// report a round-trip interval after the last one that passed.
+func byRoundTrip(t lab.Timings) bound {
+	return bound{t.RoundTripInterval + nextReport(t) + detectionSlack,
+		fmt.Sprintf("the round-trip interval %s + the next health report (%s + 10%%) + %s", t.RoundTripInterval, t.ReportInterval, detectionSlack)}
+}
+
+// byAPIServerMetrics bounds what only an apiserver can see, once it serves again after took: a failed read of
+// KMS data shows as growth between two reads of its /metrics, which kmsstate takes every report interval.
+func byAPIServerMetrics(t lab.Timings, took time.Duration) bound {
+	return bound{took + 2*nextReport(t) + detectionSlack,
+		fmt.Sprintf("the apiserver's restart (%s) + two reads of its metrics (every %s + 10%%) + %s", took.Round(100*time.Millisecond), t.ReportInterval, detectionSlack)}
+}
+
+// byRecoveryScan bounds undecryptable objects, once the apiservers have lost the cached DEKs after took: the
+// next scan of lost-key recovery.
+func byRecoveryScan(t lab.Timings, took time.Duration) bound {
+	return bound{took + t.RecoveryInterval + detectionSlack,
+		fmt.Sprintf("the apiservers' restarts (%s) + the recovery scan (every %s) + %s", took.Round(100*time.Millisecond), t.RecoveryInterval, detectionSlack)}
+}
+
+// byErrorThreshold bounds the migrator's pause once every request fails: it needs
+// kmsmigration.DefaultErrorThreshold errors, and makes qps requests a second.
+func byErrorThreshold(qps int) bound {
+	fill := time.Duration(kmsmigration.DefaultErrorThreshold) * time.Second / time.Duration(qps)
+	return bound{fill + detectionSlack, fmt.Sprintf("%d failed requests at %d/s (%s) + %s", kmsmigration.DefaultErrorThreshold, qps, fill, detectionSlack)}
+}
+
+// byGateSync bounds the rollout gate: the revision controller asks it when the encryption config changes.
+func byGateSync() bound {
+	return bound{detectionSlack, fmt.Sprintf("the revision controller's sync on the config change + %s", detectionSlack)}
+}
+
+// detected records that the story's fault was reported after d by the condition by, against b; a detection
+// above its bound is a note, not a problem: a timing on a shared machine is no test.
+func (r *Result) detected(d time.Duration, by string, b bound) {
+	r.Detected, r.DetectedBy, r.Bound, r.BoundBy = d, by, b.d, b.by
+	if !r.WithinBound() {
+		r.notef("detected after %s, above its bound of %s: %s", d.Round(100*time.Millisecond), b.d.Round(100*time.Millisecond), b.by)
+	}
+}
+
+// WithinBound says whether the fault was detected within its bound; true for a story without one.
+func (r *Result) WithinBound() bool { return r.Bound == 0 || r.Detected <= r.Bound }
