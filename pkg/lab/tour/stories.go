@@ -228,8 +228,8 @@ func pluginDown(ctx context.Context, env *Env, res *Result, node string, waitFor
 	}
 	restarted, err := restore(ctx, env, res, lab.Injection{Fault: lab.FaultPluginStart, Node: node}, stopped, "the plugins were back")
 	if err == nil && res.Recovered > 0 {
-		res.notef("back %s after the plugins were started again (kube-apiserver's and the health reporter's gRPC clients "+
-			"reconnect with exponential backoff, up to 2 minutes after a long outage)", (res.Recovered - restarted.Sub(stopped)).Round(100*time.Millisecond))
+		res.notef("back %s after the plugins were started again (kube-apiserver's KMS gRPC client reconnects with grpc-go's "+
+			"exponential backoff, up to 2 minutes after a long outage; the health reporter's redials every second)", (res.Recovered - restarted.Sub(stopped)).Round(100*time.Millisecond))
 	}
 	return err
 }
