@@ -23,9 +23,9 @@ import (
 )
 
 const (
-	// targetNamespace is kube-apiserver-operator's operand namespace, and the component name of its
+	// TargetNamespace is kube-apiserver-operator's operand namespace, and the component name of its
 	// encryption controllers (encryption-key-openshift-kube-apiserver-<n>).
-	targetNamespace = "openshift-kube-apiserver"
+	TargetNamespace = "openshift-kube-apiserver"
 	// OperatorNamespace holds the operator's own state (kmsguard's checkpoints, memory and list of undecryptable
 	// objects) and events.
 	OperatorNamespace = "openshift-kube-apiserver-operator"
@@ -92,7 +92,7 @@ func installConfigCRDs(cfg *rest.Config, dir string) error {
 // createClusterObjects creates what exists in a cluster before kube-apiserver-operator's controllers start:
 // namespaces, the cluster-scoped config resources and the static pod manifest.
 func createClusterObjects(ctx context.Context, kube kubernetes.Interface, config configclient.Interface, nodes int) error {
-	for _, ns := range []string{targetNamespace, OperatorNamespace, "openshift-config", "openshift-config-managed"} {
+	for _, ns := range []string{TargetNamespace, OperatorNamespace, "openshift-config", "openshift-config-managed"} {
 		if _, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
 			return fmt.Errorf("creating namespace %s: %w", ns, err)
 		}
@@ -142,7 +142,7 @@ func createClusterObjects(ctx context.Context, kube kubernetes.Interface, config
 	if err != nil {
 		return err
 	}
-	if _, err := kube.CoreV1().ConfigMaps(targetNamespace).Create(ctx, &corev1.ConfigMap{
+	if _, err := kube.CoreV1().ConfigMaps(TargetNamespace).Create(ctx, &corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{Name: podConfigMapName},
 		Data:       map[string]string{podManifestKey: string(manifest)},
 	}, metav1.CreateOptions{}); err != nil {
@@ -158,7 +158,7 @@ func podManifest() *corev1.Pod {
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
 		ObjectMeta: metav1.ObjectMeta{
 			Name:      staticPodName,
-			Namespace: targetNamespace,
+			Namespace: TargetNamespace,
 			Labels:    map[string]string{"app": "openshift-kube-apiserver", "apiserver": "true"},
 		},
 		Spec: corev1.PodSpec{

@@ -338,7 +338,7 @@ func describeRollout(status *operatorv1.StaticPodOperatorStatus) string {
 // mode, records every encrypted resource as migrated, and every node runs the latest revision. It returns the
 // key's id (the n of encryption-key-openshift-kube-apiserver-<n>).
 func (l *Lab) WaitForEncryption(ctx context.Context, mode state.Mode) (string, error) {
-	selector := metav1.ListOptions{LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + targetNamespace}
+	selector := metav1.ListOptions{LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + TargetNamespace}
 	var keyID, last string
 	err := wait.PollUntilContextTimeout(ctx, time.Second, 15*time.Minute, true, func(ctx context.Context) (bool, error) {
 		keySecrets, err := secrets.ListKeySecrets(ctx, l.kube.CoreV1(), selector)

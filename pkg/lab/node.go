@@ -205,7 +205,7 @@ func (n *Node) register(ctx context.Context) error {
 // run carries out this node's installer pods until ctx ends.
 func (n *Node) run(ctx context.Context) {
 	factory := informers.NewSharedInformerFactoryWithOptions(n.client, 10*time.Minute,
-		informers.WithNamespace(targetNamespace),
+		informers.WithNamespace(TargetNamespace),
 		informers.WithTweakListOptions(func(o *metav1.ListOptions) {
 			o.FieldSelector = fields.OneTermEqualSelector("spec.nodeName", n.name).String()
 		}))
@@ -223,7 +223,7 @@ func (n *Node) run(ctx context.Context) {
 	// The candidate encryption config, which the next revision will carry: the plugins of its KMS keys run
 	// before that revision does (see reconcileSidecars).
 	candidateFactory := informers.NewSharedInformerFactoryWithOptions(n.client, 10*time.Minute,
-		informers.WithNamespace(targetNamespace),
+		informers.WithNamespace(TargetNamespace),
 		informers.WithTweakListOptions(func(o *metav1.ListOptions) {
 			o.FieldSelector = fields.OneTermEqualSelector("metadata.name", encryptiondata.EncryptionConfSecretName).String()
 		}))
@@ -243,7 +243,7 @@ func (n *Node) run(ctx context.Context) {
 	}
 	for {
 		n.reconcileSidecars(ctx, candidates.Lister())
-		for _, pod := range n.pendingInstallers(pods.Lister().Pods(targetNamespace)) {
+		for _, pod := range n.pendingInstallers(pods.Lister().Pods(TargetNamespace)) {
 			if ctx.Err() != nil {
 				return
 			}
@@ -314,11 +314,11 @@ func (n *Node) install(ctx context.Context, revision int32) error {
 	var secret *corev1.Secret
 	err := retryAPI(ctx, func() error {
 		var err error
-		manifest, err = n.client.CoreV1().ConfigMaps(targetNamespace).Get(ctx, fmt.Sprintf("%s-%d", podConfigMapName, revision), metav1.GetOptions{})
+		manifest, err = n.client.CoreV1().ConfigMaps(TargetNamespace).Get(ctx, fmt.Sprintf("%s-%d", podConfigMapName, revision), metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
-		secret, err = n.client.CoreV1().Secrets(targetNamespace).Get(ctx, fmt.Sprintf("%s-%d", encryptiondata.EncryptionConfSecretName, revision), metav1.GetOptions{})
+		secret, err = n.client.CoreV1().Secrets(TargetNamespace).Get(ctx, fmt.Sprintf("%s-%d", encryptiondata.EncryptionConfSecretName, revision), metav1.GetOptions{})
 		if apierrors.IsNotFound(err) {
 			secret, err = nil, nil // optional: no encryption at this revision
 		}
@@ -437,19 +437,42 @@ func (n *Node) restart(ctx context.Context, revision int32, fallback map[string]
 	if err := n.startPlugins(ctx, config); err != nil {
 		return err
 	}
-	if err := n.recreateMirrorPod(ctx, revision, fallback); err != nil {
-		return err
+	// The kubelet runs a static pod from its manifest whether the API answers or not, and mirrors it once it
+	// does. On a single node the API is this very apiserver: down while it restarts, and down for good after a
+	// revision that failed to start, so the mirror pod cannot come first there, or the startup monitor's
+	// fallback could never run.
+	mirrorCtx, cancel := context.WithTimeout(ctx, mirrorBeforeStartTimeout)
+	mirrorErr := n.recreateMirrorPod(mirrorCtx, revision, fallback)
+	cancel()
+	mirror := func() error {
+		if mirrorErr == nil {
+			return nil
+		}
+		n.logf("%s: the API did not answer before the restart (%v); mirroring revision %d after it", n.name, mirrorErr, revision)
+		return n.recreateMirrorPod(ctx, revision, fallback)
 	}
 	if err := n.apiServer.Restart(apiServerOptions(configPath)); err != nil {
 		// A static pod whose container does not come up is Running and not ready (the kubelet restarts the
 		// container), never Failed: library-go's installer takes a Failed operand pod for a failure without
 		// fallback and retries at once, and would not record the startup monitor's fallback that follows.
-		n.setMirrorPodStatus(ctx, corev1.PodRunning, false, err.Error())
+		// Bounded: on a single node nothing answers now, and the startup monitor's fallback must not wait.
+		statusCtx, cancel := context.WithTimeout(ctx, mirrorBeforeStartTimeout)
+		defer cancel()
+		if mirrorErr == nil {
+			n.setMirrorPodStatus(statusCtx, corev1.PodRunning, false, err.Error())
+		}
+		return err
+	}
+	if err := mirror(); err != nil {
 		return err
 	}
 	n.setMirrorPodStatus(ctx, corev1.PodRunning, true, "")
 	return nil
 }
+
+// mirrorBeforeStartTimeout is how long restart tries to mirror the new revision before it starts the apiserver:
+// long enough for an API that answers, short enough that a single node whose only apiserver is down is not held.
+const mirrorBeforeStartTimeout = 5 * time.Second
 
 // startPlugins serves a fake plugin on every KMS v2 endpoint of config that has none yet. The apiserver checks
 // its plugins before it reports healthy, so they must listen before it starts.
@@ -493,7 +516,7 @@ func (n *Node) kmsAddress(ctx context.Context, keyID string) string {
 	var secret *corev1.Secret
 	err := retryAPI(ctx, func() error {
 		var err error
-		secret, err = n.client.CoreV1().Secrets("openshift-config-managed").Get(ctx, fmt.Sprintf("encryption-key-%s-%s", targetNamespace, keyID), metav1.GetOptions{})
+		secret, err = n.client.CoreV1().Secrets("openshift-config-managed").Get(ctx, fmt.Sprintf("encryption-key-%s-%s", TargetNamespace, keyID), metav1.GetOptions{})
 		return err
 	})
 	if err != nil {
@@ -532,7 +555,7 @@ func (n *Node) reconcileSidecars(ctx context.Context, candidates corelisters.Sec
 			configs = append(configs, config)
 		}
 	}
-	if secret, err := candidates.Secrets(targetNamespace).Get(encryptiondata.EncryptionConfSecretName); err == nil {
+	if secret, err := candidates.Secrets(TargetNamespace).Get(encryptiondata.EncryptionConfSecretName); err == nil {
 		if config, err := encryptionconfig.Decode(secret.Data[encryptiondata.EncryptionConfSecretKey]); err == nil {
 			configs = append(configs, n.nodeView(config))
 		}
@@ -656,7 +679,7 @@ func (n *Node) recreateMirrorPod(ctx context.Context, revision int32, fallback m
 		return fmt.Errorf("the manifest of revision %d: %w", revision, err)
 	}
 	pod.Name = mirrorPodName(n.name)
-	pod.Namespace = targetNamespace
+	pod.Namespace = TargetNamespace
 	pod.Spec.NodeName = n.name
 	if pod.Labels == nil {
 		pod.Labels = map[string]string{}
@@ -670,11 +693,11 @@ func (n *Node) recreateMirrorPod(ctx context.Context, revision int32, fallback m
 		pod.Annotations[k] = v
 	}
 	return retryAPI(ctx, func() error {
-		err := n.client.CoreV1().Pods(targetNamespace).Delete(ctx, pod.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)})
+		err := n.client.CoreV1().Pods(TargetNamespace).Delete(ctx, pod.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)})
 		if err != nil && !apierrors.IsNotFound(err) {
 			return err
 		}
-		_, err = n.client.CoreV1().Pods(targetNamespace).Create(ctx, pod, metav1.CreateOptions{})
+		_, err = n.client.CoreV1().Pods(TargetNamespace).Create(ctx, pod, metav1.CreateOptions{})
 		return err
 	})
 }
@@ -682,7 +705,7 @@ func (n *Node) recreateMirrorPod(ctx context.Context, revision int32, fallback m
 // setMirrorPodStatus reports the apiserver process as the kubelet reports the static pod's container.
 func (n *Node) setMirrorPodStatus(ctx context.Context, phase corev1.PodPhase, ready bool, message string) {
 	err := retryAPI(ctx, func() error {
-		pod, err := n.client.CoreV1().Pods(targetNamespace).Get(ctx, mirrorPodName(n.name), metav1.GetOptions{})
+		pod, err := n.client.CoreV1().Pods(TargetNamespace).Get(ctx, mirrorPodName(n.name), metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
@@ -703,7 +726,7 @@ func (n *Node) setMirrorPodStatus(ctx context.Context, phase corev1.PodPhase, re
 			containerState = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1, Reason: "Error", Message: message, FinishedAt: now}}
 		}
 		pod.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "kube-apiserver", Ready: ready, State: containerState}}
-		_, err = n.client.CoreV1().Pods(targetNamespace).UpdateStatus(ctx, pod, metav1.UpdateOptions{})
+		_, err = n.client.CoreV1().Pods(TargetNamespace).UpdateStatus(ctx, pod, metav1.UpdateOptions{})
 		return err
 	})
 	if err != nil {

@@ -109,7 +109,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 	}
 
 	// What kube-apiserver-operator's starter has before it builds its controllers.
-	kubeInformers := v1helpers.NewKubeInformersForNamespaces(kubeClient, "", targetNamespace, OperatorNamespace, "openshift-config", "openshift-config-managed")
+	kubeInformers := v1helpers.NewKubeInformersForNamespaces(kubeClient, "", TargetNamespace, OperatorNamespace, "openshift-config", "openshift-config-managed")
 	clusterInformers := informers.NewSharedInformerFactory(kubeClient, 10*time.Minute)
 	configInformers := configinformers.NewSharedInformerFactory(configClient, 10*time.Minute)
 	recorder := events.NewKubeRecorder(kubeClient.CoreV1().Events(OperatorNamespace), "kube-apiserver-operator",
@@ -141,7 +141,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 
 	// library-go's deployer reads which encryption config every apiserver runs from the mirror pods' revision
 	// labels; kmsrollback's HoldingDeployer keeps a reverted config from being taken for the desired one.
-	podDeployer, err := encryptiondeployer.NewRevisionLabelPodDeployer("revision", targetNamespace, kubeInformers, kubeClient.CoreV1(), kubeClient.CoreV1(),
+	podDeployer, err := encryptiondeployer.NewRevisionLabelPodDeployer("revision", TargetNamespace, kubeInformers, kubeClient.CoreV1(), kubeClient.CoreV1(),
 		encryptiondeployer.StaticPodNodeProvider{OperatorClient: operatorClient})
 	if err != nil {
 		return nil, err
@@ -157,7 +157,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 	if err != nil {
 		return nil, err
 	}
-	keySelector := metav1.ListOptions{LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + targetNamespace}
+	keySelector := metav1.ListOptions{LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + TargetNamespace}
 	writeKeys := kmsmigration.WriteKeysFromDeployer(deployer, kubeClient.CoreV1(), keySelector, encryptedResources)
 	migrator, err := kmsmigration.New(kmsmigration.Options{
 		Dynamic:     migratorClient,
@@ -180,7 +180,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 	}
 
 	encryptionControllers, err := encryption.NewControllers(
-		targetNamespace,
+		TargetNamespace,
 		nil,
 		encryption.StaticEncryptionProvider(encryptedResources),
 		deployer,
@@ -201,7 +201,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 	// The census: scans etcd after each migration and every verifyInterval, publishes KMSEncryptionVerified,
 	// and keeps the reports the rollout gate judges dropped read keys by. It reads the deployed config from the
 	// same place as the gate, and the KMS write key's KEK id from kmsstate.
-	configs := revisions.Secrets(kubeClient.CoreV1(), targetNamespace, operatorClient)
+	configs := revisions.Secrets(kubeClient.CoreV1(), TargetNamespace, operatorClient)
 	census, err := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
 		Verifier: evidence.NewVerifier(etcd, evidence.Options{
 			// The API's object count confirms that the scan looked where the objects are.
@@ -243,7 +243,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 			pod.Spec.Containers[0].Image = "kmsguard-lab/cluster-kube-apiserver-operator"
 			return nil
 		}).
-		WithRevisionedResources(targetNamespace, staticPodName,
+		WithRevisionedResources(TargetNamespace, staticPodName,
 			[]revisioncontroller.RevisionResource{{Name: podConfigMapName}},
 			[]revisioncontroller.RevisionResource{{Name: encryptiondata.EncryptionConfSecretName, Optional: true}}).
 		WithVersioning("kube-apiserver", versionRecorder).
@@ -256,11 +256,11 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 	}
 
 	// kmsrollback: revert a revision whose KMS change makes an apiserver fail, with evidence that KMS is to blame.
-	operandPods := kubeInformers.InformersFor(targetNamespace).Core().V1().Pods()
+	operandPods := kubeInformers.InformersFor(TargetNamespace).Core().V1().Pods()
 	rollback, err := kmsrollback.NewController("kube-apiserver", kmsrollback.Options{
-		Rollout:        kmsrollback.StaticPodRollout(operatorClient, operandPods.Lister().Pods(targetNamespace), labels.Set{"apiserver": "true"}.AsSelector(), 0, nil),
+		Rollout:        kmsrollback.StaticPodRollout(operatorClient, operandPods.Lister().Pods(TargetNamespace), labels.Set{"apiserver": "true"}.AsSelector(), 0, nil),
 		Configs:        configs,
-		Target:         kmsrollback.ManagedEncryptionConfig(kubeClient.CoreV1(), targetNamespace),
+		Target:         kmsrollback.ManagedEncryptionConfig(kubeClient.CoreV1(), TargetNamespace),
 		Health:         kmsState,
 		AdminConfig:    kmsrollback.APIServerEncryption(configInformers.Config().V1().APIServers().Lister()),
 		Store:          holdStore,
@@ -328,7 +328,7 @@ func kmsKeys(kube kubernetes.Interface, operator v1helpers.StaticPodOperatorClie
 		ids := sets.New[string]()
 		keys := kmsstate.Keys{Providers: map[string]string{}}
 		for _, name := range names {
-			secret, err := kube.CoreV1().Secrets(targetNamespace).Get(ctx, name, metav1.GetOptions{})
+			secret, err := kube.CoreV1().Secrets(TargetNamespace).Get(ctx, name, metav1.GetOptions{})
 			if apierrors.IsNotFound(err) {
 				continue
 			}

@@ -54,7 +54,7 @@ func (l *Lab) Snapshot(ctx context.Context) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
-	pods, err := l.kube.CoreV1().Pods(targetNamespace).List(ctx, metav1.ListOptions{LabelSelector: "apiserver=true"})
+	pods, err := l.kube.CoreV1().Pods(TargetNamespace).List(ctx, metav1.ListOptions{LabelSelector: "apiserver=true"})
 	if err != nil {
 		return nil, err
 	}
