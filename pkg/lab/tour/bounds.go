@@ -62,9 +62,11 @@ func byErrorThreshold(qps int) bound {
 	return bound{fill + detectionSlack, fmt.Sprintf("%d failed requests at %d/s (%s) + %s", kmsmigration.DefaultErrorThreshold, qps, fill, detectionSlack)}
 }
 
-// byGateSync bounds the rollout gate: the revision controller asks it when the encryption config changes.
-func byGateSync() bound {
-	return bound{detectionSlack, fmt.Sprintf("the revision controller's sync on the config change + %s", detectionSlack)}
+// byGateSync bounds the rollout gate, once library-go's key and state controllers wrote the candidate config
+// after took: the revision controller asks the gate when that config changes.
+func byGateSync(took time.Duration) bound {
+	return bound{took + detectionSlack, fmt.Sprintf("library-go's candidate config (written after %s) + the revision controller's sync + %s",
+		took.Round(100*time.Millisecond), detectionSlack)}
 }
 
 // detected records that the story's fault was reported after d by the condition by, against b; a detection

@@ -10,7 +10,9 @@ import (
 
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/operator/encryption/encryptiondata"
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -511,19 +513,39 @@ func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 	if err != nil {
 		return err
 	}
+	kube, err := kubernetes.NewForConfig(l.RESTConfig())
+	if err != nil {
+		return err
+	}
+	before, err := candidateVersion(ctx, kube)
+	if err != nil {
+		return err
+	}
 	did, err := l.Inject(ctx, lab.Injection{Fault: lab.FaultBadKMSConfig})
 	if err != nil {
 		return err
 	}
+	injected := time.Now()
 	env.Logf("%s", did)
-	cond, after, err := waitCondition(ctx, env, kmsprecondition.ConditionProgressing, func(c operatorv1.OperatorCondition) bool {
+	// library-go's key and state controllers turn the APIServer change into a candidate config; the gate can judge
+	// it only from then on.
+	var candidate time.Duration
+	if err := poll(ctx, 100*time.Millisecond, storyTimeout, func() bool {
+		v, err := candidateVersion(ctx, kube)
+		candidate = time.Since(injected)
+		return err == nil && v != before
+	}); err != nil {
+		res.problemf("library-go wrote no candidate encryption config for the new KMS: %v", err)
+		return nil
+	}
+	cond, _, err := waitCondition(ctx, env, kmsprecondition.ConditionProgressing, func(c operatorv1.OperatorCondition) bool {
 		return c.Status == operatorv1.ConditionTrue && c.Reason == "KMSPluginsNotHealthy"
 	})
 	if err != nil {
 		res.problemf("the rollout gate never held the misconfigured key: %v", err)
 		return nil
 	}
-	res.detected(after, describe(cond), byGateSync())
+	res.detected(time.Since(injected), describe(cond), byGateSync(candidate))
 	if now, err := latestRevision(l); err != nil {
 		return err
 	} else if now != latest {
@@ -722,4 +744,17 @@ func firstLine(s string) string {
 		s = string(r[:157]) + "..."
 	}
 	return s
+}
+
+// candidateVersion is the resourceVersion of the candidate encryption config, the secret library-go's state
+// controller writes and the revision controller (behind kmsguard's gate) copies into the next revision.
+func candidateVersion(ctx context.Context, kube kubernetes.Interface) (string, error) {
+	secret, err := kube.CoreV1().Secrets(lab.TargetNamespace).Get(ctx, encryptiondata.EncryptionConfSecretName, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return secret.ResourceVersion, nil
 }
