@@ -444,27 +444,23 @@ func (n *Node) restart(ctx context.Context, revision int32, fallback map[string]
 	mirrorCtx, cancel := context.WithTimeout(ctx, mirrorBeforeStartTimeout)
 	mirrorErr := n.recreateMirrorPod(mirrorCtx, revision, fallback)
 	cancel()
-	mirror := func() error {
-		if mirrorErr == nil {
-			return nil
-		}
-		n.logf("%s: the API did not answer before the restart (%v); mirroring revision %d after it", n.name, mirrorErr, revision)
-		return n.recreateMirrorPod(ctx, revision, fallback)
-	}
 	if err := n.apiServer.Restart(apiServerOptions(configPath)); err != nil {
 		// A static pod whose container does not come up is Running and not ready (the kubelet restarts the
 		// container), never Failed: library-go's installer takes a Failed operand pod for a failure without
 		// fallback and retries at once, and would not record the startup monitor's fallback that follows.
 		// Bounded: on a single node nothing answers now, and the startup monitor's fallback must not wait.
-		statusCtx, cancel := context.WithTimeout(ctx, mirrorBeforeStartTimeout)
-		defer cancel()
 		if mirrorErr == nil {
+			statusCtx, cancel := context.WithTimeout(ctx, mirrorBeforeStartTimeout)
+			defer cancel()
 			n.setMirrorPodStatus(statusCtx, corev1.PodRunning, false, err.Error())
 		}
 		return err
 	}
-	if err := mirror(); err != nil {
-		return err
+	if mirrorErr != nil {
+		n.logf("%s: the API did not answer before the restart (%v); mirroring revision %d after it", n.name, mirrorErr, revision)
+		if err := n.recreateMirrorPod(ctx, revision, fallback); err != nil {
+			return err
+		}
 	}
 	n.setMirrorPodStatus(ctx, corev1.PodRunning, true, "")
 	return nil
