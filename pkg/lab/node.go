@@ -22,13 +22,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/util/wait"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/yaml"
 
@@ -746,24 +744,4 @@ func installerRevision(pod *corev1.Pod) (int32, error) {
 		}
 	}
 	return 0, fmt.Errorf("installer pod %s has no --revision", pod.Name)
-}
-
-// retryAPI retries a call while the apiservers restart (a single-node lab has none while its only one does)
-// or while it conflicts, for up to two minutes.
-func retryAPI(ctx context.Context, call func() error) error {
-	var last error
-	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, 2*time.Minute, true, func(context.Context) (bool, error) {
-		last = retry.RetryOnConflict(retry.DefaultRetry, call)
-		if last == nil {
-			return true, nil
-		}
-		if apierrors.IsNotFound(last) || apierrors.IsInvalid(last) || apierrors.IsForbidden(last) {
-			return false, last
-		}
-		return false, nil
-	})
-	if err != nil && last != nil {
-		return last
-	}
-	return err
 }
