@@ -283,9 +283,11 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 			condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use"))
 	}
 
-	if err := c.loadMemory(ctx, syncCtx.Recorder()); err != nil {
-		return err
-	}
+	// The memory is kept in a ConfigMap, which the KMS encrypts like any other: while the KMS is down it cannot
+	// be read, and that is when the verdict matters most. So a memory that cannot be read does not hold the
+	// verdict: it is evaluated without it (a zero Memory never invents a rotation), never saved over, and read
+	// again on the next sync, which replaces what was learnt meanwhile by the stored memory.
+	memoryErr := c.loadMemory(ctx, syncCtx.Recorder())
 	c.mu.Lock()
 	state, memory := Evaluate(c.options.Config, c.memory, obs)
 	c.memory, c.state = memory, &state
@@ -301,7 +303,10 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	var cleanupErr, saveErr error
 	if managed {
 		cleanupErr = c.removeOrphans(ctx, syncCtx.Recorder(), obs.Reports, state.Orphans)
-		saveErr = errors.Join(c.saveMemory(ctx, memory), c.publish(ctx, state))
+		if memoryErr == nil {
+			saveErr = c.saveMemory(ctx, memory)
+		}
+		saveErr = errors.Join(saveErr, c.publish(ctx, state))
 	} else if len(state.Orphans) > 0 {
 		klog.V(2).InfoS("kmsstate left orphaned health reports: the operator is not Managed", "controller", c.name, "managementState", spec.ManagementState, "orphans", len(state.Orphans))
 	}
@@ -315,14 +320,14 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		rotating = condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionTrue, ReasonKeyRotationInProgress, rotationMessage(state.Rotations))
 	}
 	if err := c.applyConditions(ctx, degraded, rotating); err != nil {
-		return err
+		return errors.Join(memoryErr, err)
 	}
-	return errors.Join(cleanupErr, saveErr)
+	return errors.Join(memoryErr, cleanupErr, saveErr)
 }
 
-// loadMemory reads the stored Memory once, before the first evaluation. A store that cannot be read is
-// retried; one that cannot be decoded is replaced by a fresh start, with a warning: a zero Memory never
-// invents a rotation, and refusing would stop every KMS condition for the sake of a lost KEK id.
+// loadMemory reads the stored Memory until it has been read once. A store that cannot be read is tried again
+// on the next sync (see sync); one that cannot be decoded is replaced by a fresh start, with a warning: a zero
+// Memory never invents a rotation, and refusing would stop every KMS condition for the sake of a lost KEK id.
 func (c *Controller) loadMemory(ctx context.Context, recorder events.Recorder) error {
 	if c.memoryLoaded || c.options.Memory == nil {
 		return nil

@@ -3,6 +3,7 @@ package kmsstate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -215,22 +216,47 @@ func TestMemoryStoreFailures(t *testing.T) {
 		}
 	})
 
-	t.Run("an unreadable store stops the sync until it can be read", func(t *testing.T) {
+	t.Run("an unreadable store does not hold the verdict, and is read once it can be", func(t *testing.T) {
 		kube := fake.NewClientset()
+		store := ConfigMapMemory{Client: kube.CoreV1(), Namespace: memoryNamespace, Name: memoryName}
+		first := startOperator(t, store, t0)
+		first.mustSync("kek-a", "kek-a")
+
+		// The next operator starts while the KMS is down: its memory, an encrypted ConfigMap, cannot be read.
+		undecryptable := apierrors.NewInternalError(errors.New("failed to decrypt DEK, error: rpc error: code = Unavailable"))
 		kube.PrependReactor("get", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
-			return true, nil, errServerDown
+			return true, nil, undecryptable
 		})
-		p := startOperator(t, ConfigMapMemory{Client: kube.CoreV1(), Namespace: memoryNamespace, Name: memoryName}, t0)
-		if err := p.sync("kek-a", "kek-a"); err == nil || !strings.Contains(err.Error(), errServerDown.Error()) {
+		kube.ClearActions()
+		second := startOperator(t, store, t0.Add(time.Hour))
+		if err := second.sync("kek-b", "kek-b"); err == nil || !strings.Contains(err.Error(), "failed to decrypt DEK") {
 			t.Errorf("sync error %v, want the store's", err)
 		}
-		if _, ok := p.controller.State(); ok {
-			t.Errorf("a state was evaluated without the stored memory")
+		state, ok := second.controller.State()
+		if !ok {
+			t.Fatalf("no verdict while the memory could not be read")
 		}
+		if len(state.Rotations) > 0 {
+			t.Errorf("rotations %+v invented without the memory", state.Rotations)
+		}
+		if applied := second.controller.options.OperatorClient.(*recordingOperatorClient).applied; len(applied) == 0 {
+			t.Errorf("no condition applied while the memory could not be read")
+		}
+		for _, a := range kube.Actions() {
+			if a.GetVerb() == "create" || a.GetVerb() == "update" {
+				if a.GetResource().Resource == "configmaps" && a.(clienttesting.CreateAction).GetObject().(*corev1.ConfigMap).Data[MemoryDataKey] != "" {
+					t.Errorf("the unread memory was written over: %s", a)
+				}
+			}
+		}
+
+		// The KMS is back: the stored memory replaces what the process learnt meanwhile, and the rotation from
+		// kek-a to kek-b, which happened while it could not be read, is seen.
 		kube.ReactionChain = kube.ReactionChain[1:]
-		p.mustSync("kek-a", "kek-a")
-		if _, ok := p.controller.State(); !ok {
-			t.Errorf("no state after the store came back")
+		second.mustSync("kek-b", "kek-b")
+		state, _ = second.controller.State()
+		if rotation, ok := state.LatestRotation("1"); !ok || rotation.From != "kek-a" || rotation.To != "kek-b" {
+			t.Errorf("latest rotation %+v (found %v), want kek-a to kek-b", rotation, ok)
 		}
 	})
 
