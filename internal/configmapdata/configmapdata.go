@@ -8,7 +8,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
-	"k8s.io/client-go/util/retry"
+
+	"github.com/kmsguard/kmsguard/internal/conflictretry"
 )
 
 // Update applies change to the data of the ConfigMap namespace/name, creating it when it does not exist. It
@@ -16,7 +17,7 @@ import (
 // each other, and keys change does not touch are kept.
 func Update(ctx context.Context, client corev1client.ConfigMapsGetter, namespace, name string, change func(data map[string]string)) error {
 	configMaps := client.ConfigMaps(namespace)
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	return conflictretry.Do(func() error {
 		cm, err := configMaps.Get(ctx, name, metav1.GetOptions{})
 		if apierrors.IsNotFound(err) {
 			cm = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}, Data: map[string]string{}}

@@ -25,6 +25,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 
+	"github.com/kmsguard/kmsguard/internal/conflictretry"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
@@ -283,7 +284,7 @@ func (l *Lab) setAPIServerEncryption(ctx context.Context, encryption configv1.AP
 	if err != nil {
 		return err
 	}
-	return retryOnConflict(func() error {
+	return conflictretry.Do(func() error {
 		apiServer, err := client.ConfigV1().APIServers().Get(ctx, "cluster", metav1.GetOptions{})
 		if err != nil {
 			return err

@@ -61,30 +61,3 @@ func TestRetryAPIIsNilOnlyWhenACallSucceeded(t *testing.T) {
 		})
 	}
 }
-
-func TestRetryOnConflictReportsAFailedCall(t *testing.T) {
-	conflict := apierrors.NewConflict(schema.GroupResource{Resource: "apiservers"}, "cluster", errors.New("the object has been modified"))
-	scenarios := []struct {
-		name    string
-		results []error
-		wantErr error
-	}{
-		{name: "succeeds after a conflict", results: []error{conflict, nil}},
-		{name: "canceled before any conflict", results: []error{context.Canceled}, wantErr: context.Canceled},
-		{name: "deadline after a conflict", results: []error{conflict, context.DeadlineExceeded}, wantErr: context.DeadlineExceeded},
-		{name: "conflicts every time", results: []error{conflict}, wantErr: conflict},
-	}
-	for _, s := range scenarios {
-		t.Run(s.name, func(t *testing.T) {
-			calls := 0
-			err := retryOnConflict(func() error {
-				result := s.results[min(calls, len(s.results)-1)]
-				calls++
-				return result
-			})
-			if s.wantErr == nil && err != nil || s.wantErr != nil && !errors.Is(err, s.wantErr) {
-				t.Fatalf("retryOnConflict = %v after %d calls, want %v", err, calls, s.wantErr)
-			}
-		})
-	}
-}
