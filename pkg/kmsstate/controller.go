@@ -156,7 +156,10 @@ type Controller struct {
 	failures map[failureKey]Failure
 	// memoryLoaded says whether options.Memory has been read; saved is what was last written to it.
 	memoryLoaded bool
-	saved        Memory
+	// memoryErr is why the stored Memory could not be read at the last sync (guarded by mu): the evaluation
+	// then goes to the conditions, but not to the Reader (see readable).
+	memoryErr error
+	saved     Memory
 	// published is what was last given to options.Publisher.
 	published *State
 
@@ -284,22 +287,29 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	}
 
 	// The memory is kept in a ConfigMap, which the KMS encrypts like any other: while the KMS is down it cannot
-	// be read, and that is when the verdict matters most. So a memory that cannot be read does not hold the
-	// verdict: it is evaluated without it (a zero Memory never invents a rotation), never saved over, and read
-	// again on the next sync, which replaces what was learnt meanwhile by the stored memory.
+	// be read, and that is when the conditions matter most. So a memory that cannot be read does not hold the
+	// conditions: they are evaluated without it, it is never saved over, and it is read again on the next sync,
+	// which replaces what was learnt meanwhile by the stored memory. The other controllers keep waiting for it
+	// (readable), as they would for a first evaluation.
 	memoryErr := c.loadMemory(ctx, syncCtx.Recorder())
 	c.mu.Lock()
 	state, memory := Evaluate(c.options.Config, c.memory, obs)
-	c.memory, c.state = memory, &state
+	c.memory, c.state, c.memoryErr = memory, &state, memoryErr
 	previous := c.failures
 	c.failures = failureSet(state.Failures)
 	c.mu.Unlock()
+	reported := state
+	if memoryErr != nil {
+		// A rotation seen to complete without the memory is reported once the memory is read, from where the
+		// memory left it: reporting it now too would count it twice, once from an unknown KEK id.
+		reported.Completed = nil
+	}
 
 	for _, ignored := range state.Ignored {
 		klog.V(2).InfoS("kmsstate ignored an input", "controller", c.name, "input", ignored.What, "reason", ignored.Why)
 	}
-	c.emitEvents(syncCtx.Recorder(), previous, c.failures, state)
-	c.metrics.update(&state, obs.Now)
+	c.emitEvents(syncCtx.Recorder(), previous, c.failures, reported)
+	c.metrics.update(&reported, obs.Now)
 	var cleanupErr, saveErr error
 	if managed {
 		cleanupErr = c.removeOrphans(ctx, syncCtx.Recorder(), obs.Reports, state.Orphans)

@@ -216,47 +216,58 @@ func TestMemoryStoreFailures(t *testing.T) {
 		}
 	})
 
-	t.Run("an unreadable store does not hold the verdict, and is read once it can be", func(t *testing.T) {
+	t.Run("an unreadable store does not hold the conditions, and is read once it can be", func(t *testing.T) {
 		kube := fake.NewClientset()
-		store := ConfigMapMemory{Client: kube.CoreV1(), Namespace: memoryNamespace, Name: memoryName}
-		first := startOperator(t, store, t0)
+		first := startOperator(t, ConfigMapMemory{Client: kube.CoreV1(), Namespace: memoryNamespace, Name: memoryName}, t0)
 		first.mustSync("kek-a", "kek-a")
 
-		// The next operator starts while the KMS is down: its memory, an encrypted ConfigMap, cannot be read.
-		undecryptable := apierrors.NewInternalError(errors.New("failed to decrypt DEK, error: rpc error: code = Unavailable"))
-		kube.PrependReactor("get", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
-			return true, nil, undecryptable
-		})
-		kube.ClearActions()
+		// The next operator starts while the KMS is down, in the middle of a rotation from kek-a to kek-b: its
+		// memory, an encrypted ConfigMap, cannot be read.
+		store := &unreadableMemory{MemoryStore: ConfigMapMemory{Client: kube.CoreV1(), Namespace: memoryNamespace, Name: memoryName},
+			loadErr: apierrors.NewInternalError(errors.New("failed to decrypt DEK, error: rpc error: code = Unavailable"))}
 		second := startOperator(t, store, t0.Add(time.Hour))
-		if err := second.sync("kek-b", "kek-b"); err == nil || !strings.Contains(err.Error(), "failed to decrypt DEK") {
-			t.Errorf("sync error %v, want the store's", err)
-		}
-		state, ok := second.controller.State()
-		if !ok {
-			t.Fatalf("no verdict while the memory could not be read")
-		}
-		if len(state.Rotations) > 0 {
-			t.Errorf("rotations %+v invented without the memory", state.Rotations)
-		}
-		if applied := second.controller.options.OperatorClient.(*recordingOperatorClient).applied; len(applied) == 0 {
-			t.Errorf("no condition applied while the memory could not be read")
-		}
-		for _, a := range kube.Actions() {
-			if a.GetVerb() == "create" || a.GetVerb() == "update" {
-				if a.GetResource().Resource == "configmaps" && a.(clienttesting.CreateAction).GetObject().(*corev1.ConfigMap).Data[MemoryDataKey] != "" {
-					t.Errorf("the unread memory was written over: %s", a)
-				}
+		for _, keks := range [][]string{{"kek-b", "kek-a"}, {"kek-b", "kek-b"}} {
+			second.clock.Step(time.Minute)
+			if err := second.sync(keks...); err == nil || !strings.Contains(err.Error(), "failed to decrypt DEK") {
+				t.Errorf("sync error %v, want the store's", err)
 			}
+		}
+		if _, ok := second.controller.State(); !ok {
+			t.Fatalf("no evaluation while the memory could not be read")
+		}
+		if applied := second.controller.options.OperatorClient.(*recordingOperatorClient).applied; len(applied) != 2 {
+			t.Errorf("%d condition applies while the memory could not be read, want one a sync", len(applied))
+		}
+		var unhealthy *UnhealthyError
+		if _, err := second.controller.Current(); !errors.As(err, &unhealthy) || unhealthy.Failures[0].Reason != ReasonStateNotEvaluated {
+			t.Errorf("Current() = %v, want %s: the other controllers wait for the memory", err, ReasonStateNotEvaluated)
+		}
+		if r, ok := second.controller.LatestRotation("1"); ok {
+			t.Errorf("LatestRotation = %+v without the memory", r)
+		}
+		if store.saves != 0 {
+			t.Errorf("the unread memory was written over %d times", store.saves)
+		}
+		if rotated := second.events(EventKeyRotated); len(rotated) != 0 {
+			t.Errorf("%s events %q without the memory, want none until it is read", EventKeyRotated, rotated)
 		}
 
 		// The KMS is back: the stored memory replaces what the process learnt meanwhile, and the rotation from
-		// kek-a to kek-b, which happened while it could not be read, is seen.
-		kube.ReactionChain = kube.ReactionChain[1:]
+		// kek-a, which completed while it could not be read, is reported once.
+		store.loadErr = nil
+		second.clock.Step(time.Minute)
 		second.mustSync("kek-b", "kek-b")
-		state, _ = second.controller.State()
-		if rotation, ok := state.LatestRotation("1"); !ok || rotation.From != "kek-a" || rotation.To != "kek-b" {
-			t.Errorf("latest rotation %+v (found %v), want kek-a to kek-b", rotation, ok)
+		if r, ok := second.controller.LatestRotation("1"); !ok || r.From != "kek-a" || r.To != "kek-b" {
+			t.Errorf("LatestRotation = %+v (found %v), want kek-a to kek-b", r, ok)
+		}
+		if rotated := second.events(EventKeyRotated); len(rotated) != 1 {
+			t.Errorf("%s events %q, want one", EventKeyRotated, rotated)
+		}
+		if _, err := second.controller.Current(); err != nil {
+			t.Errorf("Current() = %v once the memory was read", err)
+		}
+		if store.saves != 1 {
+			t.Errorf("%d saves once the memory was read, want 1", store.saves)
 		}
 	})
 
@@ -281,4 +292,24 @@ func TestMemoryStoreFailures(t *testing.T) {
 			t.Errorf("stored memory %+v (%v) after the retry, want kek-a settled", m, err)
 		}
 	})
+}
+
+// unreadableMemory is a MemoryStore that cannot be read while loadErr is set, as an encrypted ConfigMap while
+// the KMS is down, and counts its saves.
+type unreadableMemory struct {
+	MemoryStore
+	loadErr error
+	saves   int
+}
+
+func (m *unreadableMemory) Load(ctx context.Context) (Memory, error) {
+	if m.loadErr != nil {
+		return Memory{}, m.loadErr
+	}
+	return m.MemoryStore.Load(ctx)
+}
+
+func (m *unreadableMemory) Save(ctx context.Context, memory Memory) error {
+	m.saves++
+	return m.MemoryStore.Save(ctx, memory)
 }

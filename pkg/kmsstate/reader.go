@@ -43,11 +43,27 @@ func (s *State) Fresh(now time.Time, maxAge time.Duration) error {
 	return nil
 }
 
+// readable returns the latest evaluation the other controllers may act on: one made with the stored Memory.
+// An evaluation made while the memory could not be read lacks the KEK ids settled before it, and the grace of
+// a KEK id mismatch that started before it; it goes to the conditions only.
+func (c *Controller) readable() (State, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	switch {
+	case c.state == nil:
+		return State{}, &UnhealthyError{Failures: []Failure{{Reason: ReasonStateNotEvaluated, Detail: "kmsstate has not evaluated any report yet"}}}
+	case c.memoryErr != nil:
+		return State{}, &UnhealthyError{Failures: []Failure{{Reason: ReasonStateNotEvaluated, Detail: fmt.Sprintf(
+			"kmsstate cannot read its memory of KEK ids (%v); until it can, its evaluation goes to the operator's conditions only", c.memoryErr)}}}
+	}
+	return *c.state, nil
+}
+
 // Current implements Reader.
 func (c *Controller) Current() (State, error) {
-	state, ok := c.State()
-	if !ok {
-		return State{}, &UnhealthyError{Failures: []Failure{{Reason: ReasonStateNotEvaluated, Detail: "kmsstate has not evaluated any report yet"}}}
+	state, err := c.readable()
+	if err != nil {
+		return State{}, err
 	}
 	if err := state.Fresh(c.options.Clock.Now(), c.options.MaxStateAge); err != nil {
 		return State{}, err
@@ -80,8 +96,8 @@ func (c *Controller) SettledKEKID(keyID string) (string, error) {
 
 // LatestRotation implements Reader.
 func (c *Controller) LatestRotation(keyID string) (Rotation, bool) {
-	state, ok := c.State()
-	if !ok {
+	state, err := c.readable()
+	if err != nil {
 		return Rotation{}, false
 	}
 	return state.LatestRotation(keyID)
