@@ -156,8 +156,8 @@ type Controller struct {
 	failures map[failureKey]Failure
 	// memoryLoaded says whether options.Memory has been read; saved is what was last written to it.
 	memoryLoaded bool
-	// memoryErr is why the stored Memory could not be read at the last sync (guarded by mu): the evaluation
-	// then goes to the conditions, but not to the Reader (see readable).
+	// memoryErr is why the stored Memory could not be read at the last sync (guarded by mu); the rotation
+	// history waits for it (LatestRotation).
 	memoryErr error
 	saved     Memory
 	// published is what was last given to options.Publisher.
@@ -271,7 +271,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		// Nothing to watch is a verdict too: keep it fresh, so that the Reader methods do not call it stale.
 		empty := State{EvaluatedAt: obs.Now, Nodes: sets.List(sets.New(obs.Nodes...))}
 		c.mu.Lock()
-		c.state = &empty
+		c.state, c.memoryErr = &empty, nil
 		c.mu.Unlock()
 		// The plugin series of the keys that were in use go: KMS switched off must not leave an unhealthy
 		// plugin, and its alert, behind.
@@ -287,10 +287,12 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	}
 
 	// The memory is kept in a ConfigMap, which the KMS encrypts like any other: while the KMS is down it cannot
-	// be read, and that is when the conditions matter most. So a memory that cannot be read does not hold the
-	// conditions: they are evaluated without it, it is never saved over, and it is read again on the next sync,
-	// which replaces what was learnt meanwhile by the stored memory. The other controllers keep waiting for it
-	// (readable), as they would for a first evaluation.
+	// be read, and that is when the verdict matters most; after a destroyed KEK it may never be read again until
+	// kmsrecovery deletes it, which needs this verdict. So a memory that cannot be read does not hold the verdict:
+	// plugin health does not depend on it, and is evaluated, reported and read as always. The memory is never
+	// saved over, and is read again on the next sync, which replaces what was learnt meanwhile by the stored
+	// memory; until then no rotation is reported as completed (events, metrics, LatestRotation), since this
+	// process cannot know where it came from.
 	memoryErr := c.loadMemory(ctx, syncCtx.Recorder())
 	c.mu.Lock()
 	state, memory := Evaluate(c.options.Config, c.memory, obs)

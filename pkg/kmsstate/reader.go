@@ -43,27 +43,11 @@ func (s *State) Fresh(now time.Time, maxAge time.Duration) error {
 	return nil
 }
 
-// readable returns the latest evaluation the other controllers may act on: one made with the stored Memory.
-// An evaluation made while the memory could not be read lacks the KEK ids settled before it, and the grace of
-// a KEK id mismatch that started before it; it goes to the conditions only.
-func (c *Controller) readable() (State, error) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	switch {
-	case c.state == nil:
-		return State{}, &UnhealthyError{Failures: []Failure{{Reason: ReasonStateNotEvaluated, Detail: "kmsstate has not evaluated any report yet"}}}
-	case c.memoryErr != nil:
-		return State{}, &UnhealthyError{Failures: []Failure{{Reason: ReasonStateNotEvaluated, Detail: fmt.Sprintf(
-			"kmsstate cannot read its memory of KEK ids (%v); until it can, its evaluation goes to the operator's conditions only", c.memoryErr)}}}
-	}
-	return *c.state, nil
-}
-
 // Current implements Reader.
 func (c *Controller) Current() (State, error) {
-	state, err := c.readable()
-	if err != nil {
-		return State{}, err
+	state, ok := c.State()
+	if !ok {
+		return State{}, &UnhealthyError{Failures: []Failure{{Reason: ReasonStateNotEvaluated, Detail: "kmsstate has not evaluated any report yet"}}}
 	}
 	if err := state.Fresh(c.options.Clock.Now(), c.options.MaxStateAge); err != nil {
 		return State{}, err
@@ -94,10 +78,18 @@ func (c *Controller) SettledKEKID(keyID string) (string, error) {
 	return kek, nil
 }
 
-// LatestRotation implements Reader.
+// LatestRotation implements Reader. While the stored Memory cannot be read, the evaluation knows no rotation
+// from before this process, and one it saw complete may be from an unknown KEK id: there is none to report until
+// the memory is read.
 func (c *Controller) LatestRotation(keyID string) (Rotation, bool) {
-	state, err := c.readable()
-	if err != nil {
+	c.mu.RLock()
+	memoryErr := c.memoryErr
+	c.mu.RUnlock()
+	if memoryErr != nil {
+		return Rotation{}, false
+	}
+	state, ok := c.State()
+	if !ok {
 		return Rotation{}, false
 	}
 	return state.LatestRotation(keyID)
