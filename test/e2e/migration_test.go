@@ -19,9 +19,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/clock"
 
+	"github.com/kmsguard/kmsguard/internal/conflictretry"
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
@@ -349,7 +349,7 @@ func startWriters(ctx context.Context, t *testing.T, client kubernetes.Interface
 				value := fmt.Sprintf("writer-%d-%d", id, seq)
 				// One writer per Secret at a time, so that "last" is well defined.
 				w.lock.Lock()
-				err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+				err := conflictretry.Do(func() error {
 					s, err := client.CoreV1().Secrets("default").Get(context.Background(), name, metav1.GetOptions{})
 					if err != nil {
 						return err
