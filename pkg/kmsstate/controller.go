@@ -339,7 +339,8 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 
 // loadMemory reads the stored Memory until it has been read once. A store that cannot be read is tried again
 // on the next sync (see sync); one that cannot be decoded is replaced by a fresh start, with a warning: a zero
-// Memory never invents a rotation, and refusing would stop every KMS condition for the sake of a lost KEK id.
+// Memory only forgets where a rotation came from (it reports one from an unknown KEK id), and refusing would
+// stop every KMS condition for the sake of a lost KEK id.
 func (c *Controller) loadMemory(ctx context.Context, recorder events.Recorder) error {
 	if c.memoryLoaded || c.options.Memory == nil {
 		return nil
