@@ -83,13 +83,9 @@ func (c *Controller) SettledKEKID(keyID string) (string, error) {
 // the memory is read.
 func (c *Controller) LatestRotation(keyID string) (Rotation, bool) {
 	c.mu.RLock()
-	memoryErr := c.memoryErr
+	state, memoryErr := c.state, c.memoryErr
 	c.mu.RUnlock()
-	if memoryErr != nil {
-		return Rotation{}, false
-	}
-	state, ok := c.State()
-	if !ok {
+	if state == nil || memoryErr != nil {
 		return Rotation{}, false
 	}
 	return state.LatestRotation(keyID)
