@@ -73,7 +73,7 @@ lab: envtest-assets
 	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" $(GO) run ./cmd/kmsguard lab --encryption aescbc,KMS
 
 .PHONY: verify
-verify: verify-gofmt verify-vet verify-modules lint
+verify: verify-gofmt verify-vet verify-modules verify-library-go lint
 
 # lint runs golangci-lint with the committed .golangci.yml; hack/golangci-lint.sh builds the pinned version from
 # the Go module proxy into _output/bin the first time (2-4 minutes).
@@ -100,6 +100,12 @@ verify-modules:
 		GOFLAGS=-mod=mod $(GO) mod vendor -o "$$tmp/vendor" && \
 		if ! diff -r -q vendor "$$tmp/vendor"; then echo "vendor/ is out of sync: run 'go mod vendor'"; exit 1; fi
 	@for m in hack/tools/*/; do (cd "$$m" && GOFLAGS=-mod=mod $(GO) mod tidy -diff) || exit 1; done
+
+# verify-library-go fails when third_party/library-go (the operators' library-go, which the module proxy does not
+# serve) differs from the commit its manifest records, or go.mod requires another version.
+.PHONY: verify-library-go
+verify-library-go:
+	hack/verify-library-go.sh
 
 .PHONY: clean
 clean:

@@ -19,11 +19,11 @@
 //   - key id: the number of one of library-go's encryption key secrets, encryption-key-<component>-<n>. For a
 //     KMS key it is also the <n> of the plugin socket unix:///var/run/kmsplugin/kms-<n>.sock and of the
 //     provider name library-go writes. It names a key in the encryption config. Fields: KeyID, KeyIDs; JSON
-//     keyID; operator API: KMSPluginHealthReport.KeyId; metrics label key_id.
+//     keyID; operator API: KMSPluginHealthReport.KeyID; metrics label key_id.
 //   - KEK id: the id of the remote key encryption key a KMS v2 plugin returns from Status and Encrypt
 //     (upstream's "key_id"), which kube-apiserver stores in every value it writes (EncryptedObject.keyID). The
 //     KMS can change it behind the same key id: a rotation. Fields: KEKID; JSON kekID; flag --kek-id; operator
-//     API: KMSPluginHealthReport.KEKId. kube-apiserver's metrics carry only its hash (key_id_hash,
+//     API: KMSPluginHealthReport.RemoteKeyID. kube-apiserver's metrics carry only its hash (key_id_hash,
 //     kmsstate.KEKIDHash).
 //   - write key: the first provider of a resource's entry in the encryption config, what kube-apiserver
 //     writes with; for KMS v2 together with the KEK id its plugin returns (evidence.WriteKey).

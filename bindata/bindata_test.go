@@ -18,7 +18,7 @@ func TestLabKMSEncryptionIsValid(t *testing.T) {
 	switch {
 	case encryption.Type != configv1.EncryptionTypeKMS || encryption.KMS.Type != configv1.VaultKMSProvider:
 		t.Errorf("type %q with provider %q, want KMS with Vault", encryption.Type, encryption.KMS.Type)
-	case vault.VaultAddress == "" || vault.TransitKey == "" || vault.TransitMount == "" || vault.KMSPluginImage == "":
+	case vault.VaultAddress == "" || vault.VaultKeyPath == "" || vault.KMSPluginImage == "":
 		t.Errorf("the Vault config misses a field library-go's key controller needs: %+v", vault)
 	case vault.Authentication.Type != configv1.VaultAuthenticationTypeAppRole || vault.Authentication.AppRole.Secret.Name == "":
 		t.Errorf("the Vault config names no AppRole secret: %+v", vault.Authentication)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -39,8 +40,8 @@ func TestReportOnceTakesOverLibraryGoEntries(t *testing.T) {
 		t.Helper()
 		status := applyoperatorv1.KMSEncryptionStatus()
 		for _, keyID := range keyIDs {
-			status.WithHealthReports(applyoperatorv1.KMSPluginHealthReport().WithNodeName(nodeName).WithKeyId(keyID).
-				WithStatus(operatorv1.KMSPluginHealthStatusHealthy).WithLastCheckedTime(earlier).WithKEKId("key-0"))
+			status.WithHealthReports(applyoperatorv1.KMSPluginHealthReport().WithNodeName(nodeName).WithKeyID(keyID).
+				WithStatus(operatorv1.KMSPluginHealthStatusHealthy).WithLastCheckedTime(earlier).WithRemoteKeyID("key-0"))
 		}
 		if err := provider.ApplyKMSEncryptionStatus(t.Context(), encryptionstatus.ReporterFieldManager(nodeName), status); err != nil {
 			t.Fatal(err)
@@ -73,9 +74,9 @@ func TestReportOnceTakesOverLibraryGoEntries(t *testing.T) {
 	type entry struct{ node, keyID, status, kekID string }
 	var got []entry
 	for _, r := range status.HealthReports {
-		got = append(got, entry{r.NodeName, r.KeyId, string(r.Status), r.KEKId})
+		got = append(got, entry{r.NodeName, r.KeyID, string(r.Status), r.RemoteKeyID})
 		if r.NodeName == node && !r.LastCheckedTime.After(earlier.Time) {
-			t.Errorf("lastCheckedTime of %s/%s was not updated: %v", r.NodeName, r.KeyId, r.LastCheckedTime)
+			t.Errorf("lastCheckedTime of %s/%s was not updated: %v", r.NodeName, r.KeyID, r.LastCheckedTime)
 		}
 	}
 	slices.SortFunc(got, func(a, b entry) int {
@@ -134,4 +135,9 @@ func (f applyFunc) GetKMSEncryptionStatus(context.Context) (*operatorv1.KMSEncry
 
 func (f applyFunc) ApplyKMSEncryptionStatus(ctx context.Context, fieldManager string, status *applyoperatorv1.KMSEncryptionStatusApplyConfiguration) error {
 	return f(ctx, fieldManager, status)
+}
+
+// UpdateKMSEncryptionStatus fails: a reporter owns its reports under its field manager, so it only applies.
+func (f applyFunc) UpdateKMSEncryptionStatus(context.Context, func(*operatorv1.KMSEncryptionStatus)) error {
+	return errors.New("the health reporter must not update the encryption status: it applies its reports")
 }

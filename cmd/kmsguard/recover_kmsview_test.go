@@ -23,14 +23,14 @@ func TestOperatorKMSView(t *testing.T) {
 	kas := &operatorv1.KubeAPIServer{
 		ObjectMeta: metav1.ObjectMeta{Name: "cluster"},
 		Status: operatorv1.KubeAPIServerStatus{EncryptionStatus: operatorv1.KMSEncryptionStatus{HealthReports: []operatorv1.KMSPluginHealthReport{
-			{NodeName: "master-0", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "kek-a", LastCheckedTime: metav1.NewTime(now)},
-			{NodeName: "master-0", KeyId: "9", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "kek-old", LastCheckedTime: metav1.NewTime(now)},
+			{NodeName: "master-0", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "kek-a", LastCheckedTime: metav1.NewTime(now)},
+			{NodeName: "master-0", KeyID: "9", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "kek-old", LastCheckedTime: metav1.NewTime(now)},
 		}}},
 	}
 	evaluated := func(at time.Time, status operatorv1.KMSPluginHealthStatus) *kmsstate.State {
 		state, _ := kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, kmsstate.Observation{
 			Now: at, Nodes: []string{"master-0"}, KeyIDs: []string{"1"},
-			Reports: []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyId: "1", Status: status, KEKId: "kek-a", LastCheckedTime: metav1.NewTime(at)}},
+			Reports: []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyID: "1", Status: status, RemoteKeyID: "kek-a", LastCheckedTime: metav1.NewTime(at)}},
 		})
 		return &state
 	}

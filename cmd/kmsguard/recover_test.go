@@ -48,7 +48,7 @@ func kmsViewOf(reports ...operatorv1.KMSPluginHealthReport) kmsrecovery.KMSView 
 }
 
 func report(node string, status operatorv1.KMSPluginHealthStatus, kekID string) operatorv1.KMSPluginHealthReport {
-	return operatorv1.KMSPluginHealthReport{NodeName: node, KeyId: "1", Status: status, KEKId: kekID, LastCheckedTime: metav1.NewTime(recoverT0)}
+	return operatorv1.KMSPluginHealthReport{NodeName: node, KeyID: "1", Status: status, RemoteKeyID: kekID, LastCheckedTime: metav1.NewTime(recoverT0)}
 }
 
 // healthyKMSView: both nodes' plugins healthy, serving key-live.

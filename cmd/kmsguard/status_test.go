@@ -36,8 +36,8 @@ func TestStatus(t *testing.T) {
 				// What the reporters wrote since: every plugin healthy. The controller's own evaluation (its
 				// apiserver views, its memory) is what the condition says, and what status must print.
 				EncryptionStatus: operatorv1.KMSEncryptionStatus{HealthReports: []operatorv1.KMSPluginHealthReport{
-					{NodeName: "master-0", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "kek-a", LastCheckedTime: metav1.NewTime(now.Add(-time.Second))},
-					{NodeName: "master-1", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "kek-a", LastCheckedTime: metav1.NewTime(now.Add(-time.Second))},
+					{NodeName: "master-0", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "kek-a", LastCheckedTime: metav1.NewTime(now.Add(-time.Second))},
+					{NodeName: "master-1", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "kek-a", LastCheckedTime: metav1.NewTime(now.Add(-time.Second))},
 				}},
 			},
 		}
@@ -48,8 +48,8 @@ func TestStatus(t *testing.T) {
 		state, _ := kmsstate.Evaluate(kmsstate.Config{ReportInterval: 30 * time.Second}, kmsstate.Memory{}, kmsstate.Observation{
 			Now: at, Nodes: []string{"master-0", "master-1"}, KeyIDs: keyIDs,
 			Reports: []operatorv1.KMSPluginHealthReport{
-				{NodeName: "master-0", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "kek-a", LastCheckedTime: metav1.NewTime(at.Add(-12 * time.Second))},
-				{NodeName: "master-1", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusError, KEKId: "kek-a", Detail: "connection refused", LastCheckedTime: metav1.NewTime(at.Add(-3 * time.Second))},
+				{NodeName: "master-0", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "kek-a", LastCheckedTime: metav1.NewTime(at.Add(-12 * time.Second))},
+				{NodeName: "master-1", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusError, RemoteKeyID: "kek-a", Detail: "connection refused", LastCheckedTime: metav1.NewTime(at.Add(-3 * time.Second))},
 			},
 		})
 		return state

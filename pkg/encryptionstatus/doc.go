@@ -8,7 +8,7 @@
 //     status.oauthAPIServer.encryptionStatus (oauth-apiserver)
 //
 // Writes use server-side apply on the status subresource. healthReports is a
-// map list keyed by nodeName and keyId, so each reporter owns exactly the
+// map list keyed by nodeName and keyID, so each reporter owns exactly the
 // entries it applies under its field manager and drops the ones it no longer
 // applies, without reading the list first or touching other reporters'
 // entries.

@@ -9,6 +9,8 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/encryption/kms"
+
+	"github.com/kmsguard/kmsguard/internal/conflictretry"
 )
 
 // Name is the name of every operator resource this package serves. They are
@@ -21,6 +23,7 @@ const Name = "cluster"
 type client[T, A any] interface {
 	Get(ctx context.Context, name string, opts metav1.GetOptions) (T, error)
 	ApplyStatus(ctx context.Context, applyConfiguration A, opts metav1.ApplyOptions) (T, error)
+	UpdateStatus(ctx context.Context, obj T, opts metav1.UpdateOptions) (T, error)
 }
 
 // provider is a kms.EncryptionStatusProvider for one operator resource. Only
@@ -60,6 +63,25 @@ func (p *provider[T, A]) ApplyKMSEncryptionStatus(ctx context.Context, fieldMana
 	opts := metav1.ApplyOptions{FieldManager: fieldManager, Force: true}
 	if _, err := p.client.ApplyStatus(ctx, p.applyConfiguration(status), opts); err != nil {
 		return fmt.Errorf("applying the encryption status of %s %q as %q: %w", p.resource, Name, fieldManager, err)
+	}
+	return nil
+}
+
+// UpdateKMSEncryptionStatus reads the resource, lets mutate change its
+// encryption status and writes the status back, again on a conflict. It
+// returns nil only when a write succeeded.
+func (p *provider[T, A]) UpdateKMSEncryptionStatus(ctx context.Context, mutate func(*operatorv1.KMSEncryptionStatus)) error {
+	err := conflictretry.Do(func() error {
+		obj, err := p.client.Get(ctx, Name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		mutate(p.status(obj))
+		_, err = p.client.UpdateStatus(ctx, obj, metav1.UpdateOptions{})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("updating the encryption status of %s %q: %w", p.resource, Name, err)
 	}
 	return nil
 }

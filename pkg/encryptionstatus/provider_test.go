@@ -1,6 +1,7 @@
 package encryptionstatus
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/utils/ptr"
@@ -202,13 +204,73 @@ func TestApplyKMSEncryptionStatus(t *testing.T) {
 	}
 }
 
+// TestUpdateKMSEncryptionStatus mutates the preflight field as library-go's
+// key controller does: the health reports stay, a conflict is retried on a
+// fresh read, and any other failure is returned, never taken for a write.
+func TestUpdateKMSEncryptionStatus(t *testing.T) {
+	stored := operatorv1.KMSEncryptionStatus{HealthReports: []operatorv1.KMSPluginHealthReport{
+		report("master-0", "1", operatorv1.KMSPluginHealthStatusHealthy),
+	}}
+	for _, r := range resources() {
+		t.Run(r.name, func(t *testing.T) {
+			scenarios := []struct {
+				name string
+				// failures are the errors of the first status updates, in turn.
+				failures    []error
+				wantErr     bool
+				wantUpdates int
+			}{
+				{name: "written at once", wantUpdates: 1},
+				{name: "conflict retried", failures: []error{apierrors.NewConflict(schema.GroupResource{Resource: r.gvr}, Name, errors.New("modified"))}, wantUpdates: 2},
+				{name: "forbidden returned", failures: []error{apierrors.NewForbidden(schema.GroupResource{Resource: r.gvr}, Name, errors.New("no"))}, wantErr: true, wantUpdates: 1},
+			}
+			for _, s := range scenarios {
+				t.Run(s.name, func(t *testing.T) {
+					cs := fake.NewClientset(r.newObject(stored))
+					updates := 0
+					cs.PrependReactor("update", r.gvr, func(action clienttesting.Action) (bool, runtime.Object, error) {
+						updates++
+						if action.GetSubresource() != "status" {
+							t.Errorf("update of subresource %q, want status", action.GetSubresource())
+						}
+						if updates <= len(s.failures) {
+							return true, nil, s.failures[updates-1]
+						}
+						return false, nil, nil
+					})
+
+					err := r.newProvider(cs).UpdateKMSEncryptionStatus(t.Context(), func(status *operatorv1.KMSEncryptionStatus) {
+						status.Preflight.ObservedConfigHash = "abcdefgh"
+					})
+
+					if s.wantErr != (err != nil) {
+						t.Fatalf("UpdateKMSEncryptionStatus = %v, want an error: %v", err, s.wantErr)
+					}
+					if updates != s.wantUpdates {
+						t.Errorf("%d status updates, want %d", updates, s.wantUpdates)
+					}
+					got, err := r.newProvider(cs).GetKMSEncryptionStatus(t.Context())
+					mustSucceed(t, err)
+					want := stored.DeepCopy()
+					if !s.wantErr {
+						want.Preflight.ObservedConfigHash = "abcdefgh"
+					}
+					if diff := cmp.Diff(want, got); diff != "" {
+						t.Errorf("status differs (-want +got):\n%s", diff)
+					}
+				})
+			}
+		})
+	}
+}
+
 func report(node, keyID string, status operatorv1.KMSPluginHealthStatus) operatorv1.KMSPluginHealthReport {
-	return operatorv1.KMSPluginHealthReport{NodeName: node, KeyId: keyID, Status: status, LastCheckedTime: checkedAt, KEKId: "kek-1"}
+	return operatorv1.KMSPluginHealthReport{NodeName: node, KeyID: keyID, Status: status, LastCheckedTime: checkedAt, RemoteKeyID: "kek-1"}
 }
 
 func applyReport(node, keyID string, status operatorv1.KMSPluginHealthStatus) *applyoperatorv1.KMSPluginHealthReportApplyConfiguration {
 	return applyoperatorv1.KMSPluginHealthReport().
-		WithNodeName(node).WithKeyId(keyID).WithStatus(status).WithLastCheckedTime(checkedAt).WithKEKId("kek-1")
+		WithNodeName(node).WithKeyID(keyID).WithStatus(status).WithLastCheckedTime(checkedAt).WithRemoteKeyID("kek-1")
 }
 
 func mustSucceed(t *testing.T, err error) {

@@ -28,7 +28,7 @@ func kmsVerdict(status operatorv1.KMSPluginHealthStatus, unhealthyKey string, ke
 			if node == "master-1" && id == unhealthyKey {
 				s = operatorv1.KMSPluginHealthStatusError
 			}
-			reports = append(reports, operatorv1.KMSPluginHealthReport{NodeName: node, KeyId: id, Status: s, KEKId: "kek-" + id, LastCheckedTime: metav1.NewTime(now)})
+			reports = append(reports, operatorv1.KMSPluginHealthReport{NodeName: node, KeyID: id, Status: s, RemoteKeyID: "kek-" + id, LastCheckedTime: metav1.NewTime(now)})
 		}
 	}
 	state, _ := kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, kmsstate.Observation{Now: now, Nodes: []string{"master-0", "master-1"}, KeyIDs: keyIDs, Reports: reports})

@@ -103,8 +103,8 @@ func Example() {
 		Configs: configs,
 		Nodes:   kmsstate.StaticPodNodes(operatorClient),
 		Health:  kmsState,
-		// Preflight: kmsprecondition.PreflightFromConditions(operatorClient), once library-go's key controller
-		// posts EncryptionKMSPreflightRequired (0c9fbc9f043a does not, so the handshake would never complete).
+		// Preflight: kmsprecondition.PreflightFromStatus(statusProvider) reads library-go's preflight from
+		// status.encryptionStatus.preflight; with the always-succeed preflight deployer it proves nothing.
 		Evidence: census,
 		// Only where the operator has no etcd access: leave Evidence nil, and library-go's annotations decide
 		// (the conditions then say so).

@@ -45,10 +45,10 @@ type Options struct {
 	Nodes  kmsstate.NodeLister
 	Health HealthReader
 	// Preflight, when set, requires library-go's KMS preflight to have passed for the KMS configuration new
-	// keys come from (PreflightFromConditions). Leave it nil with library-go 0c9fbc9f043a: its key controller
-	// does not yet post EncryptionKMSPreflightRequired, so the handshake never completes and every new key
-	// would wait for the override. Without it a new key must still be healthy on every node, and kmsguard's
-	// health reporter checks that with the preflight's own calls (Status, Encrypt, Decrypt) on each node.
+	// keys come from (PreflightFromStatus). library-go's key controller already makes no KMS key before that
+	// preflight passed; what the gate adds is the refusal of a candidate whose configuration was preflighted
+	// and then changed. Without it a new key must still be healthy on every node, and kmsguard's health
+	// reporter checks that with the preflight's own calls (Status, Encrypt, Decrypt) on each node.
 	Preflight PreflightReader
 	// Evidence is the raw etcd evidence dropped read keys are judged by (kmsmigration's VerificationController).
 	// Leave it nil only where the operator has no etcd access: Migration is then the fallback, and the

@@ -33,11 +33,11 @@ func TestPrecondition(t *testing.T) {
 		rawCandidate        string
 		health              *kmsstate.State
 		conditions          []operatorv1.OperatorCondition
+		preflight           operatorv1.KMSPreflightCheck
 		keySecrets          []*corev1.Secret
 		// force is put in unsupportedConfigOverrides.kmsguard.forceRevision; "candidate" means the candidate's hash.
 		force string
-		// noPreflight leaves Options.Preflight nil, as with a library-go whose key controller posts no
-		// EncryptionKMSPreflightRequired.
+		// noPreflight leaves Options.Preflight nil: the gate does not read library-go's preflight.
 		noPreflight bool
 		// revertOf, when set, is the Reverts answer: "candidate" means the candidate's hash is a revert.
 		revertOf string
@@ -76,7 +76,7 @@ func TestPrecondition(t *testing.T) {
 			name:        "KMS added with healthy plugins",
 			candidate:   ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:      allHealthy("1"),
-			conditions:  preflightPassed(),
+			preflight:   preflightPassed(),
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
 			wantInMessage: []string{"may roll out", "keys [1] healthy on nodes [master-0 master-1]"},
 		},
@@ -84,8 +84,8 @@ func TestPrecondition(t *testing.T) {
 			name:      "KMS added with one unhealthy node",
 			candidate: ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health: health([]string{"1"}, healthyReport("master-0", "1"), operatorv1.KMSPluginHealthReport{
-				NodeName: "master-1", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusError, Detail: "connection refused", LastCheckedTime: metav1.NewTime(t0.Add(-5 * time.Second))}),
-			conditions:      preflightPassed(),
+				NodeName: "master-1", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusError, Detail: "connection refused", LastCheckedTime: metav1.NewTime(t0.Add(-5 * time.Second))}),
+			preflight:       preflightPassed(),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
 			wantInMessage: []string{"(PluginUnreachable)", "node master-1 key 1: connection refused", "forceRevision"},
 			wantEvents:    []string{EventBlocked},
@@ -94,8 +94,8 @@ func TestPrecondition(t *testing.T) {
 			name:      "KMS added with a stale report",
 			candidate: ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health: health([]string{"1"}, healthyReport("master-0", "1"), operatorv1.KMSPluginHealthReport{
-				NodeName: "master-1", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "kek-a", LastCheckedTime: metav1.NewTime(t0.Add(-10 * time.Minute))}),
-			conditions:      preflightPassed(),
+				NodeName: "master-1", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "kek-a", LastCheckedTime: metav1.NewTime(t0.Add(-10 * time.Minute))}),
+			preflight:       preflightPassed(),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
 			wantInMessage: []string{"HealthReportStale", "master-1"},
 			wantEvents:    []string{EventBlocked},
@@ -104,7 +104,7 @@ func TestPrecondition(t *testing.T) {
 			name:            "KMS added with no report for a node",
 			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:          health([]string{"1"}, healthyReport("master-0", "1")),
-			conditions:      preflightPassed(),
+			preflight:       preflightPassed(),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
 			wantInMessage: []string{"HealthReportMissing", "master-1"},
 			wantEvents:    []string{EventBlocked},
@@ -128,33 +128,29 @@ func TestPrecondition(t *testing.T) {
 			name:            "preflight missing",
 			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:          allHealthy("1"),
-			conditions:      []operatorv1.OperatorCondition{condition(ConditionPreflightRequired, operatorv1.ConditionTrue, "", "hash-A")},
+			preflight:       operatorv1.KMSPreflightCheck{ObservedConfigHash: "hashAAAA"},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightNotPassed, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"no EncryptionKMSPreflightSucceeded for new KMS keys [1]"},
+			wantInMessage: []string{`no preflight result yet for KMS configuration "hashAAAA" (new KMS keys [1])`},
 			wantEvents:    []string{EventBlocked},
 		},
 		{
 			name:      "preflight failed degrades at once",
 			candidate: ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:    allHealthy("1"),
-			conditions: []operatorv1.OperatorCondition{
-				condition(ConditionPreflightRequired, operatorv1.ConditionTrue, "", "hash-A"),
-				condition(ConditionPreflightControllerDegraded, operatorv1.ConditionTrue, "PreflightCheckFailed", "decrypt failed"),
-			},
+			preflight: operatorv1.KMSPreflightCheck{ObservedConfigHash: "hashAAAA",
+				Result: operatorv1.KMSPreflightResult{Status: operatorv1.KMSPreflightResultFailed, ConfigHash: "hashAAAA", RemoteKeyID: "kek-a"}},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightFailed, wantDegraded: operatorv1.ConditionTrue,
-			wantInMessage: []string{"PreflightCheckFailed", "decrypt failed"},
+			wantInMessage: []string{`the preflight of KMS configuration "hashAAAA" failed`},
 			wantEvents:    []string{EventBlocked, EventDegraded},
 		},
 		{
 			name:      "preflight passed for another hash",
 			candidate: ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:    allHealthy("1"),
-			conditions: []operatorv1.OperatorCondition{
-				condition(ConditionPreflightRequired, operatorv1.ConditionTrue, "", "hash-B"),
-				condition(ConditionPreflightSucceeded, operatorv1.ConditionTrue, "", "hash-A"),
-			},
+			preflight: operatorv1.KMSPreflightCheck{ObservedConfigHash: "hashBBBB",
+				Result: operatorv1.KMSPreflightResult{Status: operatorv1.KMSPreflightResultSucceeded, ConfigHash: "hashAAAA", RemoteKeyID: "kek-a"}},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightNotPassed, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{`passed for hash "hash-A", the current KMS configuration has hash "hash-B"`},
+			wantInMessage: []string{`the preflight result (Succeeded) is for KMS configuration "hashAAAA", the current one is "hashBBBB"`},
 			wantEvents:    []string{EventBlocked},
 		},
 		{
@@ -418,7 +414,7 @@ func TestPrecondition(t *testing.T) {
 			name:            "forced: the override names this candidate",
 			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:          health([]string{"1"}),
-			conditions:      preflightPassed(),
+			preflight:       preflightPassed(),
 			force:           "candidate",
 			wantAllowed:     true,
 			wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonForced, wantDegraded: operatorv1.ConditionFalse,
@@ -429,7 +425,7 @@ func TestPrecondition(t *testing.T) {
 			name:            "the override for another candidate is ignored",
 			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:          health([]string{"1"}),
-			conditions:      preflightPassed(),
+			preflight:       preflightPassed(),
 			force:           revisions.CandidateHash([]byte("an older candidate")),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
 			wantInMessage: []string{"names another candidate and is ignored"},
@@ -464,7 +460,7 @@ func TestPrecondition(t *testing.T) {
 				Configs:        revisions.Secrets(fake.NewClientset(objs...).CoreV1(), operandNamespace, operator),
 				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
 				Health:         s.health,
-				Preflight:      PreflightFromConditions(operator),
+				Preflight:      PreflightFromStatus(preflightStatus(s.preflight)),
 				Migration:      KeySecretMigrations(secretLister(t, s.keySecrets...), "kube-apiserver"),
 				OperatorClient: operator,
 				Recorder:       recorder,
@@ -545,7 +541,7 @@ func TestPreconditionInvalidConfig(t *testing.T) {
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			candidate := ectest.Marshal(t, s.candidate)
-			operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{Conditions: preflightPassed()}, nil)
+			operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
 			gate := newTestGate(t, Options{
 				Configs: revisions.ConfigSourceFunc(func(context.Context) (revisions.Configs, error) {
@@ -553,7 +549,7 @@ func TestPreconditionInvalidConfig(t *testing.T) {
 				}),
 				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
 				Health:         allHealthy("1", "2"),
-				Preflight:      PreflightFromConditions(operator),
+				Preflight:      PreflightFromStatus(preflightStatus(preflightPassed())),
 				Migration:      KeySecretMigrations(secretLister(t), "kube-apiserver"),
 				OperatorClient: operator,
 				Recorder:       recorder,
@@ -581,7 +577,7 @@ func TestPreconditionBlockedDuration(t *testing.T) {
 	blocked := func(since time.Duration) []operatorv1.OperatorCondition {
 		c := condition(ConditionProgressing, operatorv1.ConditionTrue, string(ReasonKMSPluginsNotHealthy), "waiting")
 		c.LastTransitionTime = metav1.NewTime(t0.Add(-since))
-		return append(preflightPassed(), c)
+		return []operatorv1.OperatorCondition{c}
 	}
 	scenarios := []struct {
 		name         string
@@ -604,7 +600,7 @@ func TestPreconditionBlockedDuration(t *testing.T) {
 				Configs:        revisions.ConfigSourceFunc(func(context.Context) (revisions.Configs, error) { return revisions.Configs{Candidate: candidate}, nil }),
 				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
 				Health:         s.health,
-				Preflight:      PreflightFromConditions(operator),
+				Preflight:      PreflightFromStatus(preflightStatus(preflightPassed())),
 				Migration:      KeySecretMigrations(secretLister(t), "kube-apiserver"),
 				OperatorClient: operator,
 				Recorder:       recorder,
@@ -627,7 +623,7 @@ func TestPreconditionBlockedDuration(t *testing.T) {
 
 // TestReadinessCheck: the readiness check judges the copy the revision controller made, not the source secret.
 func TestReadinessCheck(t *testing.T) {
-	operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{LatestAvailableRevision: 1, Conditions: preflightPassed()}, nil)
+	operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{LatestAvailableRevision: 1}, nil)
 	client := fake.NewClientset(
 		// The source already went back to no KMS; revision 2 was copied while it had KMS key 1.
 		encryptionConfigSecret("encryption-config", ectest.Marshal(t, ectest.Secrets(ectest.Identity()))),
@@ -637,7 +633,7 @@ func TestReadinessCheck(t *testing.T) {
 		Configs:        revisions.Secrets(client.CoreV1(), operandNamespace, operator),
 		Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
 		Health:         health([]string{"1"}),
-		Preflight:      PreflightFromConditions(operator),
+		Preflight:      PreflightFromStatus(preflightStatus(preflightPassed())),
 		Migration:      KeySecretMigrations(secretLister(t), "kube-apiserver"),
 		OperatorClient: operator,
 		Recorder:       events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0)),

@@ -2,12 +2,14 @@ package kmsprecondition
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
+	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -95,7 +97,7 @@ func secretLister(t *testing.T, objs ...*corev1.Secret) corev1listers.SecretList
 }
 
 func healthyReport(node, key string) operatorv1.KMSPluginHealthReport {
-	return operatorv1.KMSPluginHealthReport{NodeName: node, KeyId: key, Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "kek-a", LastCheckedTime: metav1.NewTime(t0.Add(-10 * time.Second))}
+	return operatorv1.KMSPluginHealthReport{NodeName: node, KeyID: key, Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "kek-a", LastCheckedTime: metav1.NewTime(t0.Add(-10 * time.Second))}
 }
 
 // health is kmsstate's own evaluation of the given reports, for keys on both nodes.
@@ -118,10 +120,24 @@ func condition(conditionType string, status operatorv1.ConditionStatus, reason, 
 	return operatorv1.OperatorCondition{Type: conditionType, Status: status, Reason: reason, Message: message}
 }
 
-// preflightPassed are library-go's preflight conditions after a success for the current KMS configuration.
-func preflightPassed() []operatorv1.OperatorCondition {
-	return []operatorv1.OperatorCondition{
-		condition(ConditionPreflightRequired, operatorv1.ConditionTrue, "", "hash-A"),
-		condition(ConditionPreflightSucceeded, operatorv1.ConditionTrue, "", "hash-A"),
-	}
+// preflightPassed is library-go's preflight status after a success for the current KMS configuration.
+func preflightPassed() operatorv1.KMSPreflightCheck {
+	return operatorv1.KMSPreflightCheck{ObservedConfigHash: "hashAAAA",
+		Result: operatorv1.KMSPreflightResult{Status: operatorv1.KMSPreflightResultSucceeded, ConfigHash: "hashAAAA", RemoteKeyID: "kek-a"}}
+}
+
+// preflightStatus is an operator resource's encryption status that holds a preflight and nothing else; the gate
+// only reads it.
+type preflightStatus operatorv1.KMSPreflightCheck
+
+func (p preflightStatus) GetKMSEncryptionStatus(context.Context) (*operatorv1.KMSEncryptionStatus, error) {
+	return &operatorv1.KMSEncryptionStatus{Preflight: operatorv1.KMSPreflightCheck(p)}, nil
+}
+
+func (preflightStatus) ApplyKMSEncryptionStatus(context.Context, string, *applyoperatorv1.KMSEncryptionStatusApplyConfiguration) error {
+	return errors.New("the gate must not write the encryption status")
+}
+
+func (preflightStatus) UpdateKMSEncryptionStatus(context.Context, func(*operatorv1.KMSEncryptionStatus)) error {
+	return errors.New("the gate must not write the encryption status")
 }

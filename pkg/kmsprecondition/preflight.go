@@ -5,18 +5,7 @@ import (
 	"fmt"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
-	"github.com/openshift/library-go/pkg/operator/v1helpers"
-)
-
-// library-go's KMS preflight protocol (encryption/controllers/kms_preflight_controller.go): the key controller
-// posts the hash of the current KMS configuration (APIServer spec.encryption.kms and the data it references)
-// in EncryptionKMSPreflightRequired's message; the preflight controller runs the check and posts the same hash
-// in EncryptionKMSPreflightSucceeded's message when it passed, or sets EncryptionKMSPreflightControllerDegraded
-// when it failed.
-const (
-	ConditionPreflightRequired           = "EncryptionKMSPreflightRequired"
-	ConditionPreflightSucceeded          = "EncryptionKMSPreflightSucceeded"
-	ConditionPreflightControllerDegraded = "EncryptionKMSPreflightControllerDegraded"
+	"github.com/openshift/library-go/pkg/operator/encryption/kms"
 )
 
 // PreflightReader answers whether library-go's KMS preflight passed for the KMS configuration the candidate's
@@ -26,34 +15,42 @@ type PreflightReader interface {
 	PreflightPassed(ctx context.Context, newKeyIDs []string) error
 }
 
-// PreflightFromConditions reads library-go's preflight conditions from the operator status. It passes only on
-// positive evidence: EncryptionKMSPreflightSucceeded True carrying the very hash EncryptionKMSPreflightRequired
-// asks for. A success for another hash is a success for another KMS configuration.
-func PreflightFromConditions(operator v1helpers.OperatorClient) PreflightReader {
-	return &conditionPreflight{operator: operator}
+// PreflightFromStatus reads library-go's KMS preflight handshake from the operator resource's
+// status.encryptionStatus.preflight (library-go 6a2a406da642 and later): the key controller writes the hash of
+// the KMS configuration it would make a key from as observedConfigHash, the preflight controller writes its
+// outcome as result, and no KMS key is made before result is Succeeded for that hash.
+//
+// It passes only on positive evidence: result Succeeded for the very hash in observedConfigHash. A result for
+// another hash is a result for another KMS configuration, and an empty preflight is no evidence at all.
+//
+// The result is as strong as the operator's preflight deployer: library-go's always-succeed deployer, which both
+// operators wire today, records Succeeded without running a plugin.
+func PreflightFromStatus(status kms.EncryptionStatusProvider) PreflightReader {
+	return statusPreflight{status: status}
 }
 
-type conditionPreflight struct {
-	operator v1helpers.OperatorClient
+type statusPreflight struct {
+	status kms.EncryptionStatusProvider
 }
 
-func (p *conditionPreflight) PreflightPassed(_ context.Context, newKeyIDs []string) error {
-	_, status, _, err := p.operator.GetOperatorState()
+func (p statusPreflight) PreflightPassed(ctx context.Context, newKeyIDs []string) error {
+	status, err := p.status.GetKMSEncryptionStatus(ctx)
 	if err != nil {
-		return fmt.Errorf("reading the operator status: %w", err)
+		return fmt.Errorf("reading the KMS preflight status: %w", err)
 	}
-	if c := v1helpers.FindOperatorCondition(status.Conditions, ConditionPreflightControllerDegraded); c != nil && c.Status == operatorv1.ConditionTrue {
-		return &PreflightError{Failed: true, Detail: fmt.Sprintf("%s is True (%s): %s", ConditionPreflightControllerDegraded, c.Reason, c.Message)}
-	}
-	required := v1helpers.FindOperatorCondition(status.Conditions, ConditionPreflightRequired)
-	succeeded := v1helpers.FindOperatorCondition(status.Conditions, ConditionPreflightSucceeded)
+	preflight := status.Preflight
+	observed, result := preflight.ObservedConfigHash, preflight.Result
 	switch {
-	case succeeded == nil || succeeded.Status != operatorv1.ConditionTrue:
-		return &PreflightError{Detail: fmt.Sprintf("no %s for new KMS keys %v yet", ConditionPreflightSucceeded, newKeyIDs)}
-	case required == nil || required.Status != operatorv1.ConditionTrue:
-		return &PreflightError{Detail: fmt.Sprintf("%s is for hash %q, but %s names no hash to compare it with", ConditionPreflightSucceeded, succeeded.Message, ConditionPreflightRequired)}
-	case succeeded.Message != required.Message:
-		return &PreflightError{Detail: fmt.Sprintf("the preflight passed for hash %q, the current KMS configuration has hash %q", succeeded.Message, required.Message)}
+	case observed == "":
+		return &PreflightError{Detail: fmt.Sprintf("no KMS configuration observed for preflight (status.encryptionStatus.preflight.observedConfigHash is empty) for new KMS keys %v", newKeyIDs)}
+	case result.Status == "":
+		return &PreflightError{Detail: fmt.Sprintf("no preflight result yet for KMS configuration %q (new KMS keys %v)", observed, newKeyIDs)}
+	case result.ConfigHash != observed:
+		return &PreflightError{Detail: fmt.Sprintf("the preflight result (%s) is for KMS configuration %q, the current one is %q", result.Status, result.ConfigHash, observed)}
+	case result.Status == operatorv1.KMSPreflightResultFailed:
+		return &PreflightError{Failed: true, Detail: fmt.Sprintf("the preflight of KMS configuration %q failed", observed)}
+	case result.Status != operatorv1.KMSPreflightResultSucceeded:
+		return &PreflightError{Detail: fmt.Sprintf("the preflight of KMS configuration %q ended %q, which is neither Succeeded nor Failed", observed, result.Status)}
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ var corruptPlaintext = []byte("k8s\x00\n\x0c\n\x02v1\x12\x06Secret\x1a")
 
 // healthReport is node's report on library-go key "1".
 func healthReport(node string, status operatorv1.KMSPluginHealthStatus, kekID string) operatorv1.KMSPluginHealthReport {
-	return operatorv1.KMSPluginHealthReport{NodeName: node, KeyId: "1", Status: status, KEKId: kekID, LastCheckedTime: metav1.NewTime(t0)}
+	return operatorv1.KMSPluginHealthReport{NodeName: node, KeyID: "1", Status: status, RemoteKeyID: kekID, LastCheckedTime: metav1.NewTime(t0)}
 }
 
 // kmsState evaluates reports with kmsstate's own code, for nodes master-0 and master-1 and key "1"; each

@@ -46,7 +46,7 @@
 // "unknown" is what every object gets without etcd access, or when etcd no longer holds the value or it
 // cannot be classified: an outage after an apiserver restart makes every encrypted object unreadable, and
 // nothing would tell those from a lost key's. "identity" is plaintext that does not decode: corruption. A KEK
-// id a plugin serves (any health report's kekId, in the CLI; a healthy plugin's, in kmsstate's State) or that
+// id a plugin serves (any health report's remoteKeyID, in the CLI; a healthy plugin's, in kmsstate's State) or that
 // kmsstate settled on is the KMS's current key, not a lost one; the comparison ignores the provider, erring
 // towards keeping data. The plugins of every current key must be healthy on every node (kmsstate's
 // State.Healthy): during an outage, consent waits. kube-apiserver's own failed reads (DecryptFailing) do not

@@ -41,8 +41,8 @@ func Example() {
 	// report its node's plugin writes: healthy, serving key "8".
 	kmsState, _ := kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, kmsstate.Observation{
 		Now: time.Now(), Nodes: []string{"master-0"}, KeyIDs: []string{"1"},
-		Reports: []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy,
-			KEKId: "8", LastCheckedTime: metav1.Now()}},
+		Reports: []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusHealthy,
+			RemoteKeyID: "8", LastCheckedTime: metav1.Now()}},
 	})
 	kmsView := kmsrecovery.KMSViewFunc(func(context.Context) (kmsrecovery.KMSSnapshot, error) {
 		return kmsrecovery.SnapshotFromKMSState(kmsState), nil

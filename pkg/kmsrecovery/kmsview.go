@@ -102,7 +102,7 @@ func pluginsHealthy(state kmsstate.State) error {
 // kmsstate would ignore still says that key is not lost.
 func (s *KMSSnapshot) AddReports(reports []operatorv1.KMSPluginHealthReport) {
 	for _, r := range reports {
-		s.AddServed(r.KEKId, fmt.Sprintf("node %s key %s (%s report)", r.NodeName, r.KeyId, r.Status))
+		s.AddServed(r.RemoteKeyID, fmt.Sprintf("node %s key %s (%s report)", r.NodeName, r.KeyID, r.Status))
 	}
 }
 

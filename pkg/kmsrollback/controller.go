@@ -54,7 +54,7 @@ type Options struct {
 	// keys after the revert dropped them from the config: add HoldStore.HeldKeyIDs to its KeyLister.
 	Health HealthReader
 	// Preflight, when set, must pass for the held keys before health releases a Hold
-	// (kmsprecondition.PreflightFromConditions, once library-go's key controller posts its hash).
+	// (kmsprecondition.PreflightFromStatus).
 	Preflight kmsprecondition.PreflightReader
 	// AdminConfig, when set, releases a Hold as soon as the admin's encryption configuration changes
 	// (APIServerEncryption). Without it only health releases a Hold.

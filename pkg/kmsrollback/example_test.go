@@ -9,10 +9,13 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 	configfake "github.com/openshift/client-go/config/clientset/versioned/fake"
 	configinformers "github.com/openshift/client-go/config/informers/externalversions"
+	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/encryption"
+	encryptioncontrollers "github.com/openshift/library-go/pkg/operator/encryption/controllers"
 	"github.com/openshift/library-go/pkg/operator/encryption/controllers/migrators"
 	"github.com/openshift/library-go/pkg/operator/encryption/deployer"
+	kmspreflight "github.com/openshift/library-go/pkg/operator/encryption/kms/preflight"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	corev1 "k8s.io/api/core/v1"
@@ -25,6 +28,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
+	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
@@ -89,14 +93,16 @@ func Example() {
 	_, err := encryption.NewControllers("kube-apiserver", nil, provider{}, holdingDeployer,
 		migrators.NewInProcessMigrator(dynamicfake.NewSimpleDynamicClient(runtime.NewScheme()), kubeClient.Discovery()),
 		operatorClient, configClient.ConfigV1().APIServers(), configInformers.Config().V1().APIServers(), kubeInformers,
-		kubeClient.CoreV1(), kubeClient.CoreV1(), recorder, nil)
+		kubeClient.CoreV1(), kubeClient.CoreV1(), recorder, nil,
+		encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset().OperatorV1().KubeAPIServers()),
+		kmspreflight.NewAlwaysSucceedKMSPreflightDeployer(), encryptioncontrollers.NoopEncryptionConfigurationComputer{})
 	fmt.Println("encryption controllers built:", err)
 
 	// kmsstate's verdict; in the operator this is the *kmsstate.Controller, whose KeyLister adds
 	// store.HeldKeyIDs to the keys of the current config.
 	now := time.Now()
 	state, _ := kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, kmsstate.Observation{Now: now, Nodes: []string{"master-0", "master-1"}, KeyIDs: []string{"1", "2"},
-		Reports: []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyId: "2", Status: operatorv1.KMSPluginHealthStatusError, Detail: "connection refused", LastCheckedTime: metav1.NewTime(now)}}})
+		Reports: []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyID: "2", Status: operatorv1.KMSPluginHealthStatusError, Detail: "connection refused", LastCheckedTime: metav1.NewTime(now)}}})
 
 	rollback, err := kmsrollback.NewController("kube-apiserver", kmsrollback.Options{
 		Rollout: kmsrollback.StaticPodRollout(operatorClient, kubeInformers.InformersFor(operandNamespace).Core().V1().Pods().Lister().Pods(operandNamespace),

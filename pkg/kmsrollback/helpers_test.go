@@ -46,9 +46,9 @@ func revisionSecret(t *testing.T, revision int32, config *apiserverv1.Encryption
 }
 
 func report(node, key string, status operatorv1.KMSPluginHealthStatus, detail string) operatorv1.KMSPluginHealthReport {
-	r := operatorv1.KMSPluginHealthReport{NodeName: node, KeyId: key, Status: status, Detail: detail, LastCheckedTime: metav1.NewTime(t0.Add(-10 * time.Second))}
+	r := operatorv1.KMSPluginHealthReport{NodeName: node, KeyID: key, Status: status, Detail: detail, LastCheckedTime: metav1.NewTime(t0.Add(-10 * time.Second))}
 	if status == operatorv1.KMSPluginHealthStatusHealthy {
-		r.KEKId = "kek-a"
+		r.RemoteKeyID = "kek-a"
 	}
 	return r
 }

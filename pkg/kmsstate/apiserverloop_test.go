@@ -49,7 +49,7 @@ func TestAHungAPIServerProbeDoesNotHoldTheVerdict(t *testing.T) {
 		Config:         Config{ReportInterval: time.Hour},
 		OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{ManagementState: operatorv1.Managed}, &operatorv1.OperatorStatus{}, nil),
 		StatusProvider: &fakeStatusProvider{reports: []operatorv1.KMSPluginHealthReport{{
-			NodeName: "master-0", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusError, KEKId: "a",
+			NodeName: "master-0", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusError, RemoteKeyID: "a",
 			Detail: "connection refused", LastCheckedTime: metav1.Now(),
 		}}},
 		Nodes:      staticNodes{"master-0"},

@@ -57,6 +57,11 @@ func (p *fakeStatusProvider) ApplyKMSEncryptionStatus(_ context.Context, fieldMa
 	return nil
 }
 
+// UpdateKMSEncryptionStatus fails: kmsstate owns no field of the encryption status by itself, so it only applies.
+func (p *fakeStatusProvider) UpdateKMSEncryptionStatus(context.Context, func(*operatorv1.KMSEncryptionStatus)) error {
+	return errors.New("kmsstate must not update the encryption status: it applies its removals")
+}
+
 type staticNodes []string
 
 func (n staticNodes) Nodes(context.Context) ([]string, error) { return n, nil }
@@ -209,7 +214,7 @@ func TestControllerSync(t *testing.T) {
 				}
 				var keys []string
 				for _, r := range applied.HealthReports {
-					keys = append(keys, *r.KeyId)
+					keys = append(keys, *r.KeyID)
 				}
 				if strings.Join(keys, ",") != strings.Join(wantKeys, ",") {
 					t.Errorf("cleanup as %s kept keys %v, want %v", manager, keys, wantKeys)
@@ -232,7 +237,7 @@ func TestControllerEventsOnTransitionsOnly(t *testing.T) {
 	syncAt := func(status operatorv1.KMSPluginHealthStatus, kek string) {
 		t.Helper()
 		clock.Step(interval)
-		statusProvider.reports = []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyId: "1", Status: status, KEKId: kek, LastCheckedTime: metav1.NewTime(clock.Now())}}
+		statusProvider.reports = []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyID: "1", Status: status, RemoteKeyID: kek, LastCheckedTime: metav1.NewTime(clock.Now())}}
 		if err := c.sync(context.Background(), factory.NewSyncContext("test", recorder)); err != nil {
 			t.Fatal(err)
 		}

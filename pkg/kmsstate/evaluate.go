@@ -20,7 +20,7 @@ const (
 	// after a KMS-side rotation each plugin notices on its own schedule (its own KMS poll, then one report
 	// interval), which takes minutes, not more.
 	DefaultKEKIDMismatchGrace = 5 * time.Minute
-	// maxKEKIDLength is the API limit of KMSPluginHealthReport.kekId and of a KMS v2 key_id.
+	// maxKEKIDLength is the API limit of KMSPluginHealthReport.remoteKeyID and of a KMS v2 key_id.
 	maxKEKIDLength = 1024
 )
 
@@ -123,13 +123,13 @@ func (e *evaluation) validReports() map[ReportRef]operatorv1.KMSPluginHealthRepo
 	// whose reports would otherwise never go stale.
 	future := e.obs.Now.Add(e.config.ReportInterval)
 	for _, r := range e.obs.Reports {
-		ref := ReportRef{Node: r.NodeName, KeyID: r.KeyId}
-		what := fmt.Sprintf("health report node=%q key=%q", r.NodeName, r.KeyId)
+		ref := ReportRef{Node: r.NodeName, KeyID: r.KeyID}
+		what := fmt.Sprintf("health report node=%q key=%q", r.NodeName, r.KeyID)
 		age := e.obs.Now.Sub(r.LastCheckedTime.Time)
 		switch {
-		case r.NodeName == "" || r.KeyId == "":
+		case r.NodeName == "" || r.KeyID == "":
 			e.ignore(what, "no node name or key id")
-		case !e.nodes.Has(r.NodeName) || !e.keys.Has(r.KeyId):
+		case !e.nodes.Has(r.NodeName) || !e.keys.Has(r.KeyID):
 			if age > e.config.StaleAfter() {
 				e.state.Orphans = append(e.state.Orphans, ref)
 			}
@@ -140,10 +140,10 @@ func (e *evaluation) validReports() map[ReportRef]operatorv1.KMSPluginHealthRepo
 			e.ignore(what, "lastCheckedTime %s is in the future", r.LastCheckedTime.UTC().Format(time.RFC3339))
 		case r.Status != operatorv1.KMSPluginHealthStatusHealthy && r.Status != operatorv1.KMSPluginHealthStatusUnhealthy && r.Status != operatorv1.KMSPluginHealthStatusError:
 			e.ignore(what, "unknown status %q", r.Status)
-		case r.Status == operatorv1.KMSPluginHealthStatusHealthy && (r.KEKId == "" || len(r.KEKId) > maxKEKIDLength):
+		case r.Status == operatorv1.KMSPluginHealthStatusHealthy && (r.RemoteKeyID == "" || len(r.RemoteKeyID) > maxKEKIDLength):
 			// A healthy plugin always has a key_id; trusting this report would call a plugin healthy that
 			// cannot be used for rotation detection, so it counts as no report at all.
-			e.ignore(what, "healthy without a valid kekId (%d bytes)", len(r.KEKId))
+			e.ignore(what, "healthy without a valid remoteKeyID (%d bytes)", len(r.RemoteKeyID))
 		default:
 			if old, ok := valid[ref]; ok && !r.LastCheckedTime.After(old.LastCheckedTime.Time) {
 				e.ignore(what, "duplicate of a newer report")
@@ -183,7 +183,7 @@ func (e *evaluation) evaluatePlugins(reports map[ReportRef]operatorv1.KMSPluginH
 				// The plugin answered, unhealthy or with an error of its own.
 				p.Health, reason = PluginUnhealthy, ReasonPluginUnhealthy
 			default:
-				p.Health, p.KEKID = PluginHealthy, r.KEKId
+				p.Health, p.KEKID = PluginHealthy, r.RemoteKeyID
 			}
 			if reason != "" {
 				e.addFailure(Failure{Reason: reason, Node: node, KeyID: key, Detail: p.Detail})

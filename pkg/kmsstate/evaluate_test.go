@@ -15,7 +15,7 @@ var t0 = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 const interval = 30 * time.Second
 
 func report(node, key string, status operatorv1.KMSPluginHealthStatus, kek string, age time.Duration) operatorv1.KMSPluginHealthReport {
-	r := operatorv1.KMSPluginHealthReport{NodeName: node, KeyId: key, Status: status, KEKId: kek, LastCheckedTime: metav1.NewTime(t0.Add(-age))}
+	r := operatorv1.KMSPluginHealthReport{NodeName: node, KeyID: key, Status: status, RemoteKeyID: kek, LastCheckedTime: metav1.NewTime(t0.Add(-age))}
 	if status != operatorv1.KMSPluginHealthStatusHealthy {
 		r.Detail = "boom on " + node
 	}

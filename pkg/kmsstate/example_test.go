@@ -32,8 +32,8 @@ func Example() {
 	operatorClientset := operatorfake.NewClientset(&operatorv1.KubeAPIServer{
 		ObjectMeta: metav1.ObjectMeta{Name: "cluster"},
 		Status: operatorv1.KubeAPIServerStatus{EncryptionStatus: operatorv1.KMSEncryptionStatus{HealthReports: []operatorv1.KMSPluginHealthReport{
-			{NodeName: "master-0", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "arn:kek-7", LastCheckedTime: metav1.NewTime(now)},
-			{NodeName: "master-1", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusError, KEKId: "arn:kek-7", Detail: "connection refused", LastCheckedTime: metav1.NewTime(now)},
+			{NodeName: "master-0", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "arn:kek-7", LastCheckedTime: metav1.NewTime(now)},
+			{NodeName: "master-1", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusError, RemoteKeyID: "arn:kek-7", Detail: "connection refused", LastCheckedTime: metav1.NewTime(now)},
 		}}},
 	})
 	currentEncryptionConfig := func(context.Context) (*apiserverv1.EncryptionConfiguration, error) {

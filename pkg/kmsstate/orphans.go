@@ -25,7 +25,7 @@ func (c *Controller) removeOrphans(ctx context.Context, recorder events.Recorder
 		byNode[ref.Node] = nil
 	}
 	for _, r := range reports {
-		ref := ReportRef{Node: r.NodeName, KeyID: r.KeyId}
+		ref := ReportRef{Node: r.NodeName, KeyID: r.KeyID}
 		if _, ok := byNode[r.NodeName]; !ok || orphaned.Has(ref) {
 			continue
 		}
@@ -50,11 +50,11 @@ func (c *Controller) removeOrphans(ctx context.Context, recorder events.Recorder
 func reportApplyConfiguration(r operatorv1.KMSPluginHealthReport) *applyoperatorv1.KMSPluginHealthReportApplyConfiguration {
 	a := applyoperatorv1.KMSPluginHealthReport().
 		WithNodeName(r.NodeName).
-		WithKeyId(r.KeyId).
+		WithKeyID(r.KeyID).
 		WithStatus(r.Status).
 		WithLastCheckedTime(r.LastCheckedTime)
-	if r.KEKId != "" {
-		a.WithKEKId(r.KEKId)
+	if r.RemoteKeyID != "" {
+		a.WithRemoteKeyID(r.RemoteKeyID)
 	}
 	if r.Detail != "" {
 		a.WithDetail(r.Detail)

@@ -129,8 +129,8 @@ func TestPluginErrorReason(t *testing.T) {
 			// master-1 only.
 			now := time.Now()
 			reports := []operatorv1.KMSPluginHealthReport{{
-				NodeName: "master-0", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy,
-				KEKId: kms.CurrentKEKID(), LastCheckedTime: metav1.NewTime(now),
+				NodeName: "master-0", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusHealthy,
+				RemoteKeyID: kms.CurrentKEKID(), LastCheckedTime: metav1.NewTime(now),
 			}}
 			report := probe(t, "master-1", plugin)
 			if report.Status != s.wantStatus {
@@ -166,10 +166,10 @@ func probe(t *testing.T, node string, plugin *fake.Plugin) operatorv1.KMSPluginH
 	r := pluginprobe.NewProber(node, []pluginprobe.Plugin{target}, probeCallTimeout, clock.RealClock{}).Probe(t.Context(), target)
 	return operatorv1.KMSPluginHealthReport{
 		NodeName:        *r.NodeName,
-		KeyId:           *r.KeyId,
+		KeyID:           *r.KeyID,
 		Status:          *r.Status,
 		LastCheckedTime: *r.LastCheckedTime,
-		KEKId:           deref(r.KEKId),
+		RemoteKeyID:     deref(r.RemoteKeyID),
 		Detail:          deref(r.Detail),
 	}
 }

@@ -20,7 +20,7 @@ import (
 // KEK id and no Current state.
 func TestControllerVerdictFreshness(t *testing.T) {
 	const maxAge = 4 * interval
-	healthy := []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyId: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "kek-a"}}
+	healthy := []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "kek-a"}}
 	scenarios := []struct {
 		name string
 		keys staticKeys
@@ -124,7 +124,7 @@ func TestControllerPublishes(t *testing.T) {
 	})
 	maxAge := Config{}.StaleAfter()
 	report := func(status operatorv1.KMSPluginHealthStatus) {
-		statusProvider.reports = []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyId: "1", Status: status, KEKId: "kek-a", LastCheckedTime: metav1.NewTime(clock.Now())}}
+		statusProvider.reports = []operatorv1.KMSPluginHealthReport{{NodeName: "master-0", KeyID: "1", Status: status, RemoteKeyID: "kek-a", LastCheckedTime: metav1.NewTime(clock.Now())}}
 	}
 	scenarios := []struct {
 		name          string

@@ -11,8 +11,10 @@ import (
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/encryption"
+	encryptioncontrollers "github.com/openshift/library-go/pkg/operator/encryption/controllers"
 	encryptiondeployer "github.com/openshift/library-go/pkg/operator/encryption/deployer"
 	"github.com/openshift/library-go/pkg/operator/encryption/encryptiondata"
+	kmspreflight "github.com/openshift/library-go/pkg/operator/encryption/kms/preflight"
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/resourcesynccontroller"
@@ -123,10 +125,11 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 	// health-reporter sidecar does). The keys are those of the deployed config, of the candidate the next revision
 	// will carry (the rollout gate asks about those) and of a config kmsrollback holds out.
 	holdStore := kmsrollback.NewHoldStore(kubeClient.CoreV1(), OperatorNamespace, "kmsguard-rollback")
+	statusProvider := encryptionstatus.NewKubeAPIServer(operatorClientset.OperatorV1().KubeAPIServers())
 	kmsState, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
 		Config:         kmsstate.Config{ReportInterval: reportInterval},
 		OperatorClient: operatorClient,
-		StatusProvider: encryptionstatus.NewKubeAPIServer(operatorClientset.OperatorV1().KubeAPIServers()),
+		StatusProvider: statusProvider,
 		Nodes:          kmsstate.StaticPodNodes(operatorClient),
 		Keys:           kmsKeys(kubeClient, operatorClient, holdStore),
 		Recorder:       recorder.WithComponentSuffix("kms-state"),
@@ -193,6 +196,10 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 		kubeClient.CoreV1(),
 		recorder,
 		resourceSyncer,
+		statusProvider,
+		// What kube-apiserver-operator wires: the preflight is recorded as succeeded without running a plugin.
+		kmspreflight.NewAlwaysSucceedKMSPreflightDeployer(),
+		encryptioncontrollers.NoopEncryptionConfigurationComputer{},
 	)
 	if err != nil {
 		return nil, err

@@ -79,7 +79,7 @@ func (l *Lab) Snapshot(ctx context.Context) (*View, error) {
 		if v.Plugins[i].NodeName != v.Plugins[j].NodeName {
 			return v.Plugins[i].NodeName < v.Plugins[j].NodeName
 		}
-		return v.Plugins[i].KeyId < v.Plugins[j].KeyId
+		return v.Plugins[i].KeyID < v.Plugins[j].KeyID
 	})
 	for _, c := range kas.Status.Conditions {
 		for _, prefix := range conditionPrefixes {
@@ -124,7 +124,7 @@ func (v *View) Print(w io.Writer) error {
 
 	fmt.Fprintf(tw, "NODE\tKEY ID\tPLUGIN\tKEK ID\tCHECKED\tDETAIL\n")
 	for _, r := range v.Plugins {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.NodeName, r.KeyId, r.Status, r.KEKId, r.LastCheckedTime.Format("15:04:05"), firstLine(r.Detail, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.NodeName, r.KeyID, r.Status, r.RemoteKeyID, r.LastCheckedTime.Format("15:04:05"), firstLine(r.Detail, 60))
 	}
 	if len(v.Plugins) == 0 {
 		fmt.Fprintf(tw, "(no KMS plugin reports)\n")

@@ -26,8 +26,8 @@ func TestViewPrint(t *testing.T) {
 		},
 		LatestAvailableRevision: 5,
 		Plugins: []operatorv1.KMSPluginHealthReport{
-			{NodeName: "master-0", KeyId: "2", Status: operatorv1.KMSPluginHealthStatusHealthy, KEKId: "key-1", LastCheckedTime: metav1.NewTime(at)},
-			{NodeName: "master-2", KeyId: "2", Status: operatorv1.KMSPluginHealthStatusError, LastCheckedTime: metav1.NewTime(at), Detail: "connection refused\nand more"},
+			{NodeName: "master-0", KeyID: "2", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "key-1", LastCheckedTime: metav1.NewTime(at)},
+			{NodeName: "master-2", KeyID: "2", Status: operatorv1.KMSPluginHealthStatusError, LastCheckedTime: metav1.NewTime(at), Detail: "connection refused\nand more"},
 		},
 		Conditions: []operatorv1.OperatorCondition{{Type: "KMSPluginsDegraded", Status: operatorv1.ConditionTrue, Reason: "PluginUnreachable", Message: "node master-2 key 2"}},
 		Migrations: []kmsmigration.Progress{{Resource: schema.GroupResource{Resource: "secrets"}, Target: kmsmigration.Target{WriteKey: "2"}, Counts: kmsmigration.Counts{Rewritten: 7}, Total: 9, Started: at}},

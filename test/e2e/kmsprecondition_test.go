@@ -8,7 +8,6 @@ import (
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
-	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/revisioncontroller"
@@ -95,7 +94,7 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 		Configs:        revisions.Secrets(kubeClient.CoreV1(), preconditionOperandNamespace, operator),
 		Nodes:          kmsstate.StaticPodNodes(operator),
 		Health:         kmsState,
-		Preflight:      kmsprecondition.PreflightFromConditions(operator),
+		Preflight:      kmsprecondition.PreflightFromStatus(provider),
 		Migration:      kmsprecondition.KeySecretMigrations(kubeInformers.InformersFor("openshift-config-managed").Core().V1().Secrets().Lister(), "kube-apiserver"),
 		OperatorClient: operator,
 		Recorder:       gateRecorder,
@@ -119,15 +118,13 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	// 1. A revision that changes no KMS is created although master-1's plugin is dead.
 	waitForLatestRevision(t, operator, 1)
 
-	// library-go's key and preflight controllers' verdict on the KMS configuration behind key 1.
-	for manager, c := range map[string]string{
-		"kube-apiserver-EncryptionKey":          kmsprecondition.ConditionPreflightRequired,
-		"kube-apiserver-EncryptionKMSPreflight": kmsprecondition.ConditionPreflightSucceeded,
-	} {
-		if err := operator.ApplyOperatorStatus(ctx, manager, applyoperatorv1.OperatorStatus().WithConditions(
-			applyoperatorv1.OperatorCondition().WithType(c).WithStatus(operatorv1.ConditionTrue).WithReason("E2E").WithMessage("hash-of-kms-config-1"))); err != nil {
-			t.Fatal(err)
-		}
+	// library-go's key and preflight controllers' verdict on the KMS configuration behind key 1, written where
+	// they write it.
+	if err := provider.UpdateKMSEncryptionStatus(ctx, func(status *operatorv1.KMSEncryptionStatus) {
+		status.Preflight = operatorv1.KMSPreflightCheck{ObservedConfigHash: "kmsconf1", Result: operatorv1.KMSPreflightResult{
+			Status: operatorv1.KMSPreflightResultSucceeded, ConfigHash: "kmsconf1", RemoteKeyID: "e2e-kek"}}
+	}); err != nil {
+		t.Fatal(err)
 	}
 
 	// 2. encryption-config adds KMS key 1: no revision.

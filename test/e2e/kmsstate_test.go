@@ -271,8 +271,8 @@ func TestKMSStateRemovesOrphanedReports(t *testing.T) {
 
 	// What a reporter on a since-removed node left behind an hour ago.
 	gone := applyoperatorv1.KMSEncryptionStatus().WithHealthReports(applyoperatorv1.KMSPluginHealthReport().
-		WithNodeName("master-9").WithKeyId("1").WithStatus(operatorv1.KMSPluginHealthStatusHealthy).
-		WithKEKId(f.kms.CurrentKEKID()).WithLastCheckedTime(metav1.NewTime(time.Now().Add(-time.Hour))))
+		WithNodeName("master-9").WithKeyID("1").WithStatus(operatorv1.KMSPluginHealthStatusHealthy).
+		WithRemoteKeyID(f.kms.CurrentKEKID()).WithLastCheckedTime(metav1.NewTime(time.Now().Add(-time.Hour))))
 	if err := f.provider.ApplyKMSEncryptionStatus(context.Background(), encryptionstatus.ReporterFieldManager("master-9"), gone); err != nil {
 		t.Fatal(err)
 	}

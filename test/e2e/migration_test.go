@@ -257,15 +257,15 @@ func (k *probedKMS) Current() (kmsstate.State, error) {
 	if w := k.watched.Load(); w != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		report := operatorv1.KMSPluginHealthReport{NodeName: "master-0", KeyId: w.keyID, LastCheckedTime: metav1.NewTime(now)}
+		report := operatorv1.KMSPluginHealthReport{NodeName: "master-0", KeyID: w.keyID, LastCheckedTime: metav1.NewTime(now)}
 		status, err := w.probe.Service.Status(ctx)
 		switch {
 		case err != nil:
-			report.Status, report.KEKId, report.Detail = operatorv1.KMSPluginHealthStatusError, "unknown", err.Error()
+			report.Status, report.RemoteKeyID, report.Detail = operatorv1.KMSPluginHealthStatusError, "unknown", err.Error()
 		case status.Healthz != "ok":
-			report.Status, report.KEKId, report.Detail = operatorv1.KMSPluginHealthStatusUnhealthy, status.KeyID, "healthz "+status.Healthz
+			report.Status, report.RemoteKeyID, report.Detail = operatorv1.KMSPluginHealthStatusUnhealthy, status.KeyID, "healthz "+status.Healthz
 		default:
-			report.Status, report.KEKId = operatorv1.KMSPluginHealthStatusHealthy, status.KeyID
+			report.Status, report.RemoteKeyID = operatorv1.KMSPluginHealthStatusHealthy, status.KeyID
 		}
 		observation.KeyIDs, observation.Reports = []string{w.keyID}, []operatorv1.KMSPluginHealthReport{report}
 	}

@@ -61,7 +61,7 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
 	// The new key's plugin never serves: its socket does not exist. The node's reporter reports it as Error
-	// with the kekId placeholder pluginprobe.UnknownKEKID, since the KubeAPIServer CRD requires one.
+	// with the remoteKeyID placeholder pluginprobe.UnknownKEKID, since the KubeAPIServer CRD requires one.
 	dead := fake.NewPlugin(remote, filepath.Join(dir, "dead.sock"))
 
 	cp := startKMSControlPlane(t, good)
@@ -235,7 +235,7 @@ func waitForHealthReport(t *testing.T, provider kms.EncryptionStatusProvider, no
 			return false, nil
 		}
 		for _, r := range status.HealthReports {
-			if r.NodeName == node && r.KeyId == keyID && r.Status == want {
+			if r.NodeName == node && r.KeyID == keyID && r.Status == want {
 				return true, nil
 			}
 		}

@@ -37,15 +37,15 @@
 // the table of codes and reasons. The round trip runs only after a
 // successful Status, so every failure of it is Unhealthy.
 //
-// KEKId is the key id Status returned, in every report where Status returned
+// RemoteKeyID is the key id Status returned, in every report where Status returned
 // one that kube-apiserver accepts. Unlike library-go, that includes an
-// unhealthy healthz: the operator CRDs require kekId in every report, and the
+// unhealthy healthz: the operator CRDs require remoteKeyID in every report, and the
 // API server rejects the node's whole apply when one report lacks it. An
 // Error report, and an Unhealthy one about an invalid KEK id or about a
 // Status the plugin answered with an error, carry the last key id the
 // plugin's Status returned to this Prober, or UnknownKEKID before any did:
 // library-go's reporter writes no report at all for a plugin that never
-// answered, so a dead socket would go unreported. Making kekId optional in
+// answered, so a dead socket would go unreported. Making remoteKeyID optional in
 // openshift/api would make the placeholder unnecessary.
 //
 // # Load on the KMS

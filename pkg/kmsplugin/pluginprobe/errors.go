@@ -13,7 +13,7 @@ var (
 
 	// ErrInvalidKEKID is wrapped when Status or Encrypt returned a KEK id that
 	// kube-apiserver rejects (empty, or longer than 1 KiB). Such a key id is
-	// never written to kekId, whose validation would reject it too.
+	// never written to remoteKeyID, whose validation would reject it too.
 	ErrInvalidKEKID = errors.New("invalid KEK id")
 
 	// ErrPlaintextMismatch is wrapped when Decrypt succeeded but returned

@@ -28,7 +28,7 @@ func TestProbeFakePlugin(t *testing.T) {
 		// setup breaks the KMS or the running plugin before the probe.
 		setup      func(t *testing.T, kms *fake.KMS, plugin *fake.Plugin)
 		wantStatus operatorv1.KMSPluginHealthStatus
-		// wantKEKID is the kekId the report must carry: pluginprobe.UnknownKEKID before Status ever returned one.
+		// wantKEKID is the remoteKeyID the report must carry: pluginprobe.UnknownKEKID before Status ever returned one.
 		wantKEKID string
 		// wantDetail is a regular expression the report's detail must
 		// match; "" means no detail.
@@ -232,14 +232,14 @@ func TestProbeFakePlugin(t *testing.T) {
 			report := prober.Probe(t.Context(), target)
 			after := plugin.Calls()
 
-			if *report.NodeName != "master-0" || *report.KeyId != "1" || report.LastCheckedTime == nil {
-				t.Errorf("report identifies the wrong plugin: nodeName %q keyId %q lastCheckedTime %v", *report.NodeName, *report.KeyId, report.LastCheckedTime)
+			if *report.NodeName != "master-0" || *report.KeyID != "1" || report.LastCheckedTime == nil {
+				t.Errorf("report identifies the wrong plugin: nodeName %q keyID %q lastCheckedTime %v", *report.NodeName, *report.KeyID, report.LastCheckedTime)
 			}
 			if got := *report.Status; got != s.wantStatus {
 				t.Errorf("status %q, want %q (detail %q)", got, s.wantStatus, deref(report.Detail))
 			}
-			if got := deref(report.KEKId); got != s.wantKEKID {
-				t.Errorf("kekId %q, want %q", got, s.wantKEKID)
+			if got := deref(report.RemoteKeyID); got != s.wantKEKID {
+				t.Errorf("remoteKeyID %q, want %q", got, s.wantKEKID)
 			}
 			switch got := deref(report.Detail); {
 			case s.wantDetail == "" && got != "":
@@ -287,7 +287,7 @@ func TestProbeAllFakePlugins(t *testing.T) {
 
 	got := map[string]operatorv1.KMSPluginHealthStatus{}
 	for _, report := range prober.ProbeAll(t.Context()).HealthReports {
-		got[*report.KeyId] = *report.Status
+		got[*report.KeyID] = *report.Status
 	}
 
 	want := map[string]operatorv1.KMSPluginHealthStatus{
@@ -322,7 +322,7 @@ func deref(s *string) string {
 	return *s
 }
 
-// TestProbeErrorKeepsTheLastKEKID: the operator CRDs reject a report without kekId, so a report about a failed
+// TestProbeErrorKeepsTheLastKEKID: the operator CRDs reject a report without remoteKeyID, so a report about a failed
 // Status must carry the key id the plugin served before it failed, or the outage would never be written.
 func TestProbeErrorKeepsTheLastKEKID(t *testing.T) {
 	scenarios := []struct {
@@ -347,8 +347,8 @@ func TestProbeErrorKeepsTheLastKEKID(t *testing.T) {
 			}
 			plugin.FailMethodWith(fake.MethodStatus, s.code, "")
 			report := prober.Probe(t.Context(), target)
-			if *report.Status != s.wantStatus || report.KEKId == nil || *report.KEKId != kms.CurrentKEKID() {
-				t.Errorf("after the plugin failed: status %s kekId %v, want %s with the last key id %s", *report.Status, report.KEKId, s.wantStatus, kms.CurrentKEKID())
+			if *report.Status != s.wantStatus || report.RemoteKeyID == nil || *report.RemoteKeyID != kms.CurrentKEKID() {
+				t.Errorf("after the plugin failed: status %s remoteKeyID %v, want %s with the last key id %s", *report.Status, report.RemoteKeyID, s.wantStatus, kms.CurrentKEKID())
 			}
 		})
 	}

@@ -114,11 +114,11 @@ func newTestProber(plugins ...Plugin) *Prober {
 func wantReport(status operatorv1.KMSPluginHealthStatus, kekID, detail string) *applyoperatorv1.KMSPluginHealthReportApplyConfiguration {
 	r := applyoperatorv1.KMSPluginHealthReport().
 		WithNodeName(testNodeName).
-		WithKeyId(testKeyID).
+		WithKeyID(testKeyID).
 		WithLastCheckedTime(metav1.NewTime(testNow)).
 		WithStatus(status)
 	if kekID != "" {
-		r.WithKEKId(kekID)
+		r.WithRemoteKeyID(kekID)
 	}
 	if detail != "" {
 		r.WithDetail(detail)

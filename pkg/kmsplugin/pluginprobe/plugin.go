@@ -18,7 +18,7 @@ import (
 type Plugin struct {
 	// KeyID is the id of library-go's encryption-key secret the plugin serves,
 	// the <id> of unix:///var/run/kmsplugin/kms-<id>.sock. It becomes the
-	// report's keyId; it is not a key id of the remote KMS.
+	// report's keyID; it is not a key id of the remote KMS.
 	KeyID string
 	// Service is the client the probe calls. Unit tests put a stub here.
 	Service kmsservice.Service

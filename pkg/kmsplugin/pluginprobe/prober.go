@@ -122,18 +122,18 @@ func (p *Prober) Probe(ctx context.Context, plugin Plugin) *applyoperatorv1.KMSP
 	now := p.clock.Now()
 	report := applyoperatorv1.KMSPluginHealthReport().
 		WithNodeName(p.nodeName).
-		WithKeyId(plugin.KeyID).
+		WithKeyID(plugin.KeyID).
 		WithLastCheckedTime(metav1.NewTime(now))
 
 	status, err := p.status(ctx, plugin.Service)
 	if err != nil {
 		p.forgetRoundTrip(plugin.KeyID)
-		// The operator CRDs require kekId in every report and reject the
+		// The operator CRDs require remoteKeyID in every report and reject the
 		// node's whole apply without it, which would leave the plugin's last
 		// Healthy report in place until it went stale. The last key id Status
 		// returned is the best statement of which KEK the plugin serves; with
 		// none known the report cannot be written, as library-go's cannot.
-		report.WithKEKId(p.knownKEKID(plugin.KeyID))
+		report.WithRemoteKeyID(p.knownKEKID(plugin.KeyID))
 		if pluginAnswered(err) {
 			// The plugin is up and refused: the admin must look at its key
 			// or its KMS credentials, not at the socket or the sidecar.
@@ -145,20 +145,20 @@ func (p *Prober) Probe(ctx context.Context, plugin Plugin) *applyoperatorv1.KMSP
 	if kekIDErr == nil {
 		p.lastKnownKEKID(plugin.KeyID, status.KeyID)
 		// Set whenever Status gave a usable one, unhealthy or not: the
-		// operator CRDs require kekId in every report and reject the
+		// operator CRDs require remoteKeyID in every report and reject the
 		// node's whole apply without it. library-go leaves it out when
 		// healthz is not "ok".
-		report.WithKEKId(status.KeyID)
+		report.WithRemoteKeyID(status.KeyID)
 	} else {
-		report.WithKEKId(p.knownKEKID(plugin.KeyID))
+		report.WithRemoteKeyID(p.knownKEKID(plugin.KeyID))
 	}
 	if status.Healthz != healthzOK {
 		p.forgetRoundTrip(plugin.KeyID)
 		return report.WithStatus(operatorv1.KMSPluginHealthStatusUnhealthy).WithDetail(detail(healthzDetail(status.Healthz)))
 	}
 	if kekIDErr != nil {
-		// kube-apiserver refuses such a Status too, and kekId could not
-		// hold it: report the plugin broken and leave kekId out.
+		// kube-apiserver refuses such a Status too, and remoteKeyID could not
+		// hold it: report the plugin broken and leave remoteKeyID out.
 		p.forgetRoundTrip(plugin.KeyID)
 		err := fmt.Errorf("status returned %w", kekIDErr)
 		return report.WithStatus(operatorv1.KMSPluginHealthStatusUnhealthy).WithDetail(detail(err.Error()))
@@ -249,7 +249,7 @@ func healthzDetail(healthz string) string {
 }
 
 // validateKEKID applies kube-apiserver's rule for KMS v2 KEK ids. Its size
-// limit, kmsv2.KeyIDMaxSize bytes, is also within the 1024 characters kekId
+// limit, kmsv2.KeyIDMaxSize bytes, is also within the 1024 characters remoteKeyID
 // allows, so a KEK id that passes can always be written.
 func validateKEKID(kekID string) error {
 	if _, err := kmsv2.ValidateKeyID(kekID); err != nil {
@@ -258,11 +258,11 @@ func validateKEKID(kekID string) error {
 	return nil
 }
 
-// UnknownKEKID is the kekId of a report about a plugin whose Status never
-// returned a usable key id to this Prober. The operator CRDs require kekId in
+// UnknownKEKID is the remoteKeyID of a report about a plugin whose Status never
+// returned a usable key id to this Prober. The operator CRDs require remoteKeyID in
 // every report and reject the node's whole apply without one, so without it a
 // plugin that never answered (a dead or wrong socket) could not be reported
-// at all. Readers take kekId from Healthy reports only (kmsstate does), so
+// at all. Readers take remoteKeyID from Healthy reports only (kmsstate does), so
 // the placeholder never reads as a key rotation.
 const UnknownKEKID = "unknown"
 

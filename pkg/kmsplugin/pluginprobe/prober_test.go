@@ -248,8 +248,8 @@ func TestProbeAll(t *testing.T) {
 	got := p.ProbeAll(t.Context())
 
 	want := applyoperatorv1.KMSEncryptionStatus().WithHealthReports(
-		wantReport(operatorv1.KMSPluginHealthStatusHealthy, testKEKID, "").WithKeyId("1"),
-		wantReport(operatorv1.KMSPluginHealthStatusError, UnknownKEKID, "rpc error: code = Unavailable desc = connection refused").WithKeyId("2"),
+		wantReport(operatorv1.KMSPluginHealthStatusHealthy, testKEKID, "").WithKeyID("1"),
+		wantReport(operatorv1.KMSPluginHealthStatusError, UnknownKEKID, "rpc error: code = Unavailable desc = connection refused").WithKeyID("2"),
 	)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("unexpected status (-want +got):\n%s", diff)
@@ -290,8 +290,8 @@ func TestProbeAllProbesConcurrently(t *testing.T) {
 	select {
 	case got := <-done:
 		for i, report := range got.HealthReports {
-			if *report.KeyId != strconv.Itoa(i) || *report.Status != operatorv1.KMSPluginHealthStatusHealthy {
-				t.Errorf("report %d: keyId %q status %q, want keyId %q status Healthy", i, *report.KeyId, *report.Status, strconv.Itoa(i))
+			if *report.KeyID != strconv.Itoa(i) || *report.Status != operatorv1.KMSPluginHealthStatusHealthy {
+				t.Errorf("report %d: keyID %q status %q, want keyID %q status Healthy", i, *report.KeyID, *report.Status, strconv.Itoa(i))
 			}
 		}
 	case <-time.After(wait.ForeverTestTimeout):

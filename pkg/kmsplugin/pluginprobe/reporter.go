@@ -38,8 +38,8 @@ func (r *Reporter) Run(ctx context.Context) {
 func (r *Reporter) ReportOnce(ctx context.Context) {
 	status := r.Prober.ProbeAll(ctx)
 	for _, report := range status.HealthReports {
-		klog.V(2).InfoS("Probed KMS plugin", "keyID", deref(report.KeyId), "status", deref(report.Status),
-			"kekID", deref(report.KEKId), "detail", deref(report.Detail))
+		klog.V(2).InfoS("Probed KMS plugin", "keyID", deref(report.KeyID), "status", deref(report.Status),
+			"kekID", deref(report.RemoteKeyID), "detail", deref(report.Detail))
 	}
 
 	ctx, cancel := context.WithTimeout(ctx, r.WriteTimeout)

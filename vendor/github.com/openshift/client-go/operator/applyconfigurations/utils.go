@@ -246,6 +246,10 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &operatorv1.KMSEncryptionStatusApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("KMSPluginHealthReport"):
 		return &operatorv1.KMSPluginHealthReportApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("KMSPreflightCheck"):
+		return &operatorv1.KMSPreflightCheckApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("KMSPreflightResult"):
+		return &operatorv1.KMSPreflightResultApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("KubeAPIServer"):
 		return &operatorv1.KubeAPIServerApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("KubeAPIServerSpec"):

@@ -462,6 +462,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: nodeDNSIP
       type:
         scalar: string
+    - name: vipManagement
+      type:
+        scalar: string
 - name: com.github.openshift.api.config.v1.BasicAuthIdentityProvider
   map:
     fields:
@@ -1546,6 +1549,9 @@ var schemaYAML = typed.YAMLObject(`types:
           elementRelationship: associative
           keys:
           - key
+    - name: universeDomain
+      type:
+        scalar: string
 - name: com.github.openshift.api.config.v1.GCPResourceLabel
   map:
     fields:
@@ -4344,13 +4350,13 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         namedType: com.github.openshift.api.config.v1.VaultTLSConfig
       default: {}
-    - name: transitKey
-      type:
-        scalar: string
-    - name: transitMount
-      type:
-        scalar: string
     - name: vaultAddress
+      type:
+        scalar: string
+    - name: vaultAuthNamespace
+      type:
+        scalar: string
+    - name: vaultKeyPath
       type:
         scalar: string
     - name: vaultNamespace
@@ -5001,6 +5007,10 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         namedType: com.github.openshift.api.config.v1alpha1.NodeExporterCollectorCpufreqConfig
       default: {}
+    - name: deviceMapperMultipath
+      type:
+        namedType: com.github.openshift.api.config.v1alpha1.NodeExporterCollectorDeviceMapperMultipathConfig
+      default: {}
     - name: ethtool
       type:
         namedType: com.github.openshift.api.config.v1alpha1.NodeExporterCollectorEthtoolConfig
@@ -5037,7 +5047,17 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         namedType: com.github.openshift.api.config.v1alpha1.NodeExporterCollectorTcpStatConfig
       default: {}
+    - name: zoneinfo
+      type:
+        namedType: com.github.openshift.api.config.v1alpha1.NodeExporterCollectorZoneinfoConfig
+      default: {}
 - name: com.github.openshift.api.config.v1alpha1.NodeExporterCollectorCpufreqConfig
+  map:
+    fields:
+    - name: collectionPolicy
+      type:
+        scalar: string
+- name: com.github.openshift.api.config.v1alpha1.NodeExporterCollectorDeviceMapperMultipathConfig
   map:
     fields:
     - name: collectionPolicy
@@ -5125,6 +5145,12 @@ var schemaYAML = typed.YAMLObject(`types:
       - fieldName: collect
         discriminatorValue: Collect
 - name: com.github.openshift.api.config.v1alpha1.NodeExporterCollectorTcpStatConfig
+  map:
+    fields:
+    - name: collectionPolicy
+      type:
+        scalar: string
+- name: com.github.openshift.api.config.v1alpha1.NodeExporterCollectorZoneinfoConfig
   map:
     fields:
     - name: collectionPolicy
@@ -5572,6 +5598,9 @@ var schemaYAML = typed.YAMLObject(`types:
           elementRelationship: associative
           keys:
           - name
+    - name: messageVersion
+      type:
+        scalar: string
     - name: metadataConfig
       type:
         namedType: com.github.openshift.api.config.v1alpha1.MetadataConfig

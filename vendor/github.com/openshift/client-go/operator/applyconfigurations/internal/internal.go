@@ -2192,23 +2192,49 @@ var schemaYAML = typed.YAMLObject(`types:
           elementRelationship: associative
           keys:
           - nodeName
-          - keyId
+          - keyID
+    - name: preflight
+      type:
+        namedType: com.github.openshift.api.operator.v1.KMSPreflightCheck
+      default: {}
 - name: com.github.openshift.api.operator.v1.KMSPluginHealthReport
   map:
     fields:
     - name: detail
       type:
         scalar: string
-    - name: kekId
-      type:
-        scalar: string
-    - name: keyId
+    - name: keyID
       type:
         scalar: string
     - name: lastCheckedTime
       type:
         namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
     - name: nodeName
+      type:
+        scalar: string
+    - name: remoteKeyID
+      type:
+        scalar: string
+    - name: status
+      type:
+        scalar: string
+- name: com.github.openshift.api.operator.v1.KMSPreflightCheck
+  map:
+    fields:
+    - name: observedConfigHash
+      type:
+        scalar: string
+    - name: result
+      type:
+        namedType: com.github.openshift.api.operator.v1.KMSPreflightResult
+      default: {}
+- name: com.github.openshift.api.operator.v1.KMSPreflightResult
+  map:
+    fields:
+    - name: configHash
+      type:
+        scalar: string
+    - name: remoteKeyID
       type:
         scalar: string
     - name: status
@@ -3181,6 +3207,9 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: string
       default: ""
+    - name: nodeUID
+      type:
+        scalar: string
     - name: targetRevision
       type:
         scalar: numeric

@@ -28,6 +28,7 @@ import (
 
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/encryption/crypto"
+	"github.com/openshift/library-go/pkg/operator/encryption/kms"
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
 	"github.com/openshift/library-go/pkg/operator/encryption/statemachine"
@@ -79,6 +80,9 @@ type keyController struct {
 	provider                 Provider
 	preconditionsFulfilledFn preconditionsFulfilled
 
+	// encryptionStatusProvider gates KMS key creation on a preflight check.
+	encryptionStatusProvider kms.EncryptionStatusProvider
+
 	unsupportedConfigPrefix []string
 }
 
@@ -96,6 +100,8 @@ func NewKeyController(
 	configMapClient corev1client.ConfigMapsGetter,
 	encryptionSecretSelector metav1.ListOptions,
 	eventRecorder events.Recorder,
+	// encryptionStatusProvider is required for KMS operators; it gates key creation on a preflight check.
+	encryptionStatusProvider kms.EncryptionStatusProvider,
 ) factory.Controller {
 	c := &keyController{
 		operatorClient:  operatorClient,
@@ -111,17 +117,26 @@ func NewKeyController(
 		preconditionsFulfilledFn: preconditionsFulfilledFn,
 		secretClient:             secretClient,
 		configMapClient:          configMapClient,
+
+		encryptionStatusProvider: encryptionStatusProvider,
 	}
 
 	return factory.New().
 		WithSync(c.sync).
 		WithControllerInstanceName(c.controllerInstanceName).
+		// Keep the resync interval short: openshift-config secrets/configmaps are not
+		// watched directly, so credential and CA bundle rotations are only detected on
+		// resync. Increasing this significantly delays in-place config propagation.
 		ResyncEvery(time.Minute).
 		WithInformers(
 			apiServerInformer.Informer(),
 			operatorClient.Informer(),
 			kubeInformersForNamespaces.InformersFor("openshift-config-managed").Core().V1().Secrets().Informer(),
-			// TODO: add informers for openshift-config namespace to watch referenced Secrets and ConfigMaps for KMS plugin data changes
+			// openshift-config secrets/configmaps are not watched directly. While we could
+			// build a mechanism to watch only the referenced resources, creating and
+			// maintaining it is not free, and watching all resources in the namespace
+			// would create excessive API server load. Instead, changes are picked up
+			// on the next periodic resync.
 			deployer,
 		).ToController(
 		c.controllerInstanceName,
@@ -169,7 +184,7 @@ func (c *keyController) sync(ctx context.Context, syncCtx factory.SyncContext) (
 }
 
 func (c *keyController) checkAndCreateKeys(ctx context.Context, syncContext factory.SyncContext, encryptedGRs []schema.GroupResource) error {
-	currentMode, externalReason, apiEncryptionConfiguration, err := c.getCurrentModeReasonAndEncryptionConfig(ctx)
+	currentMode, externalReason, apiEncryptionConfiguration, err := getCurrentModeReasonAndEncryptionConfig(ctx, c.apiServerClient, c.operatorClient, c.unsupportedConfigPrefix)
 	if err != nil {
 		return err
 	}
@@ -234,22 +249,27 @@ func (c *keyController) checkAndCreateKeys(ctx context.Context, syncContext fact
 	if !newKeyRequired {
 		return nil
 	}
+
 	if commonReason != nil && len(*commonReason) > 0 && len(reasons) > 1 {
 		reasons = []string{*commonReason} // don't repeat reasons
 	}
 
 	sort.Sort(sort.StringSlice(reasons))
 	internalReason := strings.Join(reasons, ", ")
-	keySecret, err := c.generateKeySecret(ctx, newKeyID, currentMode, apiEncryptionConfiguration, desiredProviderCfg, internalReason, externalReason)
+	keySecret, preconditionMet, err := c.generateKeySecret(ctx, newKeyID, currentMode, apiEncryptionConfiguration, desiredProviderCfg, internalReason, externalReason)
 	if err != nil {
 		return fmt.Errorf("failed to create key: %v", err)
+	}
+	if !preconditionMet {
+		syncContext.Queue().AddAfter(syncContext.QueueKey(), 30*time.Second)
+		return nil
 	}
 	_, createErr := c.secretClient.Secrets("openshift-config-managed").Create(ctx, keySecret, metav1.CreateOptions{})
 	if errors.IsAlreadyExists(createErr) {
 		return c.validateExistingSecret(ctx, keySecret, newKeyID)
 	}
 	if createErr != nil {
-		syncContext.Recorder().Warningf("EncryptionKeyCreateFailed", "Secret %q failed to create: %v", keySecret.Name, err)
+		syncContext.Recorder().Warningf("EncryptionKeyCreateFailed", "Secret %q failed to create: %v", keySecret.Name, createErr)
 		return createErr
 	}
 
@@ -277,7 +297,16 @@ func (c *keyController) validateExistingSecret(ctx context.Context, keySecret *c
 	return nil // we made this key earlier
 }
 
-func (c *keyController) generateKeySecret(ctx context.Context, keyID uint64, currentMode state.Mode, apiServerEncryption configv1.APIServerEncryption, desiredProviderCfg kmsProviderConfig, internalReason, externalReason string) (*corev1.Secret, error) {
+// generateKeySecret builds the key secret for the given key ID and mode.
+//
+// For KMS mode it also computes the config hash (from the referenced Secret and
+// ConfigMap it already reads) and gates on the KMS preflight check. The boolean
+// return value signals the outcome:
+//
+//   - (secret, true,  nil) — preflight passed; caller should persist the key.
+//   - (nil,   false, nil) — preflight still in progress; caller should back off.
+//   - (nil,   false, err) — preflight failed or transient error; caller should surface it.
+func (c *keyController) generateKeySecret(ctx context.Context, keyID uint64, currentMode state.Mode, apiServerEncryption configv1.APIServerEncryption, desiredProviderCfg kmsProviderConfig, internalReason, externalReason string) (*corev1.Secret, bool, error) {
 	bs := crypto.ModeToNewKeyFunc[currentMode]()
 	ks := state.KeyState{
 		Key: apiserverv1.Key{
@@ -299,57 +328,109 @@ func (c *keyController) generateKeySecret(ctx context.Context, keyID uint64, cur
 			Plugin: apiServerEncryption.KMS,
 		}
 
-		if secretName, expectedKeys, err := desiredProviderCfg.referencedSecretName(); err != nil {
-			return nil, err
-		} else if len(secretName) > 0 {
-			refSecret, err := c.secretClient.Secrets(openshiftConfigNS).Get(ctx, secretName, metav1.GetOptions{})
+		// Fetch the referenced Secret and ConfigMap, copying their data into the
+		// key state. The fetched objects are reused by prefetchedKMSConfigHasherResourceProvider
+		// to compute the config hash without a second API round-trip.
+		refSecret, refCM, err := fetchReferencedResources(ctx, desiredProviderCfg, c.secretClient, c.configMapClient, openshiftConfigNS)
+		if err != nil {
+			return nil, false, err
+		}
+		if refSecret != nil {
+			secretName, expectedKeys, err := desiredProviderCfg.referencedSecretName()
 			if err != nil {
-				return nil, fmt.Errorf("failed to get secret %s in %s: %w", secretName, openshiftConfigNS, err)
+				return nil, false, err
 			}
 			for _, key := range expectedKeys {
-				v, ok := refSecret.Data[key]
-				if !ok {
-					return nil, fmt.Errorf("secret %s in %s is missing required key %q", secretName, openshiftConfigNS, key)
+				if err := ks.KMS.PluginSecretData.Set(secretName, key, refSecret.Data[key]); err != nil {
+					return nil, false, err
 				}
-				if err := ks.KMS.PluginSecretData.Set(secretName, key, v); err != nil {
-					return nil, err
+			}
+		}
+		if refCM != nil {
+			cmName, expectedKeys, err := desiredProviderCfg.referencedConfigMapName()
+			if err != nil {
+				return nil, false, err
+			}
+			for _, key := range expectedKeys {
+				if err := ks.KMS.PluginConfigMapData.Set(cmName, key, []byte(refCM.Data[key])); err != nil {
+					return nil, false, err
 				}
 			}
 		}
 
-		if cmName, expectedKeys, err := desiredProviderCfg.referencedConfigMapName(); err != nil {
-			return nil, err
-		} else if len(cmName) > 0 {
-			refCM, err := c.configMapClient.ConfigMaps(openshiftConfigNS).Get(ctx, cmName, metav1.GetOptions{})
-			if err != nil {
-				return nil, fmt.Errorf("failed to get configmap %s in %s: %w", cmName, openshiftConfigNS, err)
-			}
-			for _, key := range expectedKeys {
-				v, ok := refCM.Data[key]
-				if !ok {
-					return nil, fmt.Errorf("configmap %s in %s is missing required key %q", cmName, openshiftConfigNS, key)
-				}
-				if err := ks.KMS.PluginConfigMapData.Set(cmName, key, []byte(v)); err != nil {
-					return nil, err
-				}
-			}
+		resources := &prefetchedKMSConfigHasherResourceProvider{secret: refSecret, configMap: refCM}
+		hasher, err := newKMSConfigHasher(desiredProviderCfg, resources, openshiftConfigNS)
+		if err != nil {
+			return nil, false, fmt.Errorf("failed to create KMS config hasher: %w", err)
+		}
+		configHash, err := hasher.hash(ctx)
+		if err != nil {
+			return nil, false, fmt.Errorf("failed to compute KMS config hash: %w", err)
+		}
+		preflightPassed, err := c.ensureKMSPreflightPassed(ctx, configHash)
+		if err != nil {
+			return nil, false, err
+		}
+		if !preflightPassed {
+			return nil, false, nil
 		}
 	}
-	return secrets.FromKeyState(c.instanceName, ks)
+
+	secret, err := secrets.FromKeyState(c.instanceName, ks)
+	if err != nil {
+		return nil, false, err
+	}
+	return secret, true, nil
 }
 
-func (c *keyController) getCurrentModeReasonAndEncryptionConfig(ctx context.Context) (state.Mode, string, configv1.APIServerEncryption, error) {
-	apiServer, err := c.apiServerClient.Get(ctx, "cluster", metav1.GetOptions{})
+// fetchReferencedResources loads the Secret and ConfigMap referenced by providerCfg from namespace, validating that every expected key is present. Either return value may be nil when the provider does not reference that resource type.
+func fetchReferencedResources(ctx context.Context, providerCfg kmsProviderConfig, secretClient corev1client.SecretsGetter, configMapClient corev1client.ConfigMapsGetter, namespace string) (*corev1.Secret, *corev1.ConfigMap, error) {
+	var refSecret *corev1.Secret
+	if secretName, expectedKeys, err := providerCfg.referencedSecretName(); err != nil {
+		return nil, nil, err
+	} else if len(secretName) > 0 {
+		refSecret, err = secretClient.Secrets(namespace).Get(ctx, secretName, metav1.GetOptions{})
+		if err != nil {
+			return nil, nil, fmt.Errorf("failed to get secret %s in %s: %w", secretName, namespace, err)
+		}
+		for _, key := range expectedKeys {
+			if _, ok := refSecret.Data[key]; !ok {
+				return nil, nil, fmt.Errorf("secret %s in %s is missing required key %q", secretName, namespace, key)
+			}
+		}
+	}
+
+	var refCM *corev1.ConfigMap
+	if cmName, expectedKeys, err := providerCfg.referencedConfigMapName(); err != nil {
+		return nil, nil, err
+	} else if len(cmName) > 0 {
+		refCM, err = configMapClient.ConfigMaps(namespace).Get(ctx, cmName, metav1.GetOptions{})
+		if err != nil {
+			return nil, nil, fmt.Errorf("failed to get configmap %s in %s: %w", cmName, namespace, err)
+		}
+		for _, key := range expectedKeys {
+			if _, ok := refCM.Data[key]; !ok {
+				return nil, nil, fmt.Errorf("configmap %s in %s is missing required key %q", cmName, namespace, key)
+			}
+		}
+	}
+
+	return refSecret, refCM, nil
+}
+
+// getCurrentModeReasonAndEncryptionConfig the active encryption mode, any external rotation reason from unsupported config overrides, and the full encryption spec.
+func getCurrentModeReasonAndEncryptionConfig(ctx context.Context, apiServerClient configv1client.APIServerInterface, operatorClient operatorv1helpers.OperatorClient, unsupportedConfigPrefix []string) (state.Mode, string, configv1.APIServerEncryption, error) {
+	apiServer, err := apiServerClient.Get(ctx, "cluster", metav1.GetOptions{})
 	if err != nil {
 		return "", "", configv1.APIServerEncryption{}, err
 	}
 
-	operatorSpec, _, _, err := c.operatorClient.GetOperatorState()
+	operatorSpec, _, _, err := operatorClient.GetOperatorState()
 	if err != nil {
 		return "", "", configv1.APIServerEncryption{}, err
 	}
 
-	encryptionConfig, err := structuredUnsupportedConfigFrom(operatorSpec.UnsupportedConfigOverrides.Raw, c.unsupportedConfigPrefix)
+	encryptionConfig, err := structuredUnsupportedConfigFrom(operatorSpec.UnsupportedConfigOverrides.Raw, unsupportedConfigPrefix)
 	if err != nil {
 		return "", "", configv1.APIServerEncryption{}, err
 	}
@@ -366,6 +447,78 @@ func (c *keyController) getCurrentModeReasonAndEncryptionConfig(ctx context.Cont
 	default:
 		return "", "", configv1.APIServerEncryption{}, fmt.Errorf("unknown encryption mode configured: %s", currentMode)
 	}
+}
+
+var _ kmsConfigHasherResourceProvider = &prefetchedKMSConfigHasherResourceProvider{}
+
+// prefetchedKMSConfigHasherResourceProvider implements kmsConfigHasherResourceProvider using Secret and
+// ConfigMap objects already fetched by the key controller while building the key
+// secret, avoiding a second API round-trip for hash computation.
+type prefetchedKMSConfigHasherResourceProvider struct {
+	secret    *corev1.Secret
+	configMap *corev1.ConfigMap
+}
+
+func (p *prefetchedKMSConfigHasherResourceProvider) getSecret(_ context.Context, namespace, name string) (*corev1.Secret, error) {
+	if p.secret == nil || p.secret.Namespace != namespace || p.secret.Name != name {
+		return nil, fmt.Errorf("prefetched secret does not match requested %s/%s", namespace, name)
+	}
+	return p.secret, nil
+}
+
+func (p *prefetchedKMSConfigHasherResourceProvider) getConfigMap(_ context.Context, namespace, name string) (*corev1.ConfigMap, error) {
+	if p.configMap == nil || p.configMap.Namespace != namespace || p.configMap.Name != name {
+		return nil, fmt.Errorf("prefetched configmap does not match requested %s/%s", namespace, name)
+	}
+	return p.configMap, nil
+}
+
+// ensureKMSPreflightPassed checks whether the KMS preflight has passed for the
+// given config hash. It writes ObservedConfigHash when not yet set (which triggers
+// the preflight controller to run the check), then inspects the Result.
+//
+// Scenarios:
+//
+//  1. ObservedConfigHash does not match configHash — write it and back off.
+//     The preflight controller will pick up the new hash and start the check.
+//
+//  2. ObservedConfigHash matches, Result.Status is Succeeded — proceed.
+//
+//  3. ObservedConfigHash matches, Result.Status is Failed — surface the error.
+//     The admin must fix the KMS configuration (which produces a new hash)
+//     before the key controller can proceed.
+//
+//  4. ObservedConfigHash matches, no result yet — preflight still in progress,
+//     back off.
+//
+// Callers are responsible for requeuing when this returns (false, nil).
+func (c *keyController) ensureKMSPreflightPassed(ctx context.Context, configHash string) (bool, error) {
+	encryptionStatus, err := c.encryptionStatusProvider.GetKMSEncryptionStatus(ctx)
+	if err != nil {
+		return false, fmt.Errorf("failed to get KMS encryption status: %w", err)
+	}
+
+	// Scenario 1: ObservedConfigHash outdated — schedule the preflight check.
+	if encryptionStatus.Preflight.ObservedConfigHash != configHash {
+		if err := c.encryptionStatusProvider.UpdateKMSEncryptionStatus(ctx, func(s *operatorv1.KMSEncryptionStatus) {
+			s.Preflight.ObservedConfigHash = configHash
+		}); err != nil {
+			return false, fmt.Errorf("failed to write preflight observed config hash: %w", err)
+		}
+		// Scenario 1: back off: wait for the preflight controller to pick up the new hash.
+		return false, nil
+	}
+
+	// Scenario 2: preflight passed — proceed.
+	if encryptionStatus.Preflight.Result.ConfigHash == configHash && isPreflightResultSucceeded(&encryptionStatus.Preflight.Result) {
+		return true, nil
+	}
+	// Scenario 3: preflight failed — surface the error.
+	if encryptionStatus.Preflight.Result.ConfigHash == configHash && isPreflightResultFailed(&encryptionStatus.Preflight.Result) {
+		return false, fmt.Errorf("KMS preflight check failed for config hash %s; fix the KMS configuration to proceed", configHash)
+	}
+	// Scenario 4: back off: preflight check is still in progress.
+	return false, nil
 }
 
 // needsNewKey checks whether a new key must be created for the given resource. If true, it also returns the latest
@@ -459,7 +612,7 @@ type kmsProviderConfig interface {
 	referencedConfigMapName() (string, []string, error)
 	// sameProviderInstance reports whether latest (stored in the key secret)
 	// and this provider config refer to the same KMS provider instance.
-	// Returns false when migration-triggering fields differ (e.g. VaultAddress, TransitKey).
+	// Returns false when migration-triggering fields differ (e.g. VaultAddress, VaultKeyPath).
 	sameProviderInstance(stored configv1.KMSPluginConfig) (bool, error)
 }
 
@@ -526,12 +679,8 @@ func (v *vaultProviderConfig) sameProviderInstance(stored configv1.KMSPluginConf
 		klog.V(2).Infof("KMS provider instance changed: VaultNamespace changed from %q to %q", stored.Vault.VaultNamespace, v.vault.VaultNamespace)
 		return false, nil
 	}
-	if v.vault.TransitMount != stored.Vault.TransitMount {
-		klog.V(2).Infof("KMS provider instance changed: TransitMount changed from %q to %q", stored.Vault.TransitMount, v.vault.TransitMount)
-		return false, nil
-	}
-	if v.vault.TransitKey != stored.Vault.TransitKey {
-		klog.V(2).Infof("KMS provider instance changed: TransitKey changed from %q to %q", stored.Vault.TransitKey, v.vault.TransitKey)
+	if v.vault.VaultKeyPath != stored.Vault.VaultKeyPath {
+		klog.V(2).Infof("KMS provider instance changed: VaultKeyPath changed from %q to %q", stored.Vault.VaultKeyPath, v.vault.VaultKeyPath)
 		return false, nil
 	}
 	return true, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -26,6 +27,7 @@ type cachedResource struct {
 }
 
 type resourceCache struct {
+	mu    sync.RWMutex
 	cache map[cachedVersionKey]cachedResource
 }
 
@@ -114,7 +116,9 @@ func (c *resourceCache) UpdateCachedResourceMetadata(required runtime.Object, ac
 		return
 	}
 
+	c.mu.Lock()
 	c.cache[cacheKey] = cachedResource{resourceHash, resourceVersion}
+	c.mu.Unlock()
 	klog.V(7).Infof("updated resourceVersion of %s:%s:%s %s", name, kind, namespace, resourceVersion)
 }
 
@@ -144,14 +148,13 @@ func (c *resourceCache) SafeToSkipApply(required runtime.Object, existing runtim
 		return false
 	}
 
-	var versionMatch, hashMatch bool
-	if cached, exists := c.cache[cacheKey]; exists {
-		versionMatch = cached.resourceVersion == resourceVersion
-		hashMatch = cached.resourceHash == resourceHash
-		if versionMatch && hashMatch {
-			klog.V(4).Infof("found matching resourceVersion & manifest hash")
-			return true
-		}
+	c.mu.RLock()
+	cached, exists := c.cache[cacheKey]
+	c.mu.RUnlock()
+
+	if exists && cached.resourceVersion == resourceVersion && cached.resourceHash == resourceHash {
+		klog.V(4).Infof("found matching resourceVersion & manifest hash")
+		return true
 	}
 
 	return false

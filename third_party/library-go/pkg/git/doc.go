@@ -1,0 +1,2 @@
+// Package git allows working with Git repositories
+package git

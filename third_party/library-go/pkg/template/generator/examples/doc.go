@@ -1,0 +1,3 @@
+// Package examples demonstrates possible implementation of some
+// random value generators.
+package examples
