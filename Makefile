@@ -58,19 +58,19 @@ test-e2e: envtest-assets
 bench-migration: envtest-assets
 	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" $(GO) run ./test/bench/migration
 
-# run plays the tour (pkg/lab/tour): a fresh three-node lab (etcd, three kube-apiservers, node agents and
+# run plays the tour (test/lab/tour): a fresh three-node lab (etcd, three kube-apiservers, node agents and
 # kube-apiserver-operator's library-go controllers with kmsguard's), 2,000 Secrets and four applications writing
 # throughout, and every user story in turn; prints the summary table and exits 0 only if every story passed.
-# TOUR_FLAGS passes flags to `kmsguard lab tour`, e.g. TOUR_FLAGS="--nodes 1" or TOUR_FLAGS="--stories enable-kms".
+# TOUR_FLAGS passes flags to `kmsguard-lab tour`, e.g. TOUR_FLAGS="--nodes 1" or TOUR_FLAGS="--stories enable-kms".
 .PHONY: run
 run: envtest-assets
-	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" $(GO) run ./cmd/kmsguard lab tour $(TOUR_FLAGS)
+	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" $(GO) run ./test/cmd/kmsguard-lab tour $(TOUR_FLAGS)
 
 # lab starts the same lab, switches it to aescbc and then to KMS through the APIServer resource, waits until each
-# is rolled out and migrated, and shows a live view until Ctrl-C: the lab to play with by hand (kmsguard lab inject).
+# is rolled out and migrated, and shows a live view until Ctrl-C: the lab to play with by hand (kmsguard-lab inject).
 .PHONY: lab
 lab: envtest-assets
-	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" $(GO) run ./cmd/kmsguard lab --encryption aescbc,KMS
+	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" $(GO) run ./test/cmd/kmsguard-lab --encryption aescbc,KMS
 
 .PHONY: verify
 verify: verify-gofmt verify-vet verify-modules verify-library-go lint

@@ -9,7 +9,7 @@ import (
 //go:embed lab monitoring rbac
 var files embed.FS
 
-// LabKMSEncryption is the path of the APIServer spec.encryption `kmsguard lab` (make run) switches to KMS with.
+// LabKMSEncryption is the path of the APIServer spec.encryption `kmsguard-lab` (make run) switches to KMS with.
 const LabKMSEncryption = "lab/kms-encryption.yaml"
 
 // RecoveryClusterRole is the path of the ClusterRole lost-key recovery needs (pkg/kmsrecovery): get,

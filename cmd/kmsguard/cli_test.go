@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kmsguard/kmsguard/internal/cli"
+
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -23,7 +25,7 @@ import (
 // process: with its own environment ($HOME is read once, when client-go starts) and its own exit code.
 func TestMain(m *testing.M) {
 	if os.Getenv("KMSGUARD_TEST_MAIN") == "1" {
-		os.Exit(execute(context.Background(), NewCommand(), os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(cli.Execute(context.Background(), NewCommand(), os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }
@@ -133,7 +135,7 @@ func TestStatusFindsTheClusterAsKubectlDoes(t *testing.T) {
 			api.requests = nil
 			api.lock.Unlock()
 			stdout, stderr, code := runKmsguard(t, s.env, append([]string{"status"}, s.args...)...)
-			if code != exitOK || stderr != "" {
+			if code != cli.ExitOK || stderr != "" {
 				t.Fatalf("exit code %d, stderr %q; want 0 and nothing", code, stderr)
 			}
 			if !strings.Contains(stdout, "kubeapiserver: no KMS key in the encryption config") {
@@ -148,8 +150,8 @@ func TestStatusFindsTheClusterAsKubectlDoes(t *testing.T) {
 	t.Run("no kubeconfig outside a pod", func(t *testing.T) {
 		stdout, stderr, code := runKmsguard(t, []string{"HOME=" + t.TempDir()}, "status")
 		want := "error: no cluster to talk to: give --kubeconfig, set $KUBECONFIG, write ~/.kube/config, or run in a pod\n"
-		if code != exitError || stderr != want || stdout != "" {
-			t.Errorf("exit code %d, stderr %q, stdout %q; want %d and only %q", code, stderr, stdout, exitError, want)
+		if code != cli.ExitError || stderr != want || stdout != "" {
+			t.Errorf("exit code %d, stderr %q, stdout %q; want %d and only %q", code, stderr, stdout, cli.ExitError, want)
 		}
 	})
 	t.Run("an unreachable cluster: one error line, no klog", func(t *testing.T) {
@@ -158,13 +160,13 @@ func TestStatusFindsTheClusterAsKubectlDoes(t *testing.T) {
 		kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
 		writeKubeconfig(t, kubeconfig, dead.URL, "x")
 		_, stderr, code := runKmsguard(t, []string{"HOME=" + t.TempDir()}, "status", "--kubeconfig", kubeconfig, "--request-timeout", "5s")
-		if code != exitError || !strings.HasPrefix(stderr, "error: reading the kubeapiserver operator resource: ") || strings.Count(stderr, "\n") != 1 {
-			t.Errorf("exit code %d, stderr %q; want %d and one error line", code, stderr, exitError)
+		if code != cli.ExitError || !strings.HasPrefix(stderr, "error: reading the kubeapiserver operator resource: ") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("exit code %d, stderr %q; want %d and one error line", code, stderr, cli.ExitError)
 		}
 	})
 	t.Run("a bad flag", func(t *testing.T) {
 		_, stderr, code := runKmsguard(t, nil, "status", "--no-such-flag")
-		if code != exitError || stderr != "error: unknown flag: --no-such-flag\nSee 'kmsguard status --help' for usage\n" {
+		if code != cli.ExitError || stderr != "error: unknown flag: --no-such-flag\nSee 'kmsguard status --help' for usage\n" {
 			t.Errorf("exit code %d, stderr %q", code, stderr)
 		}
 	})
@@ -191,8 +193,8 @@ func TestExitCodesDocumented(t *testing.T) {
 			t.Errorf("%s --help lists %d exit codes, want %d", cmd.Name(), got, len(codes))
 		}
 		for _, c := range codes {
-			if !strings.Contains(section, fmt.Sprintf("\n  %-4d %s", c.code, c.meaning)) {
-				t.Errorf("exit code %d is not listed in %s --help", c.code, cmd.Name())
+			if !strings.Contains(section, fmt.Sprintf("\n  %-4d %s", c.Code, c.Meaning)) {
+				t.Errorf("exit code %d is not listed in %s --help", c.Code, cmd.Name())
 			}
 		}
 		if cmd.Example == "" {
@@ -201,12 +203,12 @@ func TestExitCodesDocumented(t *testing.T) {
 	}
 	scheme := map[int]bool{}
 	for _, c := range exitCodeScheme {
-		scheme[c.code] = true
+		scheme[c.Code] = true
 	}
 	for name, codes := range commandExitCodes {
 		for _, c := range codes {
-			if !scheme[c.code] {
-				t.Errorf("%s exits %d, which the scheme does not define", name, c.code)
+			if !scheme[c.Code] {
+				t.Errorf("%s exits %d, which the scheme does not define", name, c.Code)
 			}
 		}
 	}
@@ -224,36 +226,11 @@ func TestExitCodesDocumented(t *testing.T) {
 func TestRecoverExitCodesDocumented(t *testing.T) {
 	listed := map[int]bool{}
 	for _, c := range recoverExitCodes {
-		listed[c.code] = true
+		listed[c.Code] = true
 	}
 	for reason, code := range exitCodes {
-		if code == exitOK || code == exitError || !listed[code] {
+		if code == cli.ExitOK || code == cli.ExitError || !listed[code] {
 			t.Errorf("refusal %s exits %d", reason, code)
-		}
-	}
-}
-
-// TestExitCodeOf: one error style, and an error of a command a signal stopped is exitInterrupted.
-func TestExitCodeOf(t *testing.T) {
-	stopped, cancel := context.WithCancelCause(context.Background())
-	cancel(errInterrupted)
-	for _, s := range []struct {
-		name     string
-		ctx      context.Context
-		err      error
-		want     int
-		wantLine string
-	}{
-		{name: "success", ctx: context.Background()},
-		{name: "plain error", ctx: context.Background(), err: errors.New("boom"), want: exitError, wantLine: "error: boom\n"},
-		{name: "a code without a message", ctx: context.Background(), err: exitWith(exitIncomplete, nil), want: exitIncomplete},
-		{name: "a code with a message", ctx: context.Background(), err: exitWith(exitKMSUnhealthy, errors.New("unhealthy")), want: exitKMSUnhealthy, wantLine: "error: unhealthy\n"},
-		{name: "an error after a signal", ctx: stopped, err: exitWith(exitError, context.Canceled), want: exitInterrupted, wantLine: "error: context canceled\n"},
-		{name: "a verdict after a signal stays", ctx: stopped, err: exitWith(exitIncomplete, nil), want: exitIncomplete},
-	} {
-		var errOut bytes.Buffer
-		if got := exitCodeOf(s.ctx, s.err, &errOut); got != s.want || errOut.String() != s.wantLine {
-			t.Errorf("%s: %d, %q; want %d, %q", s.name, got, errOut.String(), s.want, s.wantLine)
 		}
 	}
 }

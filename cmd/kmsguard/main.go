@@ -5,8 +5,10 @@ package main
 import (
 	"context"
 	"os"
+
+	"github.com/kmsguard/kmsguard/internal/cli"
 )
 
 func main() {
-	os.Exit(execute(context.Background(), NewCommand(), os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(cli.Execute(context.Background(), NewCommand(), os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
+
+	"github.com/kmsguard/kmsguard/internal/cli"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -42,7 +43,7 @@ type migrateOptions struct {
 	pageSize    int64
 	writeKey    string
 	checkpoint  string
-	output      outputFormat
+	output      cli.OutputFormat
 	timeout     time.Duration
 
 	// terminal forces the progress bar (true) or plain lines (false); nil detects it from the output.
@@ -62,7 +63,7 @@ type migrateClients struct {
 // migrateReport is what `kmsguard migrate -o json|yaml` prints.
 type migrateReport struct {
 	Resources []migrateResult `json:"resources"`
-	ExitCode  int             `json:"exitCode"`
+	ExitCode  int             `json:"cli.ExitCode"`
 }
 
 // migrateResult is the outcome of one resource (kmsmigration.ResourceRun) as printed.
@@ -129,7 +130,7 @@ objects that are undecryptable (see kmsguard recover) or could not be rewritten.
   kmsguard migrate --resources secrets -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return exitWith(o.runWithClients(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			return cli.ExitWith(o.runWithClients(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	f := cmd.Flags()
@@ -141,7 +142,7 @@ objects that are undecryptable (see kmsguard recover) or could not be rewritten.
 	f.Int64Var(&o.pageSize, "page-size", kmsmigration.DefaultPageSize, "objects per LIST page")
 	f.StringVar(&o.writeKey, "write-key", "standalone", "label of the write key, recorded as the checkpoints' target")
 	f.StringVar(&o.checkpoint, "checkpoint-configmap", "", "namespace/name of a ConfigMap that keeps progress, to resume an interrupted run")
-	addOutputFlag(f, &o.output, "the summary")
+	cli.AddOutputFlag(f, &o.output, "the summary")
 	f.DurationVar(&o.timeout, "timeout", 0, "bound on the whole run; 0 for none")
 	return cmd
 }
@@ -149,28 +150,28 @@ objects that are undecryptable (see kmsguard recover) or could not be rewritten.
 // runWithClients builds the clients from the flags and runs.
 func (o *migrateOptions) runWithClients(ctx context.Context, out, errOut io.Writer) (int, error) {
 	if err := o.validate(); err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	o.kube.userAgent = "kmsguard-migrate"
 	config, err := o.kube.restConfig()
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	// The migrator's token bucket (--qps) is the client-side limit; client-go's default of 5 requests per
 	// second would otherwise override it.
 	config.QPS, config.Burst = -1, 0
 	disc, err := discovery.NewDiscoveryClientForConfig(config)
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	clients := migrateClients{mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc))}
 	if clients.dynamic, err = dynamic.NewForConfig(config); err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	if o.checkpoint != "" {
 		kube, err := kubernetes.NewForConfig(config)
 		if err != nil {
-			return exitError, err
+			return cli.ExitError, err
 		}
 		clients.configMaps = kube.CoreV1()
 	}
@@ -184,8 +185,8 @@ func (o *migrateOptions) runWithClients(ctx context.Context, out, errOut io.Writ
 
 func (o *migrateOptions) validate() error {
 	switch {
-	case o.output.validate() != nil:
-		return o.output.validate()
+	case o.output.Validate() != nil:
+		return o.output.Validate()
 	case len(o.resources) == 0:
 		return errors.New("--resources is empty")
 	case o.qps == 0:
@@ -221,11 +222,11 @@ func (o *migrateOptions) checkpointRef() (namespace, name string, err error) {
 // the exit code with the error behind it.
 func (o *migrateOptions) run(ctx context.Context, out, errOut io.Writer, clients migrateClients) (int, error) {
 	if err := o.validate(); err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	grs, err := kmsmigration.ParseResources(o.resources)
 	if err != nil {
-		return exitError, fmt.Errorf("--resources: %w", err)
+		return cli.ExitError, fmt.Errorf("--resources: %w", err)
 	}
 	// No KMS: a standalone run has no kmsstate controller whose fresh verdict it could pause on (see --help).
 	opts := kmsmigration.Options{
@@ -238,18 +239,18 @@ func (o *migrateOptions) run(ctx context.Context, out, errOut io.Writer, clients
 	}
 	if namespace, name, _ := o.checkpointRef(); name != "" {
 		if clients.configMaps == nil {
-			return exitError, errors.New("--checkpoint-configmap needs a ConfigMap client")
+			return cli.ExitError, errors.New("--checkpoint-configmap needs a ConfigMap client")
 		}
 		opts.Checkpoints = kmsmigration.ConfigMapCheckpoints{Client: clients.configMaps, Namespace: namespace, Name: name}
 	}
 	migrator, err := kmsmigration.New(opts)
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 
 	// Progress goes where it does not corrupt the summary: stderr when stdout carries JSON or YAML.
 	progressOut := out
-	if o.output.structured() {
+	if o.output.Structured() {
 		progressOut = errOut
 	}
 	reporter := o.newProgressReporter(progressOut)
@@ -258,22 +259,22 @@ func (o *migrateOptions) run(ctx context.Context, out, errOut io.Writer, clients
 			return reporter.watch(migrator, gr, resumed, started)
 		},
 		Finished: func(r kmsmigration.ResourceRun) {
-			if !o.output.structured() {
+			if !o.output.Structured() {
 				printMigrateResult(out, r)
 			}
 		},
 	})
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 
 	report := &migrateReport{ExitCode: migrateExitCode(ctx, run.Outcome)}
 	for _, r := range run.Resources {
 		report.Resources = append(report.Resources, resultOf(r))
 	}
-	if o.output.structured() {
-		if err := o.output.print(out, report); err != nil {
-			return exitError, err
+	if o.output.Structured() {
+		if err := o.output.Print(out, report); err != nil {
+			return cli.ExitError, err
 		}
 	}
 	if run.Outcome != kmsmigration.RunFailed {
@@ -290,13 +291,13 @@ func (o *migrateOptions) run(ctx context.Context, out, errOut io.Writer, clients
 func migrateExitCode(ctx context.Context, outcome kmsmigration.RunOutcome) int {
 	switch {
 	case outcome == kmsmigration.RunMigrated:
-		return exitOK
+		return cli.ExitOK
 	case outcome == kmsmigration.RunIncomplete:
-		return exitIncomplete
-	case interrupted(ctx):
-		return exitInterrupted
+		return cli.ExitIncomplete
+	case cli.Interrupted(ctx):
+		return cli.ExitInterrupted
 	}
-	return exitError
+	return cli.ExitError
 }
 
 func printMigrateResult(out io.Writer, r kmsmigration.ResourceRun) {
@@ -348,7 +349,7 @@ func (o *migrateOptions) newProgressReporter(out io.Writer) *progressReporter {
 // terminalRedraw on a terminal, a line every plainProgressInterval otherwise. terminal and interval, when set
 // (tests), override what out is and how often.
 func progressCadence(out io.Writer, terminal *bool, interval time.Duration) (bool, time.Duration) {
-	isTTY := isTerminal(out)
+	isTTY := cli.IsTerminal(out)
 	if terminal != nil {
 		isTTY = *terminal
 	}
@@ -360,17 +361,6 @@ func progressCadence(out io.Writer, terminal *bool, interval time.Duration) (boo
 	default:
 		return false, plainProgressInterval
 	}
-}
-
-// isTerminal says whether out is a character device, as a terminal is. (golang.org/x/term's IsTerminal is
-// exact, but not a direct dependency of kmsguard; a redrawn bar sent to /dev/null is harmless.)
-func isTerminal(out io.Writer) bool {
-	f, ok := out.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
 // watch reports the progress of the migration of gr until the returned stop is called; base are the counts the

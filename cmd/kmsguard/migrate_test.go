@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kmsguard/kmsguard/internal/cli"
+
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -81,7 +83,7 @@ func TestMigrate(t *testing.T) {
 	}{
 		{
 			name:    "every object migrated",
-			want:    exitOK,
+			want:    cli.ExitOK,
 			wantOut: []string{"secrets 40/40 migrated (40 rewritten, 0 already current, 0 written concurrently, 0 deleted); ", " objects/s over "},
 		},
 		{
@@ -91,7 +93,7 @@ func TestMigrate(t *testing.T) {
 					c.Stale[key] = !strings.HasPrefix(key, "ns00/")
 				}
 			},
-			want:    exitOK,
+			want:    cli.ExitOK,
 			wantOut: []string{"secrets 40/40 migrated (20 rewritten, 20 already current,"},
 		},
 		{
@@ -101,7 +103,7 @@ func TestMigrate(t *testing.T) {
 					c.Unreadable[key] = true
 				}
 			},
-			want: exitIncomplete,
+			want: cli.ExitIncomplete,
 			wantOut: []string{
 				" migrated (37 rewritten, 0 already current, 0 written concurrently, 0 deleted), 3 undecryptable; ",
 				"  undecryptable (kmsguard recover deletes them) (first 3 of 3):\n    /kubernetes.io/secrets/ns00/s0002\n",
@@ -110,7 +112,7 @@ func TestMigrate(t *testing.T) {
 		{
 			name:    "objects that cannot be rewritten: exit 2",
 			setup:   func(c *migrateCluster) { c.forbidden["ns01/s0004"] = true },
-			want:    exitIncomplete,
+			want:    cli.ExitIncomplete,
 			wantOut: []string{"secrets 39/40 migrated", ", 1 failed; ", "  not rewritten (first 1 of 1):\n    ns01/s0004\n"},
 		},
 		{
@@ -119,9 +121,9 @@ func TestMigrate(t *testing.T) {
 			setup: func(c *migrateCluster) {
 				c.Unreadable["ns00/s0002"] = true
 			},
-			want: exitIncomplete,
+			want: cli.ExitIncomplete,
 			checkJSON: func(t *testing.T, r migrateReport) {
-				if r.ExitCode != exitIncomplete || len(r.Resources) != 1 {
+				if r.ExitCode != cli.ExitIncomplete || len(r.Resources) != 1 {
 					t.Fatalf("report %+v", r)
 				}
 				got := r.Resources[0]
@@ -143,41 +145,41 @@ func TestMigrate(t *testing.T) {
 					return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "migration", errors.New("no get"))
 				})
 			},
-			want:    exitError,
+			want:    cli.ExitError,
 			wantErr: "secrets: reading migration checkpoints kmsguard/migration",
 			wantOut: []string{"secrets: reading migration checkpoints kmsguard/migration: configmaps \"migration\" is forbidden: no get\n"},
 		},
 		{
 			name:    "a resource the server does not serve: its error, exit 1",
 			opts:    func(o *migrateOptions) { o.resources = []string{"secrets", "widgets.example.com"} },
-			want:    exitError,
+			want:    cli.ExitError,
 			wantErr: "resolving widgets.example.com",
 		},
 		{
 			name:          "a malformed resource",
 			opts:          func(o *migrateOptions) { o.resources = []string{"secrets", ""} },
-			want:          exitError,
+			want:          cli.ExitError,
 			wantErr:       `--resources: "" is not a resource`,
 			wantUntouched: true,
 		},
 		{
 			name:          "unknown output format",
 			opts:          func(o *migrateOptions) { o.output = "xml" },
-			want:          exitError,
+			want:          cli.ExitError,
 			wantErr:       `unknown output format "xml"`,
 			wantUntouched: true,
 		},
 		{
 			name:          "qps 0 is refused",
 			opts:          func(o *migrateOptions) { o.qps = 0 },
-			want:          exitError,
+			want:          cli.ExitError,
 			wantErr:       "--qps must not be 0",
 			wantUntouched: true,
 		},
 		{
 			name:          "malformed checkpoint configmap",
 			opts:          func(o *migrateOptions) { o.checkpoint = "just-a-name" },
-			want:          exitError,
+			want:          cli.ExitError,
 			wantErr:       "want namespace/name",
 			wantUntouched: true,
 		},
@@ -230,7 +232,7 @@ func TestMigrateCheckpointConfigMap(t *testing.T) {
 	scenarios := []struct {
 		name     string
 		writeKey string
-		output   outputFormat
+		output   cli.OutputFormat
 		// wantResumed are the resumed counts printed; nil wants none.
 		wantResumed *kmsmigration.Counts
 		wantOut     string
@@ -266,7 +268,7 @@ func TestMigrateCheckpointConfigMap(t *testing.T) {
 			opts.checkpoint, opts.output = "kmsguard/migration", s.output
 			var out bytes.Buffer
 			code, err := opts.run(ctx, &out, &bytes.Buffer{}, cluster.clients(kube))
-			if code != exitOK || err != nil {
+			if code != cli.ExitOK || err != nil {
 				t.Fatalf("exit code %d, error %v", code, err)
 			}
 			if s.output == "json" {
@@ -297,8 +299,8 @@ func TestMigrateInterrupted(t *testing.T) {
 		cause error
 		want  int
 	}{
-		{name: "a signal", cause: errInterrupted, want: exitInterrupted},
-		{name: "the timeout", cause: context.DeadlineExceeded, want: exitError},
+		{name: "a signal", cause: cli.ErrInterrupted, want: cli.ExitInterrupted},
+		{name: "the timeout", cause: context.DeadlineExceeded, want: cli.ExitError},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
@@ -332,7 +334,7 @@ func TestMigrateInterrupted(t *testing.T) {
 			cluster.beforeUpdate = nil
 			out.Reset()
 			code, err = opts.run(context.Background(), &out, &bytes.Buffer{}, cluster.clients(kube))
-			if code != exitOK || err != nil {
+			if code != cli.ExitOK || err != nil {
 				t.Fatalf("second run: exit code %d, error %v\n%s", code, err, out.String())
 			}
 			for _, want := range []string{"secrets 40/40 migrated", fmt.Sprintf("  resumed from a checkpoint with %d objects migrated\n", cp.Counts.Done())} {
@@ -413,7 +415,7 @@ func TestIsTerminal(t *testing.T) {
 	}
 	defer file.Close()
 	for name, out := range map[string]interface{ Write([]byte) (int, error) }{"buffer": &bytes.Buffer{}, "regular file": file} {
-		if isTerminal(out) {
+		if cli.IsTerminal(out) {
 			t.Errorf("%s taken for a terminal", name)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kmsguard/kmsguard/internal/cli"
+
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/spf13/cobra"
@@ -25,7 +27,7 @@ import (
 
 // exitCodes maps the consent refusals to exit codes.
 var exitCodes = map[kmsrecovery.Reason]int{
-	kmsrecovery.ReasonUndecryptableObjects:   exitIncomplete,
+	kmsrecovery.ReasonUndecryptableObjects:   cli.ExitIncomplete,
 	kmsrecovery.ReasonConsentMismatch:        exitConsentMismatch,
 	kmsrecovery.ReasonConsentAmbiguous:       exitConsentMismatch,
 	kmsrecovery.ReasonConsentUnprovable:      exitConsentUnprovable,
@@ -39,7 +41,7 @@ type recoverOptions struct {
 	resources      []string
 	consent        string
 	dryRun         bool
-	output         outputFormat
+	output         cli.OutputFormat
 	pageSize       int64
 	timeout        time.Duration
 	reportInterval time.Duration
@@ -108,7 +110,7 @@ same records as YAML documents.`,
   kmsguard recover --etcd-endpoints ... --confirm-data-loss=1_secrets:<KEK id> --dry-run=false -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return exitWith(o.runWithClients(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			return cli.ExitWith(o.runWithClients(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	f := cmd.Flags()
@@ -117,7 +119,7 @@ same records as YAML documents.`,
 	f.StringSliceVar(&o.resources, "resources", defaults, "encrypted resources to scan, as resource or resource.group")
 	f.StringVar(&o.consent, "confirm-data-loss", "", "the lost key whose undecryptable objects may be deleted: <provider>:<KEK id> as listed")
 	f.BoolVar(&o.dryRun, "dry-run", true, "report what would be deleted and delete nothing")
-	addOutputFlag(f, &o.output, "a record per object as it is tried, then the report and the end: JSON lines or YAML documents")
+	cli.AddOutputFlag(f, &o.output, "a record per object as it is tried, then the report and the end: JSON lines or YAML documents")
 	f.Int64Var(&o.pageSize, "page-size", kmsrecovery.DefaultPageSize, "objects per LIST page")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Minute, "bound on the whole run")
 	f.DurationVar(&o.reportInterval, "report-interval", kmsstate.DefaultReportInterval, "the health reporters' --interval; a published KMS state older than 4 intervals is stale")
@@ -128,32 +130,32 @@ same records as YAML documents.`,
 // runWithClients builds the clients from the flags and runs.
 func (o *recoverOptions) runWithClients(ctx context.Context, out, errOut io.Writer) (int, error) {
 	if err := o.validate(); err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	o.kube.userAgent = "kmsguard-recover"
 	config, err := o.kube.restConfig()
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	var c recoverClients
 	if c.discovery, err = discovery.NewDiscoveryClientForConfig(config); err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	if c.dynamic, err = dynamic.NewForConfig(config); err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	kube, err := kubernetes.NewForConfig(config)
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	operators, err := operatorclient.NewForConfig(config)
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	if len(o.etcd.Endpoints) > 0 {
 		client, err := etcdclient.Connect(ctx, o.etcd)
 		if err != nil {
-			return exitError, err
+			return cli.ExitError, err
 		}
 		defer client.Close()
 		c.raw = kmsrecovery.EtcdValues(client)
@@ -197,7 +199,7 @@ func operatorRecorder(kube kubernetes.Interface, operator string) events.Recorde
 }
 
 func (o *recoverOptions) validate() error {
-	if err := o.output.validate(); err != nil {
+	if err := o.output.Validate(); err != nil {
 		return err
 	}
 	if len(o.resources) == 0 {
@@ -213,7 +215,7 @@ func (o *recoverOptions) validate() error {
 // it.
 func (o *recoverOptions) run(ctx context.Context, out, errOut io.Writer, c recoverClients) (int, error) {
 	if err := o.validate(); err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	grs := make([]schema.GroupResource, 0, len(o.resources))
 	for _, r := range o.resources {
@@ -236,27 +238,27 @@ func (o *recoverOptions) run(ctx context.Context, out, errOut io.Writer, c recov
 		},
 	})
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	if printErr != nil {
-		return exitError, printErr
+		return cli.ExitError, printErr
 	}
 	switch run.Outcome {
 	case kmsrecovery.RunClean:
-		return p.end(exitOK, run.Remaining, nil)
+		return p.end(cli.ExitOK, run.Remaining, nil)
 	case kmsrecovery.RunUndecryptableRemain:
-		return p.end(exitIncomplete, run.Remaining, nil)
+		return p.end(cli.ExitIncomplete, run.Remaining, nil)
 	case kmsrecovery.RunRefused:
 		p.report.Refusal = &refusalReport{Reason: run.Refusal.Reason(), Message: run.Refusal.Error()}
 		if err := p.refused(p.report, run.Refusal); err != nil {
-			return exitError, err
+			return cli.ExitError, err
 		}
 		return p.end(exitCodes[run.Refusal.Reason()], nil, nil)
 	}
-	if run.Deletion != nil && run.Deletion.Stopped != "" && interrupted(ctx) {
-		return p.end(exitInterrupted, nil, fmt.Errorf("interrupted: %d objects not tried", run.Deletion.NotTried))
+	if run.Deletion != nil && run.Deletion.Stopped != "" && cli.Interrupted(ctx) {
+		return p.end(cli.ExitInterrupted, nil, fmt.Errorf("interrupted: %d objects not tried", run.Deletion.NotTried))
 	}
-	return p.end(exitError, nil, run.Err)
+	return p.end(cli.ExitError, nil, run.Err)
 }
 
 // reportOf is the printed report of the first scan.

@@ -7,6 +7,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/kmsguard/kmsguard/internal/cli"
+
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
@@ -48,13 +50,13 @@ type endLine struct {
 	// Remaining is the number of undecryptable objects the scan after the deletion found.
 	Remaining *int   `json:"remaining,omitempty"`
 	Error     string `json:"error,omitempty"`
-	ExitCode  int    `json:"exitCode"`
+	ExitCode  int    `json:"cli.ExitCode"`
 }
 
 // recoverPrinter writes the output of one run as it goes, text or JSON lines.
 type recoverPrinter struct {
 	out     io.Writer
-	format  outputFormat
+	format  cli.OutputFormat
 	consent string
 	report  *recoverReport
 	printed bool
@@ -64,12 +66,12 @@ func (o *recoverOptions) newPrinter(out io.Writer) *recoverPrinter {
 	return &recoverPrinter{out: out, format: o.output, consent: o.consent}
 }
 
-func (p *recoverPrinter) line(v any) error { return p.format.printStream(p.out, v) }
+func (p *recoverPrinter) line(v any) error { return p.format.PrintStream(p.out, v) }
 
 // findings prints the first scan.
 func (p *recoverPrinter) findings(report *recoverReport, findings *kmsrecovery.Findings) error {
 	p.report = report
-	if p.format.structured() {
+	if p.format.Structured() {
 		return nil
 	}
 	for _, s := range report.Skipped {
@@ -101,7 +103,7 @@ func (p *recoverPrinter) findings(report *recoverReport, findings *kmsrecovery.F
 
 // refused prints why nothing is deleted.
 func (p *recoverPrinter) refused(report *recoverReport, refusal *kmsrecovery.ConsentError) error {
-	if p.format.structured() {
+	if p.format.Structured() {
 		return p.flushReport()
 	}
 	var msg string
@@ -128,7 +130,7 @@ func (p *recoverPrinter) refused(report *recoverReport, refusal *kmsrecovery.Con
 // result prints one object as soon as it was tried. A write error is not returned: the deletion goes on and
 // the exit code and the events still tell.
 func (p *recoverPrinter) result(r kmsrecovery.Result) {
-	if p.format.structured() {
+	if p.format.Structured() {
 		_ = p.line(deletionLine{Kind: "deletion", Result: r})
 		return
 	}
@@ -147,7 +149,7 @@ func (p *recoverPrinter) result(r kmsrecovery.Result) {
 
 // deletion prints the summary of the deletion run, from what it did.
 func (p *recoverPrinter) deletion(report *recoverReport) error {
-	if p.format.structured() {
+	if p.format.Structured() {
 		return p.flushReport()
 	}
 	if report.DryRun {
@@ -166,16 +168,16 @@ func (p *recoverPrinter) deletion(report *recoverReport) error {
 
 // end prints the last line and passes the exit code and error through.
 func (p *recoverPrinter) end(code int, remaining *int, err error) (int, error) {
-	if p.format.structured() {
+	if p.format.Structured() {
 		if printErr := p.flushReport(); printErr != nil {
-			return exitError, printErr
+			return cli.ExitError, printErr
 		}
 		line := endLine{Kind: "end", Remaining: remaining, ExitCode: code}
 		if err != nil {
 			line.Error = err.Error()
 		}
 		if printErr := p.line(line); printErr != nil {
-			return exitError, printErr
+			return cli.ExitError, printErr
 		}
 		return code, err
 	}

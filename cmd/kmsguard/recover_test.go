@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kmsguard/kmsguard/internal/cli"
+
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/events"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -101,7 +103,7 @@ func TestRecover(t *testing.T) {
 			seen := 0
 			c.BeforeDelete(func(kmsrecovery.Resource, string, string) {
 				if seen++; seen == n {
-					cancel(errInterrupted)
+					cancel(cli.ErrInterrupted)
 				}
 			})
 		}
@@ -131,12 +133,12 @@ func TestRecover(t *testing.T) {
 		{
 			name:    "nothing undecryptable",
 			noLost:  true,
-			want:    exitOK,
+			want:    cli.ExitOK,
 			wantOut: []string{"skipped routes.route.openshift.io: not served", "secrets: 0 undecryptable of 20", "Nothing is undecryptable."},
 		},
 		{
 			name:    "missing consent: report only",
-			want:    exitIncomplete,
+			want:    cli.ExitIncomplete,
 			wantOut: []string{"secrets: 150 undecryptable of 170", "kms:key-lost  secrets   app/lost-0000 ", "Nothing was deleted.", "(keys: kms:key-lost)"},
 		},
 		{
@@ -148,13 +150,13 @@ func TestRecover(t *testing.T) {
 		{
 			name:    "consent, dry run by default",
 			opts:    recoverOptions{consent: "key-lost", dryRun: true},
-			want:    exitIncomplete,
+			want:    cli.ExitIncomplete,
 			wantOut: []string{"would delete secrets openshift-config/lost-0149 (etcd key /registry/secrets/openshift-config/lost-0149, key kms:key-lost)", "Dry run: would delete 150 undecryptable objects stored under key kms:key-lost"},
 		},
 		{
 			name:         "consent, no dry run",
 			opts:         recoverOptions{consent: "kms:key-lost"},
-			want:         exitOK,
+			want:         cli.ExitOK,
 			wantRecorded: true,
 			wantOut: []string{"deleted secrets app/lost-0000 (etcd key /registry/secrets/app/lost-0000, key kms:key-lost)\n", "deleted 150 undecryptable objects",
 				"Deleted objects no operator is expected to recreate", "  secrets app/lost-0000\n", "Undecryptable objects left: 0"},
@@ -162,7 +164,7 @@ func TestRecover(t *testing.T) {
 		{
 			name:         "consent, no dry run, json lines",
 			opts:         recoverOptions{consent: "key-lost", output: "json"},
-			want:         exitOK,
+			want:         cli.ExitOK,
 			wantRecorded: true,
 			checkJSON: func(t *testing.T, deletions []kmsrecovery.Result, reports []recoverReport, ends []endLine, kinds []string) {
 				if len(deletions) != lost || deletions[0].Name != "lost-0000" || deletions[0].Outcome != kmsrecovery.OutcomeDeleted {
@@ -189,7 +191,7 @@ func TestRecover(t *testing.T) {
 			setup: func(c *recoverytest.Cluster, _ context.CancelCauseFunc) {
 				c.Add(recoverytest.ConfigMaps, "app", "other", "key-other", false)
 			},
-			want:         exitIncomplete,
+			want:         cli.ExitIncomplete,
 			wantRecorded: true,
 			wantOut:      []string{"configmaps: 1 undecryptable of 1", "Undecryptable objects left: 1"},
 		},
@@ -197,7 +199,7 @@ func TestRecover(t *testing.T) {
 			name:         "consent without the RBAC verb",
 			opts:         recoverOptions{consent: "key-lost"},
 			setup:        func(c *recoverytest.Cluster, _ context.CancelCauseFunc) { c.ForbidUnsafeDelete() },
-			want:         exitError,
+			want:         cli.ExitError,
 			wantErr:      "150 deletes failed",
 			wantRecorded: true,
 			wantOut:      []string{"failed to delete secrets app/lost-0000 (etcd key /registry/secrets/app/lost-0000, key kms:key-lost): secrets \"lost-0000\" is forbidden"},
@@ -212,7 +214,7 @@ func TestRecover(t *testing.T) {
 		{
 			name:    "without etcd and without consent: nothing can be consented",
 			noEtcd:  true,
-			want:    exitIncomplete,
+			want:    cli.ExitIncomplete,
 			wantOut: []string{"No undecryptable object can be deleted by a consent: the key of each is unknown"},
 		},
 		{
@@ -260,7 +262,7 @@ func TestRecover(t *testing.T) {
 			name:         "the scan after the deletion fails: the record is printed",
 			opts:         recoverOptions{consent: "key-lost"},
 			setup:        failScanAfterDeleting,
-			want:         exitError,
+			want:         cli.ExitError,
 			wantErr:      "scanning after the deletion",
 			wantRecorded: true,
 			wantOut:      []string{"deleted secrets openshift-config/lost-0149 ", "deleted 150 undecryptable objects stored under key kms:key-lost", "  secrets app/lost-0000\n"},
@@ -269,14 +271,14 @@ func TestRecover(t *testing.T) {
 			name:         "the scan after the deletion fails: the record is printed, json lines",
 			opts:         recoverOptions{consent: "key-lost", output: "json"},
 			setup:        failScanAfterDeleting,
-			want:         exitError,
+			want:         cli.ExitError,
 			wantErr:      "scanning after the deletion",
 			wantRecorded: true,
 			checkJSON: func(t *testing.T, deletions []kmsrecovery.Result, reports []recoverReport, ends []endLine, kinds []string) {
 				if len(deletions) != lost || len(reports) != 1 || reports[0].Deletion.Count(kmsrecovery.OutcomeDeleted) != lost {
 					t.Errorf("%d deletion lines and %d reports, want %d and one with %d deleted", len(deletions), len(reports), lost, lost)
 				}
-				if e := ends[0]; e.ExitCode != exitError || e.Remaining != nil || !strings.Contains(e.Error, "apiserver restarting") {
+				if e := ends[0]; e.ExitCode != cli.ExitError || e.Remaining != nil || !strings.Contains(e.Error, "apiserver restarting") {
 					t.Errorf("end %+v", e)
 				}
 			},
@@ -285,7 +287,7 @@ func TestRecover(t *testing.T) {
 			name:         "interrupted during the 5th delete: it completes, nothing after it is tried",
 			opts:         recoverOptions{consent: "key-lost"},
 			setup:        errInterruptedAt(5),
-			want:         exitInterrupted,
+			want:         cli.ExitInterrupted,
 			wantErr:      "interrupted: 145 objects not tried",
 			wantRecorded: true,
 			wantOut:      []string{"deleted secrets app/lost-0004 ", "\ndeleted 5 undecryptable objects stored under key kms:key-lost (skipped: 0 readable again, 0 gone, 0 under another key; failed: 0); stopped (interrupted) with 145 objects not tried."},
@@ -294,12 +296,12 @@ func TestRecover(t *testing.T) {
 			name:         "interrupted, json lines",
 			opts:         recoverOptions{consent: "key-lost", output: "json"},
 			setup:        errInterruptedAt(5),
-			want:         exitInterrupted,
+			want:         cli.ExitInterrupted,
 			wantErr:      "interrupted",
 			wantRecorded: true,
 			checkJSON: func(t *testing.T, deletions []kmsrecovery.Result, reports []recoverReport, ends []endLine, kinds []string) {
 				d := reports[0].Deletion
-				if len(deletions) != 5 || d.Count(kmsrecovery.OutcomeDeleted) != 5 || d.NotTried != 145 || d.Stopped != "interrupted" || ends[0].ExitCode != exitInterrupted {
+				if len(deletions) != 5 || d.Count(kmsrecovery.OutcomeDeleted) != 5 || d.NotTried != 145 || d.Stopped != "interrupted" || ends[0].ExitCode != cli.ExitInterrupted {
 					t.Errorf("%d deletion lines, report %d deleted, %d not tried, stopped %q, end %+v", len(deletions), d.Count(kmsrecovery.OutcomeDeleted), d.NotTried, d.Stopped, ends[0])
 				}
 			},
@@ -307,7 +309,7 @@ func TestRecover(t *testing.T) {
 		{
 			name:    "unknown output format",
 			opts:    recoverOptions{output: "xml"},
-			want:    exitError,
+			want:    cli.ExitError,
 			wantErr: `unknown output format "xml"`,
 		},
 	}
@@ -381,7 +383,7 @@ func TestRecover(t *testing.T) {
 // TestRecoverScanProgress: a scan longer than the progress interval prints progress lines on stderr, never on
 // stdout, JSON or not.
 func TestRecoverScanProgress(t *testing.T) {
-	for _, output := range []outputFormat{outputText, outputJSON, outputYAML} {
+	for _, output := range []cli.OutputFormat{cli.OutputText, cli.OutputJSON, cli.OutputYAML} {
 		cluster := recoverytest.NewCluster()
 		for i := 0; i < 30; i++ {
 			cluster.Add(recoverytest.Secrets, "app", fmt.Sprintf("live-%04d", i), "key-live", true)
@@ -392,7 +394,7 @@ func TestRecoverScanProgress(t *testing.T) {
 			progressNow: func() time.Time { now = now.Add(time.Second); return now }}
 		var out, errOut bytes.Buffer
 		code, err := opts.run(context.Background(), &out, &errOut, recoverClients{discovery: recoverDiscovery(), dynamic: cluster.Dynamic, raw: cluster.Raw(), kms: healthyKMSView()})
-		if code != exitOK || err != nil {
+		if code != cli.ExitOK || err != nil {
 			t.Fatalf("-o %q: exit %d, %v", output, code, err)
 		}
 		want := "scanning secrets: 10 objects listed, 0 undecryptable so far\nscanning secrets: 20 objects listed, 0 undecryptable so far\nscanning secrets: 30 objects listed, 0 undecryptable so far\n"

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 
+	"github.com/kmsguard/kmsguard/internal/cli"
+
 	"github.com/spf13/cobra"
 
 	"github.com/kmsguard/kmsguard/pkg/version"
@@ -22,14 +24,13 @@ stderr as "error: ..."; -v=N shows client-go's diagnostics. -o json and -o yaml 
 
 ` + exitCodeSchemeHelp(),
 	}
-	configureRoot(root)
+	cli.ConfigureRoot(root, "health-reporter")
 	root.AddCommand(newVersionCommand())
 	root.AddCommand(newHealthReporterCommand())
 	root.AddCommand(newStatusCommand())
 	root.AddCommand(newVerifyCommand())
 	root.AddCommand(newRecoverCommand())
 	root.AddCommand(newMigrateCommand())
-	root.AddCommand(newLabCommand())
 	for _, cmd := range root.Commands() {
 		documentCommand(cmd)
 	}
@@ -40,11 +41,6 @@ stderr as "error: ..."; -v=N shows client-go's diagnostics. -o json and -o yaml 
 var examples = map[string]string{
 	"health-reporter": `  # The sidecar next to KMS plugin kms-1 on node master-0, reporting to the KubeAPIServer resource
   kmsguard health-reporter --kms-sockets unix:///var/run/kmsplugin/kms-1.sock --node-name master-0`,
-	"lab": `  # A three-node control plane; prints its kubeconfig and runs until Ctrl-C
-  kmsguard lab
-
-  # Switch it to aescbc, then to KMS, once it runs
-  kmsguard lab --encryption aescbc,KMS`,
 }
 
 // documentCommand adds the exit codes to a command's --help, and its example where the command has none.
@@ -54,7 +50,7 @@ func documentCommand(cmd *cobra.Command) {
 		if long == "" {
 			long = cmd.Short + "."
 		}
-		cmd.Long = long + "\n\n" + exitCodesHelp(codes)
+		cmd.Long = long + "\n\n" + cli.ExitCodesHelp(codes)
 	}
 	if cmd.Example == "" {
 		cmd.Example = examples[cmd.Name()]
@@ -62,7 +58,7 @@ func documentCommand(cmd *cobra.Command) {
 }
 
 func newVersionCommand() *cobra.Command {
-	var output outputFormat
+	var output cli.OutputFormat
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print the kmsguard version",
@@ -71,13 +67,13 @@ func newVersionCommand() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			info := version.Get()
-			if output.structured() {
-				return output.print(cmd.OutOrStdout(), info)
+			if output.Structured() {
+				return output.Print(cmd.OutOrStdout(), info)
 			}
 			_, err := fmt.Fprintln(cmd.OutOrStdout(), info.String())
 			return err
 		},
 	}
-	addOutputFlag(cmd.Flags(), &output, "the version fields")
+	cli.AddOutputFlag(cmd.Flags(), &output, "the version fields")
 	return cmd
 }

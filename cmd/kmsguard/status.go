@@ -10,6 +10,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/kmsguard/kmsguard/internal/cli"
+
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/kubernetes"
 
@@ -22,7 +24,7 @@ import (
 type statusOptions struct {
 	kube           *kubeFlags
 	operator       string
-	output         outputFormat
+	output         cli.OutputFormat
 	reportInterval time.Duration
 }
 
@@ -57,12 +59,12 @@ evaluation is stale or older than the condition. It changes nothing.`,
   kmsguard status --operator openshiftapiserver --context admin -o yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return exitWith(o.run(cmd.Context(), cmd.OutOrStdout()))
+			return cli.ExitWith(o.run(cmd.Context(), cmd.OutOrStdout()))
 		},
 	}
 	o.kube = addKubeFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.operator, "operator", "kubeapiserver", "operator resource: "+strings.Join(operatorNames(), ", "))
-	addOutputFlag(cmd.Flags(), &o.output, "the published evaluation and the operator's KMS conditions")
+	cli.AddOutputFlag(cmd.Flags(), &o.output, "the published evaluation and the operator's KMS conditions")
 	cmd.Flags().DurationVar(&o.reportInterval, "report-interval", kmsstate.DefaultReportInterval, "the health reporters' --interval; a published evaluation older than 4 intervals is stale")
 	return cmd
 }
@@ -70,29 +72,29 @@ evaluation is stale or older than the condition. It changes nothing.`,
 // run reads the status and prints it; it returns the exit code and the error behind it.
 func (o *statusOptions) run(ctx context.Context, out io.Writer) (int, error) {
 	if _, ok := operands[o.operator]; !ok {
-		return exitError, fmt.Errorf("--operator must be one of %s", strings.Join(operatorNames(), ", "))
+		return cli.ExitError, fmt.Errorf("--operator must be one of %s", strings.Join(operatorNames(), ", "))
 	}
-	if err := o.output.validate(); err != nil {
-		return exitError, err
+	if err := o.output.Validate(); err != nil {
+		return cli.ExitError, err
 	}
 	config, err := o.kube.restConfig()
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	kube, err := kubernetes.NewForConfig(config)
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	operators, err := operatorclient.NewForConfig(config)
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	report, err := o.collect(ctx, kube, operators, time.Now())
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	if err := o.print(out, report); err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	return report.exitCode(), nil
 }
@@ -100,9 +102,9 @@ func (o *statusOptions) run(ctx context.Context, out io.Writer) (int, error) {
 // exitCode: what status shows is known only when a current evaluation is published.
 func (r *statusReport) exitCode() int {
 	if !r.Published || len(r.Stale) > 0 {
-		return exitIncomplete
+		return cli.ExitIncomplete
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // collect reads the operator resource's conditions and the evaluation kmsstate published in the operator's
@@ -147,8 +149,8 @@ func (o *statusOptions) collect(ctx context.Context, kube kubernetes.Interface, 
 }
 
 func (o *statusOptions) print(out io.Writer, report *statusReport) error {
-	if o.output.structured() {
-		return o.output.print(out, report)
+	if o.output.Structured() {
+		return o.output.Print(out, report)
 	}
 	if report.State == nil {
 		fmt.Fprintf(out, "%s: nothing published: the operator's kmsstate controller has published no evaluation (configmap %s/%s, key %s); is it running, with Options.Publisher?\n",

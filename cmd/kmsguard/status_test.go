@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kmsguard/kmsguard/internal/cli"
+
 	operatorv1 "github.com/openshift/api/operator/v1"
 	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
 	corev1 "k8s.io/api/core/v1"
@@ -69,7 +71,7 @@ func TestStatus(t *testing.T) {
 			name:      "the published evaluation and the condition's verdict",
 			published: published(evaluated(evaluatedAt, "1")),
 			verdict:   degraded,
-			wantExit:  exitOK,
+			wantExit:  cli.ExitOK,
 			want: []string{
 				"Evaluated at 2026-12-02T11:59:50Z by the operator's kmsstate controller",
 				"master-0  1    Healthy      12s before    kek-a",
@@ -84,7 +86,7 @@ func TestStatus(t *testing.T) {
 			name:      "stale published evaluation",
 			published: published(evaluated(now.Add(-5*time.Minute), "1")),
 			verdict:   operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionTrue, Reason: "PluginUnreachable", LastTransitionTime: metav1.NewTime(now.Add(-6 * time.Minute))},
-			wantExit:  exitIncomplete,
+			wantExit:  cli.ExitIncomplete,
 			want:      []string{"Evaluated at 2026-12-02T11:55:00Z", "STALE: kmsstate's latest evaluation is from 2026-12-02T11:55:00Z, 5m0s ago, older than 2m0s"},
 			wantNot:   []string{"older than the KMSPluginsDegraded condition"},
 		},
@@ -92,7 +94,7 @@ func TestStatus(t *testing.T) {
 			name:      "published evaluation older than the condition",
 			published: published(evaluated(evaluatedAt, "1")),
 			verdict:   operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionFalse, Reason: "AsExpected", LastTransitionTime: metav1.NewTime(now.Add(-time.Second))},
-			wantExit:  exitIncomplete,
+			wantExit:  cli.ExitIncomplete,
 			want: []string{
 				"STALE: the published evaluation (2026-12-02T11:59:50Z) is older than the KMSPluginsDegraded condition's last transition (2026-12-02T11:59:59Z)",
 				"Verdict (KMSPluginsDegraded): False AsExpected",
@@ -101,7 +103,7 @@ func TestStatus(t *testing.T) {
 		{
 			name:     "nothing published",
 			verdict:  degraded,
-			wantExit: exitIncomplete,
+			wantExit: cli.ExitIncomplete,
 			want: []string{
 				"kubeapiserver: nothing published: the operator's kmsstate controller has published no evaluation (configmap openshift-kube-apiserver-operator/kmsguard-kms-state, key state.json)",
 				"Verdict (KMSPluginsDegraded): True PluginUnreachable",
@@ -112,7 +114,7 @@ func TestStatus(t *testing.T) {
 			name:      "no KMS key",
 			published: published(evaluated(evaluatedAt)),
 			verdict:   operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionFalse, Reason: "KMSNotConfigured", LastTransitionTime: metav1.NewTime(evaluatedAt)},
-			wantExit:  exitOK,
+			wantExit:  cli.ExitOK,
 			want:      []string{"kubeapiserver: no KMS key in the encryption config"},
 		},
 		{
@@ -120,7 +122,7 @@ func TestStatus(t *testing.T) {
 			published: published(evaluated(evaluatedAt, "1")),
 			verdict:   degraded,
 			output:    "json",
-			wantExit:  exitOK,
+			wantExit:  cli.ExitOK,
 			check: func(t *testing.T, out string) {
 				var report statusReport
 				if err := json.Unmarshal([]byte(out), &report); err != nil {
@@ -138,7 +140,7 @@ func TestStatus(t *testing.T) {
 			name:     "yaml, nothing published",
 			verdict:  degraded,
 			output:   "yaml",
-			wantExit: exitIncomplete,
+			wantExit: cli.ExitIncomplete,
 			want:     []string{"published: false", "operator: kubeapiserver", "reason: PluginUnreachable"},
 			wantNot:  []string{"state:"},
 		},
@@ -152,7 +154,7 @@ func TestStatus(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			o := &statusOptions{operator: "kubeapiserver", output: outputFormat(s.output), reportInterval: 30 * time.Second}
+			o := &statusOptions{operator: "kubeapiserver", output: cli.OutputFormat(s.output), reportInterval: 30 * time.Second}
 			report, err := o.collect(context.Background(), kube, operatorfake.NewClientset(kas(s.verdict)), now)
 			if err != nil {
 				t.Fatal(err)

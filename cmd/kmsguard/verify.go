@@ -10,6 +10,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/kmsguard/kmsguard/internal/cli"
+
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -28,7 +30,7 @@ type verifyOptions struct {
 	writeProvider    string
 	encryptionConfig string
 	kekID            string
-	output           outputFormat
+	output           cli.OutputFormat
 	maxListed        int
 	pageSize         int64
 	timeout          time.Duration
@@ -119,7 +121,7 @@ Progress of long scans goes to stderr: redrawn in place on a terminal, a line ev
   kmsguard verify --etcd-endpoints ... --encryption-config encryption-config.yaml --kek-id <KEK id> -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return exitWith(o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			return cli.ExitWith(o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	f := cmd.Flags()
@@ -129,7 +131,7 @@ Progress of long scans goes to stderr: redrawn in place on a terminal, a line ev
 	f.StringVar(&o.writeProvider, "write-provider", "", "the write key: identity, <kind>:<name> or kms-v2:<provider>:<KEK id>")
 	f.StringVar(&o.encryptionConfig, "encryption-config", "", "EncryptionConfiguration file whose first provider for the resources (\"*.<group>\", \"*.*\" resolved as kube-apiserver does) is the write key")
 	f.StringVar(&o.kekID, "kek-id", "", "with --encryption-config: the KEK id of a KMS v2 write provider")
-	addOutputFlag(f, &o.output, "the report, with \"verified\" at top level and per resource")
+	cli.AddOutputFlag(f, &o.output, "the report, with \"verified\" at top level and per resource")
 	f.IntVar(&o.maxListed, "max-listed", evidence.DefaultMaxListed, "how many offending etcd keys to list per resource")
 	f.Int64Var(&o.pageSize, "page-size", evidence.DefaultPageSize, "keys per etcd range read")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Minute, "bound on the whole scan")
@@ -142,41 +144,41 @@ Progress of long scans goes to stderr: redrawn in place on a terminal, a line ev
 	return cmd
 }
 
-// run verifies and prints the report; it returns the exit code and the error behind exitError.
+// run verifies and prints the report; it returns the exit code and the error behind cli.ExitError.
 func (o *verifyOptions) run(ctx context.Context, out, errOut io.Writer) (int, error) {
-	if err := o.output.validate(); err != nil {
-		return exitError, err
+	if err := o.output.Validate(); err != nil {
+		return cli.ExitError, err
 	}
 	grs, err := o.parseResources()
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	want, err := o.resolveWriteKey(grs)
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	drops, err := o.parseCanDrop()
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	etcd, err := etcdclient.Connect(ctx, o.etcd)
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	defer etcd.Close()
 	config, err := o.kube.restConfig()
 	if err != nil {
-		return exitError, fmt.Errorf("%w (verify needs the API to count objects)", err)
+		return cli.ExitError, fmt.Errorf("%w (verify needs the API to count objects)", err)
 	}
 	clients, err := apiClients(config, etcd, o.pageSize)
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
 	if len(drops.keys) > 0 {
 		if clients.migrationFinished, err = o.migrationFinishedFunc(ctx, config); err != nil {
-			return exitError, err
+			return cli.ExitError, err
 		}
 	}
 	return o.verify(ctx, clients, grs, want, drops, out, errOut)
@@ -186,38 +188,38 @@ func (o *verifyOptions) run(ctx context.Context, out, errOut io.Writer) (int, er
 func (o *verifyOptions) verify(ctx context.Context, c verifyClients, grs []schema.GroupResource, want evidence.WriteKey, drops canDropRequest, out, errOut io.Writer) (int, error) {
 	resources, err := o.locate(ctx, c, grs, errOut)
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	progress := o.newProgress(errOut)
 	opts := evidence.Options{PageSize: o.pageSize, MaxListed: o.maxListed, Counter: c.counter, Progress: progress.observe}
 	if o.sample > 0 {
 		if opts.Sampler, err = samplerFor(c.dynamic, c.mapper, resources); err != nil {
-			return exitError, err
+			return cli.ExitError, err
 		}
 		opts.SampleSize = o.sample
 	}
 	report, err := evidence.NewVerifier(c.kv, opts).Verify(ctx, resources, want)
 	progress.done()
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	if err := o.checkExplicitPrefix(report); err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	verdicts, err := judgeDrops(ctx, report, drops, c.migrationFinished, o.rollbackWindow, o.clock())
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	if err := printVerifyReport(out, o.output, report, verdicts); err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	switch {
 	case !allMayDrop(verdicts):
 		return exitReadKeyInUse, nil
 	case !report.Verified():
-		return exitIncomplete, nil
+		return cli.ExitIncomplete, nil
 	}
-	return exitOK, nil
+	return cli.ExitOK, nil
 }
 
 func (o *verifyOptions) clock() time.Time {
@@ -342,9 +344,9 @@ func (o *verifyOptions) resolveWriteKey(grs []schema.GroupResource) (evidence.Wr
 	return want, err
 }
 
-func printVerifyReport(out io.Writer, format outputFormat, report *evidence.Report, drops []dropVerdict) error {
-	if format.structured() {
-		return format.print(out, verifyOutput{report: report, canDrop: drops})
+func printVerifyReport(out io.Writer, format cli.OutputFormat, report *evidence.Report, drops []dropVerdict) error {
+	if format.Structured() {
+		return format.Print(out, verifyOutput{report: report, canDrop: drops})
 	}
 	fmt.Fprintf(out, "Write key: %s\n", report.WriteKey)
 	for _, r := range report.Resources {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kmsguard/kmsguard/internal/cli"
+
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -38,10 +40,10 @@ func TestVerifyCanDrop(t *testing.T) {
 		{name: "inside the rollback window", finishedAgo: time.Hour, wantCode: exitReadKeyInUse, wantReason: evidence.PruneRollbackWindow,
 			wantText: "RollbackWindowNotPassed: read key aescbc:1 cannot be dropped: the rollback window lasts until"},
 		{name: "no finished migration", wantCode: exitReadKeyInUse, wantReason: evidence.PruneMigrationNotFinished},
-		{name: "after the window", finishedAgo: 48 * time.Hour, wantCode: exitOK, wantText: "aescbc:1  secrets   true"},
+		{name: "after the window", finishedAgo: 48 * time.Hour, wantCode: cli.ExitOK, wantText: "aescbc:1  secrets   true"},
 	}
 	for _, s := range scenarios {
-		for _, format := range []outputFormat{outputText, outputJSON} {
+		for _, format := range []cli.OutputFormat{cli.OutputText, cli.OutputJSON} {
 			t.Run(s.name+" "+string(format), func(t *testing.T) {
 				kv := etcdtest.NewKV()
 				kv.Store("/kubernetes.io/secrets/a/new", etcdtest.KMSv2Value("vault", "kek-2"))
@@ -66,7 +68,7 @@ func TestVerifyCanDrop(t *testing.T) {
 				if code != s.wantCode || err != nil {
 					t.Fatalf("got %d, %v; want %d\n%s", code, err, s.wantCode, out.String())
 				}
-				if format == outputText {
+				if format == cli.OutputText {
 					if s.wantText != "" && !strings.Contains(out.String(), s.wantText) {
 						t.Errorf("output does not contain %q:\n%s", s.wantText, out.String())
 					}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kmsguard/kmsguard/internal/cli"
+
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kmsguard/kmsguard/internal/etcdtest"
@@ -56,46 +58,46 @@ func TestVerifyCommand(t *testing.T) {
 	}{
 		{
 			name: "OpenShift's prefix detected, every object under the write key", keys: []string{"/kubernetes.io/secrets/a/1", "/kubernetes.io/secrets/b/2"},
-			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 2}, wantCode: exitOK,
+			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 2}, wantCode: cli.ExitOK,
 			wantStderr:   []string{"secrets (kube-apiserver): scanning /kubernetes.io/secrets/, etcd prefix /kubernetes.io detected"},
 			wantPrefixes: []string{"/kubernetes.io/secrets/"}, wantReasons: []string{""},
 		},
 		{
 			name: "a custom resource, a route and a Secret, each under its own prefix",
 			keys: []string{"/registry/secrets/a/1", "/registry/example.com/widgets/a/w", "/openshift.io/routes/a/r"},
-			grs:  []schema.GroupResource{secrets, widgets, routes}, counts: countsCounter{secrets: 1, widgets: 1, routes: 1}, wantCode: exitOK,
+			grs:  []schema.GroupResource{secrets, widgets, routes}, counts: countsCounter{secrets: 1, widgets: 1, routes: 1}, wantCode: cli.ExitOK,
 			wantPrefixes: []string{"/registry/secrets/", "/registry/example.com/widgets/", "/openshift.io/routes/"}, wantReasons: []string{"", "", ""},
 		},
 		{
 			name: "zero keys while the API lists objects", keys: []string{"/kubernetes.io/configmaps/a/c"},
-			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 3}, wantCode: exitIncomplete,
+			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 3}, wantCode: cli.ExitIncomplete,
 			wantPrefixes: []string{"/kubernetes.io/secrets/"}, wantReasons: []string{string(evidence.ReasonNoKeys)},
 		},
 		{
 			name: "zero keys and no objects: verified empty", keys: []string{"/kubernetes.io/configmaps/a/c"},
-			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 0}, wantCode: exitOK,
+			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 0}, wantCode: cli.ExitOK,
 			wantStderr:   []string{"no keys of the resource under any known prefix; /kubernetes.io holds other keys"},
 			wantPrefixes: []string{"/kubernetes.io/secrets/"}, wantReasons: []string{""},
 		},
 		{
 			name: "more objects than keys", keys: []string{"/registry/secrets/a/1"},
-			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 2}, wantCode: exitIncomplete,
+			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 2}, wantCode: cli.ExitIncomplete,
 			wantPrefixes: []string{"/registry/secrets/"}, wantReasons: []string{string(evidence.ReasonCountMismatch)},
 		},
 		{
 			name: "an explicit prefix under which no resource has a key is an error", keys: []string{"/kubernetes.io/secrets/a/1"}, prefix: "/registry",
-			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 1}, wantCode: exitError,
+			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 1}, wantCode: cli.ExitError,
 			wantErr: "no resource has any key under --etcd-prefix=/registry (/registry/secrets/: the API lists 1 objects)",
 		},
 		{
 			name: "an explicit prefix that holds the keys", keys: []string{"/kubernetes.io/secrets/a/1"}, prefix: "kubernetes.io",
-			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 1}, wantCode: exitOK,
+			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 1}, wantCode: cli.ExitOK,
 			wantStderr:   []string{"scanning /kubernetes.io/secrets/, from --etcd-prefix"},
 			wantPrefixes: []string{"/kubernetes.io/secrets/"}, wantReasons: []string{""},
 		},
 		{
 			name: "keys under two roots", keys: []string{"/kubernetes.io/secrets/a/1", "/registry/secrets/a/1"},
-			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 1}, wantCode: exitError, wantErr: "give --etcd-prefix",
+			grs: []schema.GroupResource{secrets}, counts: countsCounter{secrets: 1}, wantCode: cli.ExitError, wantErr: "give --etcd-prefix",
 		},
 	}
 	for _, s := range scenarios {
@@ -132,7 +134,7 @@ func TestVerifyCommand(t *testing.T) {
 			if err := json.Unmarshal(out.Bytes(), &report); err != nil {
 				t.Fatalf("stdout is not one JSON report: %v\n%s", err, out.String())
 			}
-			if report.Verified != (s.wantCode == exitOK) || len(report.Resources) != len(s.wantPrefixes) {
+			if report.Verified != (s.wantCode == cli.ExitOK) || len(report.Resources) != len(s.wantPrefixes) {
 				t.Fatalf("report %+v", report)
 			}
 			for i, r := range report.Resources {

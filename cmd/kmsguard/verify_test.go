@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kmsguard/kmsguard/internal/cli"
+
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -128,8 +130,8 @@ func TestVerifyRunFailsBeforeConnecting(t *testing.T) {
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			code, err := s.opts.run(context.Background(), &bytes.Buffer{}, &bytes.Buffer{})
-			if code != exitError || err == nil || !strings.Contains(err.Error(), s.wantErr) {
-				t.Fatalf("got %d, %v; want %d and an error containing %q", code, err, exitError, s.wantErr)
+			if code != cli.ExitError || err == nil || !strings.Contains(err.Error(), s.wantErr) {
+				t.Fatalf("got %d, %v; want %d and an error containing %q", code, err, cli.ExitError, s.wantErr)
 			}
 		})
 	}

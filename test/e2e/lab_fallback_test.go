@@ -20,8 +20,8 @@ import (
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
-	"github.com/kmsguard/kmsguard/pkg/lab"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
+	"github.com/kmsguard/kmsguard/test/lab"
 )
 
 // TestLabFailingRevisionFallsBackAndIsReverted: a revision whose KMS config cannot work on one node (that node's

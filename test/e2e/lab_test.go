@@ -20,7 +20,7 @@ import (
 
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
-	"github.com/kmsguard/kmsguard/pkg/lab"
+	"github.com/kmsguard/kmsguard/test/lab"
 )
 
 // startLab starts a lab of n nodes that is stopped when t ends. Its directory is short (unix socket paths live
@@ -103,7 +103,7 @@ func verifyUnderKMS(t *testing.T, l *lab.Lab, keyID string) {
 
 // checkLabCommands runs kmsguard against the lab as the README says an admin would: the census proves the switch
 // from etcd by itself, `kmsguard status` shows every node's plugin healthy, `kmsguard verify` proves the Secrets
-// under the KMS key, and `kmsguard lab inject` stops one node's plugin, which KMSPluginsDegraded then names, and
+// under the KMS key, and `kmsguard-lab inject` stops one node's plugin, which KMSPluginsDegraded then names, and
 // starts it again, which clears it.
 func checkLabCommands(t *testing.T, l *lab.Lab, kmsKeyID string, switchedAt time.Time) {
 	t.Helper()
@@ -155,16 +155,17 @@ func checkLabCommands(t *testing.T, l *lab.Lab, kmsKeyID string, switchedAt time
 		}
 		t.Logf("%s %s", kmsstate.ConditionKMSPluginsDegraded, last)
 	}
+	labBin := buildCommand(t, "github.com/kmsguard/kmsguard/test/cmd/kmsguard-lab")
 	for _, step := range []struct {
 		fault lab.Fault
 		want  operatorv1.ConditionStatus
 	}{{lab.FaultPluginStop, operatorv1.ConditionTrue}, {lab.FaultPluginStart, operatorv1.ConditionFalse}} {
 		started := time.Now()
-		out, code, stderr = execKMSGuard(t, bin, "lab", "inject", string(step.fault), node, "--dir", l.Dir())
+		out, code, stderr = execKMSGuard(t, labBin, "inject", string(step.fault), node, "--dir", l.Dir())
 		if code != 0 {
-			t.Fatalf("kmsguard lab inject %s %s exited %d: %s", step.fault, node, code, stderr)
+			t.Fatalf("kmsguard-lab inject %s %s exited %d: %s", step.fault, node, code, stderr)
 		}
-		t.Logf("kmsguard lab inject %s %s: %s", step.fault, node, strings.TrimSpace(string(out)))
+		t.Logf("kmsguard-lab inject %s %s: %s", step.fault, node, strings.TrimSpace(string(out)))
 		degraded(step.want)
 		t.Logf("seen after %s", time.Since(started).Round(100*time.Millisecond))
 	}

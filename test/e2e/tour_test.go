@@ -8,13 +8,13 @@ import (
 
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
 
-	"github.com/kmsguard/kmsguard/pkg/lab/tour"
+	"github.com/kmsguard/kmsguard/test/lab/tour"
 )
 
 // tourSecrets is how many Secrets the tour test writes before the first story.
 const tourSecrets = 300
 
-// TestTour plays every story of the tour on one three-node lab, as `kmsguard lab tour` does, each story a
+// TestTour plays every story of the tour on one three-node lab, as `kmsguard-lab tour` does, each story a
 // subtest that fails when the story did not show what it should or lost an acknowledged write.
 //
 // The first story switches the lab from aescbc to KMS v2 through the APIServer resource with library-go's own

@@ -272,9 +272,15 @@ func rewriteAllSecrets(t *testing.T, client kubernetes.Interface) {
 // buildKMSGuard builds the kmsguard binary, to check `kmsguard verify` end to end, exit codes included.
 func buildKMSGuard(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "kmsguard")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/kmsguard/kmsguard/cmd/kmsguard").CombinedOutput(); err != nil {
-		t.Fatalf("building kmsguard: %v\n%s", err, out)
+	return buildCommand(t, "github.com/kmsguard/kmsguard/cmd/kmsguard")
+}
+
+// buildCommand builds the command of package pkg into a temporary directory and returns its path.
+func buildCommand(t *testing.T, pkg string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), filepath.Base(pkg))
+	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+		t.Fatalf("building %s: %v\n%s", pkg, err, out)
 	}
 	return bin
 }

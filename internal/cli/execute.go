@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -18,45 +18,43 @@ import (
 	"k8s.io/klog/v2"
 )
 
-// The kmsguard commands behave like kubectl: errors go to stderr as one "error: ..." line, client-go's klog
-// diagnostics are silent unless -v asks for them, the exit code follows one scheme (exitcodes.go), and Ctrl-C
-// ends a command with exitInterrupted.
+// ErrInterrupted is the cause of a command's context when a signal stops it.
+var ErrInterrupted = errors.New("interrupted")
 
-// longRunning are the commands whose output is a log: klog stays on for them, as for any Kubernetes component.
-var longRunning = map[string]bool{"health-reporter": true, "lab": true}
-
-// errInterrupted is the cause of a command's context when a signal stops it.
-var errInterrupted = errors.New("interrupted")
-
-// codeError carries a command's exit code to execute; err, when set, is printed as "error: ...".
-type codeError struct {
+// CodeError carries a command's exit code to execute; err, when set, is printed as "error: ...".
+type CodeError struct {
 	code int
 	err  error
 }
 
-func (e *codeError) Error() string {
+func (e *CodeError) Error() string {
 	if e.err == nil {
 		return fmt.Sprintf("exit code %d", e.code)
 	}
 	return e.err.Error()
 }
 
-func (e *codeError) Unwrap() error { return e.err }
+func (e *CodeError) Unwrap() error { return e.err }
 
-// exitWith turns a command's result into what RunE returns: nil for exitOK without an error.
-func exitWith(code int, err error) error {
-	if code == exitOK && err == nil {
+// ExitWith turns a command's result into what RunE returns: nil for ExitOK without an error.
+func ExitWith(code int, err error) error {
+	if code == ExitOK && err == nil {
 		return nil
 	}
-	if code == exitOK {
-		code = exitError
+	if code == ExitOK {
+		code = ExitError
 	}
-	return &codeError{code: code, err: err}
+	return &CodeError{code: code, err: err}
 }
 
-// configureRoot sets what every command shares: flag name normalization, klog's flags (-v, --vmodule, ...) and
-// the logging and error conventions of the command that runs.
-func configureRoot(root *cobra.Command) {
+// ConfigureRoot sets what every command shares: flag name normalization, klog's flags (-v, --vmodule, ...) and
+// the logging and error conventions of the command that runs. longRunning names the commands whose output is a
+// log: klog stays on for them, as for any Kubernetes component.
+func ConfigureRoot(root *cobra.Command, longRunning ...string) {
+	logged := map[string]bool{}
+	for _, name := range longRunning {
+		logged[name] = true
+	}
 	root.SilenceUsage = true
 	root.SilenceErrors = true
 	root.SetGlobalNormalizationFunc(cliflag.WordSepNormalizeFunc)
@@ -66,7 +64,7 @@ func configureRoot(root *cobra.Command) {
 	})
 	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
 		logs.InitLogs()
-		if longRunning[cmd.Name()] || klog.V(1).Enabled() {
+		if logged[cmd.Name()] || klog.V(1).Enabled() {
 			klog.ClearLogger()
 			return
 		}
@@ -78,9 +76,9 @@ func configureRoot(root *cobra.Command) {
 	}
 }
 
-// execute runs the command line args and returns the process's exit code. Errors are printed on errOut as
-// kubectl prints them; a command stopped by SIGINT or SIGTERM exits with exitInterrupted.
-func execute(ctx context.Context, root *cobra.Command, args []string, out, errOut io.Writer) int {
+// Execute runs the command line args and returns the process's exit code. Errors are printed on errOut as
+// kubectl prints them; a command stopped by SIGINT or SIGTERM exits with ExitInterrupted.
+func Execute(ctx context.Context, root *cobra.Command, args []string, out, errOut io.Writer) int {
 	defer logs.FlushLogs()
 	ctx, stop := interruptible(ctx)
 	defer stop()
@@ -94,10 +92,10 @@ func execute(ctx context.Context, root *cobra.Command, args []string, out, errOu
 // exitCodeOf prints err and returns the exit code it stands for.
 func exitCodeOf(ctx context.Context, err error, errOut io.Writer) int {
 	if err == nil {
-		return exitOK
+		return ExitOK
 	}
-	code := exitError
-	var e *codeError
+	code := ExitError
+	var e *CodeError
 	if errors.As(err, &e) {
 		code = e.code
 		err = e.err
@@ -105,13 +103,13 @@ func exitCodeOf(ctx context.Context, err error, errOut io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(errOut, "error: %s\n", strings.TrimSuffix(err.Error(), "\n"))
 	}
-	if code == exitError && errors.Is(context.Cause(ctx), errInterrupted) {
-		code = exitInterrupted
+	if code == ExitError && errors.Is(context.Cause(ctx), ErrInterrupted) {
+		code = ExitInterrupted
 	}
 	return code
 }
 
-// interruptible ends ctx with errInterrupted on the first SIGINT or SIGTERM; a second one kills the process
+// interruptible ends ctx with ErrInterrupted on the first SIGINT or SIGTERM; a second one kills the process
 // as usual.
 func interruptible(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
@@ -122,7 +120,7 @@ func interruptible(parent context.Context) (context.Context, func()) {
 		select {
 		case <-signals:
 			signal.Stop(signals)
-			cancel(errInterrupted)
+			cancel(ErrInterrupted)
 		case <-done:
 		}
 	}()
@@ -133,5 +131,5 @@ func interruptible(parent context.Context) (context.Context, func()) {
 	}
 }
 
-// interrupted says whether ctx was ended by a signal.
-func interrupted(ctx context.Context) bool { return errors.Is(context.Cause(ctx), errInterrupted) }
+// Interrupted says whether ctx was ended by a signal.
+func Interrupted(ctx context.Context) bool { return errors.Is(context.Cause(ctx), ErrInterrupted) }

@@ -26,9 +26,9 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
-	"github.com/kmsguard/kmsguard/pkg/lab"
 	"github.com/kmsguard/kmsguard/pkg/overrides"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
+	"github.com/kmsguard/kmsguard/test/lab"
 )
 
 // Stories are the tour's stories, in the order they run: each leaves the cluster healthy on KMS for the next.

@@ -1,4 +1,4 @@
-package bindata
+package monitoring
 
 import (
 	"errors"
@@ -20,6 +20,7 @@ import (
 	"k8s.io/component-base/metrics/legacyregistry"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kmsguard/kmsguard/bindata"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
@@ -208,7 +209,7 @@ func checkPrometheusRule(pr *prometheusRule, registered sets.Set[string], root f
 // repository (../docs/runbooks).
 func TestPrometheusRule(t *testing.T) {
 	pr := &prometheusRule{}
-	if err := yaml.UnmarshalStrict(MustAsset(PrometheusRule), pr); err != nil {
+	if err := yaml.UnmarshalStrict(bindata.MustAsset(bindata.PrometheusRule), pr); err != nil {
 		t.Fatal(err)
 	}
 	for _, err := range checkPrometheusRule(pr, registeredMetrics(t), os.DirFS("..")) {

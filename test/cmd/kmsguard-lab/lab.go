@@ -5,20 +5,19 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
 	"github.com/spf13/cobra"
 
-	"github.com/kmsguard/kmsguard/pkg/lab"
+	"github.com/kmsguard/kmsguard/internal/cli"
+	"github.com/kmsguard/kmsguard/test/lab"
 )
 
-// labOptions are the flags of `kmsguard lab`.
+// labOptions are the flags of `kmsguard-lab`.
 type labOptions struct {
 	nodes        int
 	dir          string
@@ -30,7 +29,7 @@ type labOptions struct {
 func newLabCommand() *cobra.Command {
 	o := &labOptions{}
 	cmd := &cobra.Command{
-		Use:   "lab",
+		Use:   "kmsguard-lab",
 		Short: "Run a local OpenShift-style control plane with library-go's and kmsguard's controllers until Ctrl-C",
 		Long: `lab starts etcd, one real kube-apiserver per control-plane node (master-0..N-1), a node agent per node
 that plays the kubelet, the installer, the startup monitor and the KMS plugin sidecars (fake KMS v2 plugins on
@@ -43,19 +42,17 @@ e.g. --encryption aescbc,KMS, and until kmsguard's census proves them from etcd 
 
 While it runs it shows a live view (redrawn in place on a terminal, printed when it changes otherwise): each
 node's revisions and apiserver readiness, each node's KMS plugins with their KEK ids, the operator's encryption
-and KMS conditions, migrations and the census of etcd. From another terminal, kmsguard lab inject puts faults
+and KMS conditions, migrations and the census of etcd. From another terminal, kmsguard-lab inject puts faults
 into it.`,
 		Example: `  # the lab make run starts: three nodes, switched to aescbc and on to KMS v2
-  kmsguard lab --encryption aescbc,KMS
+  kmsguard-lab --encryption aescbc,KMS
 
   # from another terminal: stop the KMS plugin on one node, then start it again
-  kmsguard lab inject plugin-stop master-1
-  kmsguard lab inject plugin-start master-1`,
+  kmsguard-lab inject plugin-stop master-1
+  kmsguard-lab inject plugin-start master-1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			return o.run(ctx, cmd.OutOrStdout())
+			return o.run(cmd.Context(), cmd.OutOrStdout())
 		},
 	}
 	cmd.Flags().IntVar(&o.nodes, "nodes", 3, "control-plane nodes: 3, or 1 for single-node OpenShift")
@@ -67,7 +64,7 @@ into it.`,
 	return cmd
 }
 
-// labInjectOptions are the flags of `kmsguard lab inject`.
+// labInjectOptions are the flags of `kmsguard-lab inject`.
 type labInjectOptions struct {
 	dir     string
 	latency time.Duration
@@ -83,7 +80,7 @@ func newLabInjectCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "inject FAULT [NODE]",
 		Short: "Inject a fault into a running lab",
-		Long: `inject puts a fault into the lab running in --dir (kmsguard lab, in another terminal):
+		Long: `inject puts a fault into the lab running in --dir (kmsguard-lab, in another terminal):
 
   plugin-stop [NODE]        the KMS plugins of NODE (of every node without one) stop, as if their sidecar died
   plugin-start [NODE]       they serve again
@@ -97,9 +94,9 @@ func newLabInjectCommand() *cobra.Command {
   bad-kms-config            the APIServer resource names a KMS address where no KMS is
 
 The lab's live view shows how kmsguard sees it; kmsguard status --kubeconfig <the lab's> explains it.`,
-		Example: `  kmsguard lab inject plugin-stop master-1
-  kmsguard lab inject kms-latency --latency 5s
-  kmsguard lab inject key-disable`,
+		Example: `  kmsguard-lab inject plugin-stop master-1
+  kmsguard-lab inject kms-latency --latency 5s
+  kmsguard-lab inject key-disable`,
 		Args:      cobra.RangeArgs(1, 2),
 		ValidArgs: faults,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -187,7 +184,7 @@ Try:  kmsguard status --kubeconfig %s
 		fmt.Fprintf(out, "lab: proven after %s\n", time.Since(started).Round(time.Second))
 	}
 	fmt.Fprintln(out, "lab: live view follows; Ctrl-C stops the lab")
-	l.Watch(ctx, out, lab.WatchOptions{Interval: o.viewInterval, Terminal: isTerminal(out), Title: "kmsguard lab; Ctrl-C stops the lab"})
+	l.Watch(ctx, out, lab.WatchOptions{Interval: o.viewInterval, Terminal: cli.IsTerminal(out), Title: "kmsguard-lab; Ctrl-C stops the lab"})
 	return nil
 }
 

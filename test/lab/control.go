@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// ControlSocket is the unix socket in the lab's directory that `kmsguard lab inject` reaches a running lab at.
+// ControlSocket is the unix socket in the lab's directory that `kmsguard-lab inject` reaches a running lab at.
 const ControlSocket = "control.sock"
 
 // controlPath is where a lab serves Inject over HTTP: POST a JSON Injection, get what was done (200) or why not
@@ -70,7 +70,7 @@ func (l *Lab) serveControl(ctx context.Context) error {
 func InjectInto(ctx context.Context, dir string, in Injection) (string, error) {
 	path := filepath.Join(dir, ControlSocket)
 	if _, err := os.Stat(path); err != nil {
-		return "", fmt.Errorf("no lab runs in %s (no %s): start one with kmsguard lab --dir %s", dir, ControlSocket, dir)
+		return "", fmt.Errorf("no lab runs in %s (no %s): start one with kmsguard-lab --dir %s", dir, ControlSocket, dir)
 	}
 	client := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 		return (&net.Dialer{}).DialContext(ctx, "unix", path)

@@ -22,7 +22,7 @@ import (
 // conditions and kmsguard's.
 var conditionPrefixes = []string{"Encrypted", "Encryption", "KMS", "NodeInstaller", "StaticPods", "RevisionController"}
 
-// View is a snapshot of the lab: what the live view of `kmsguard lab` shows.
+// View is a snapshot of the lab: what the live view of `kmsguard-lab` shows.
 type View struct {
 	Time time.Time
 	// Nodes are the operator's node statuses, with the readiness of each node's kube-apiserver pod.

@@ -1,6 +1,6 @@
 // Package lab runs an OpenShift-style kube-apiserver control plane on one machine, with library-go's own
 // static-pod and encryption controllers and kmsguard's controllers in the loop: the reference for how
-// kube-apiserver-operator authors wire kmsguard, and the stage for its end-to-end tests and `kmsguard lab`.
+// kube-apiserver-operator authors wire kmsguard, and the stage for its end-to-end tests and `kmsguard-lab`.
 //
 // What runs, and what it stands for in a cluster:
 //
@@ -27,8 +27,8 @@
 //     controller) and lost-key recovery.
 //
 // Faults (faults.go) go into a running lab through Inject, or from another process through the control
-// socket in its directory (`kmsguard lab inject`); Snapshot and Watch are the live view; APIServerStarts,
-// OneAtATime and ReadKeyFirst judge a rollout from the apiservers' own history. pkg/lab/tour plays the user
+// socket in its directory (`kmsguard-lab inject`); Snapshot and Watch are the live view; APIServerStarts,
+// OneAtATime and ReadKeyFirst judge a rollout from the apiservers' own history. test/lab/tour plays the user
 // stories on a lab.
 //
 // Clients of the lab (the operator, the node agents) reach the apiservers through kmsenv's failover config, as

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
-	"github.com/kmsguard/kmsguard/pkg/lab"
+	"github.com/kmsguard/kmsguard/test/lab"
 )
 
 // detectionSlack is what a detection may take beyond the period of whatever sees the fault: the write of the

@@ -1,6 +1,6 @@
-// Package tour runs the user stories of kmsguard on a lab (pkg/lab): each story puts a KMS fault or change into
+// Package tour runs the user stories of kmsguard on a lab (test/lab): each story puts a KMS fault or change into
 // a running control plane while applications keep writing Secrets, and measures what kmsguard reports and how
-// the cluster recovers. `kmsguard lab tour` (make run) prints the summary table; the e2e suite runs the same
+// the cluster recovers. `kmsguard-lab tour` (make run) prints the summary table; the e2e suite runs the same
 // stories.
 //
 // A story's result says when kmsguard reported the fault (the condition and reason an admin sees), when the
@@ -19,7 +19,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/kmsguard/kmsguard/pkg/lab"
+	"github.com/kmsguard/kmsguard/test/lab"
 )
 
 // Story is one user story or drill.

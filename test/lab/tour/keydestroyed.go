@@ -21,8 +21,8 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
-	"github.com/kmsguard/kmsguard/pkg/lab"
 	"github.com/kmsguard/kmsguard/pkg/overrides"
+	"github.com/kmsguard/kmsguard/test/lab"
 )
 
 // keyDestroyed is story 7: a KEK is destroyed while etcd still holds values under it.

@@ -4,19 +4,17 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/kmsguard/kmsguard/pkg/lab"
-	"github.com/kmsguard/kmsguard/pkg/lab/tour"
+	"github.com/kmsguard/kmsguard/internal/cli"
+	"github.com/kmsguard/kmsguard/test/lab"
+	"github.com/kmsguard/kmsguard/test/lab/tour"
 )
 
-// labTourOptions are the flags of `kmsguard lab tour`.
+// labTourOptions are the flags of `kmsguard-lab tour`.
 type labTourOptions struct {
 	nodes   int
 	dir     string
@@ -24,14 +22,14 @@ type labTourOptions struct {
 	stories []string
 	secrets int
 	writers int
-	output  outputFormat
+	output  cli.OutputFormat
 }
 
-var labTourExitCodes = []exitCode{
-	{exitOK, "every story passed"},
-	{exitError, "error: bad flags, or the lab could not start or a story could not run"},
-	{exitIncomplete, "a story did not show what it should (the table says what)"},
-	{exitInterrupted, "interrupted (Ctrl-C, SIGTERM)"},
+var labTourExitCodes = []cli.ExitCode{
+	{Code: cli.ExitOK, Meaning: "every story passed"},
+	{Code: cli.ExitError, Meaning: "error: bad flags, or the lab could not start or a story could not run"},
+	{Code: cli.ExitIncomplete, Meaning: "a story did not show what it should (the table says what)"},
+	{Code: cli.ExitInterrupted, Meaning: "interrupted (Ctrl-C, SIGTERM)"},
 }
 
 func newLabTourCommand() *cobra.Command {
@@ -45,7 +43,7 @@ func newLabTourCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tour",
 		Short: "Run kmsguard's user stories on a fresh lab and print what each measured",
-		Long: `tour starts a lab (as kmsguard lab does), writes --secrets Secrets, keeps --writers applications writing
+		Long: `tour starts a lab (as kmsguard-lab does), writes --secrets Secrets, keeps --writers applications writing
 Secrets throughout, and plays each story in turn:` + list.String() + `
 
 Each story's line says when kmsguard reported the fault and with which condition, when the cluster was back and
@@ -53,17 +51,15 @@ how (by itself, or the admin action taken), the applications' writes and failed 
 lost, and how many acknowledged Secrets were read back unchanged afterwards. --nodes 1 runs the stories that
 apply to a single node.
 
-` + exitCodesHelp(labTourExitCodes),
+` + cli.ExitCodesHelp(labTourExitCodes),
 		Example: `  # every story on three nodes (what make run runs)
-  kmsguard lab tour
+  kmsguard-lab tour
 
   # two stories on a single-node cluster, the table as JSON
-  kmsguard lab tour --nodes 1 --stories enable-kms,key-rotated -o json`,
+  kmsguard-lab tour --nodes 1 --stories enable-kms,key-rotated -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			return exitWith(o.run(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			return cli.ExitWith(o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	cmd.Flags().IntVar(&o.nodes, "nodes", 3, "control-plane nodes: 3, or 1 for single-node OpenShift")
@@ -72,7 +68,7 @@ apply to a single node.
 	cmd.Flags().StringSliceVar(&o.stories, "stories", nil, "the stories to run, in the tour's order: "+strings.Join(names, ", ")+" (default: every one that applies to --nodes)")
 	cmd.Flags().IntVar(&o.secrets, "secrets", 2000, "Secrets written before the first story; every one must read back after each")
 	cmd.Flags().IntVar(&o.writers, "writers", 4, "applications writing a Secret every 200ms throughout")
-	addOutputFlag(cmd.Flags(), &o.output, "the summary table")
+	cli.AddOutputFlag(cmd.Flags(), &o.output, "the summary table")
 	return cmd
 }
 
@@ -81,18 +77,18 @@ const liveViewSteps = 12
 
 func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, error) {
 	if o.nodes != 1 && o.nodes != 3 {
-		return exitError, fmt.Errorf("--nodes must be 1 or 3, not %d", o.nodes)
+		return cli.ExitError, fmt.Errorf("--nodes must be 1 or 3, not %d", o.nodes)
 	}
-	if err := o.output.validate(); err != nil {
-		return exitError, err
+	if err := o.output.Validate(); err != nil {
+		return cli.ExitError, err
 	}
 	stories, err := tour.Select(tour.Stories, o.stories, o.nodes)
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	dir, controllerLog, cleanup, err := newLabDir(o.dir, o.keep)
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	defer cleanup()
 
@@ -101,9 +97,9 @@ func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, e
 	progress := out
 	var tail *logTail
 	switch {
-	case o.output.structured():
+	case o.output.Structured():
 		progress = errOut
-	case isTerminal(out):
+	case cli.IsTerminal(out):
 		tail = newLogTail(liveViewSteps, out)
 		progress = tail
 	}
@@ -111,7 +107,7 @@ func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, e
 	fmt.Fprintf(progress, "tour: starting a lab of %d nodes in %s ...\n", o.nodes, dir)
 	l, err := lab.Start(ctx, lab.Options{Dir: dir, Nodes: o.nodes, Log: progress, ControllerLog: controllerLog})
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	defer func() {
 		if err := l.Stop(); err != nil {
@@ -126,7 +122,7 @@ func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, e
 		viewDone := make(chan struct{})
 		go func() {
 			defer close(viewDone)
-			l.Watch(viewCtx, out, lab.WatchOptions{Interval: 2 * time.Second, Terminal: true, Title: "kmsguard lab tour", Footer: tail.String})
+			l.Watch(viewCtx, out, lab.WatchOptions{Interval: 2 * time.Second, Terminal: true, Title: "kmsguard-lab tour", Footer: tail.String})
 		}()
 		stopView = func() {
 			cancel()
@@ -135,26 +131,26 @@ func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, e
 	}
 	results, err := tour.Run(ctx, l, stories, tour.Options{Secrets: o.secrets, Writers: o.writers, Log: progress}, func(r tour.Result) {
 		// Off a terminal, the view after each story; on one, the live view shows it all along.
-		if tail == nil && !o.output.structured() {
+		if tail == nil && !o.output.Structured() {
 			_ = l.PrintStatus(ctx, progress)
 		}
 	})
 	stopView()
-	if o.output.structured() {
-		if printErr := o.output.print(out, results); printErr != nil {
-			return exitError, printErr
+	if o.output.Structured() {
+		if printErr := o.output.Print(out, results); printErr != nil {
+			return cli.ExitError, printErr
 		}
 	} else {
 		fmt.Fprintf(out, "\nThe tour on %d nodes, %s in all:\n", o.nodes, time.Since(started).Round(time.Second))
 		if printErr := tour.PrintTable(out, results); printErr != nil {
-			return exitError, printErr
+			return cli.ExitError, printErr
 		}
 	}
 	if err != nil {
-		return exitError, err
+		return cli.ExitError, err
 	}
 	if !tour.AllPassed(results) {
-		return exitIncomplete, nil
+		return cli.ExitIncomplete, nil
 	}
-	return exitOK, nil
+	return cli.ExitOK, nil
 }

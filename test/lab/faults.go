@@ -15,7 +15,7 @@ import (
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
-// Fault is a failure the lab can put into the KMS path, from `kmsguard lab inject` or a test.
+// Fault is a failure the lab can put into the KMS path, from `kmsguard-lab inject` or a test.
 type Fault string
 
 const (
@@ -52,7 +52,7 @@ const (
 	FaultMigrationRelease Fault = "migration-release"
 )
 
-// Faults are every Fault, in the order `kmsguard lab inject --help` lists them.
+// Faults are every Fault, in the order `kmsguard-lab inject --help` lists them.
 var Faults = []Fault{FaultPluginStop, FaultPluginStart, FaultKMSLatency, FaultAPIServerRestart, FaultKeyDisable, FaultKeyRestore, FaultKeyRotate, FaultKeyDestroy, FaultBadKMSConfig, FaultMigrationHold, FaultMigrationRelease}
 
 // UnreachableKMSAddress is the Vault address FaultBadKMSConfig names.
