@@ -36,9 +36,16 @@ envtest-assets:
 .PHONY: test
 test: verify test-unit test-fuzz test-e2e
 
+# The repository is a Go workspace (go.work) of two modules: the library (.) that operators vendor, and the test
+# module (test/: e2e, the lab, the tour, benchmarks) whose dependencies (envtest, controller-runtime, Prometheus's
+# parser) must never reach an operator's module graph. vendor/ holds both (go work vendor). A pattern names the
+# packages of one module: ./... is the library's, ./test/... the test module's.
+LIBRARY_PACKAGES := ./...
+TEST_MODULE_UNIT_PACKAGES := ./test/cmd/... ./test/lab/... ./test/monitoring/... ./test/pins/...
+
 .PHONY: test-unit
 test-unit:
-	$(GO) test -race -count=1 ./pkg/... ./cmd/... ./bindata/... ./internal/... ./docs/...
+	$(GO) test -race -count=1 $(LIBRARY_PACKAGES) $(TEST_MODULE_UNIT_PACKAGES)
 
 .PHONY: test-fuzz
 test-fuzz:
@@ -49,7 +56,7 @@ test-fuzz:
 .PHONY: test-e2e
 test-e2e: envtest-assets
 	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" \
-		$(GO) test -count=1 -p 1 -timeout $(E2E_TIMEOUT) -v ./test/...
+		$(GO) test -count=1 -p 1 -timeout $(E2E_TIMEOUT) -v ./test/e2e/...
 
 # bench-migration measures the KMS migrator against a sequential and an unthrottled concurrent rewrite loop on
 # a real etcd + kube-apiserver, with 5,000 and 20,000 Secrets (10-15 minutes on 2 cores). It prints the figures and
@@ -73,13 +80,13 @@ lab: envtest-assets
 	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" $(GO) run ./test/cmd/kmsguard-lab --encryption aescbc,KMS
 
 .PHONY: verify
-verify: verify-gofmt verify-vet verify-modules verify-library-go lint
+verify: verify-gofmt verify-vet verify-modules verify-library-go verify-operator-pins lint
 
 # lint runs golangci-lint with the committed .golangci.yml; hack/golangci-lint.sh builds the pinned version from
 # the Go module proxy into _output/bin the first time (2-4 minutes).
 .PHONY: lint
 lint:
-	hack/golangci-lint.sh run ./...
+	hack/golangci-lint.sh run $(LIBRARY_PACKAGES) ./test/...
 
 .PHONY: verify-gofmt
 verify-gofmt:
@@ -88,18 +95,26 @@ verify-gofmt:
 
 .PHONY: verify-vet
 verify-vet:
-	$(GO) vet ./...
+	$(GO) vet $(LIBRARY_PACKAGES) ./test/...
 
-# verify-modules fails when go.mod, go.sum or vendor/ are not what `go mod tidy && go mod vendor` would
-# produce, for the main module and for the tools modules under hack/tools.
+# verify-modules fails when a go.mod or go.sum is not what `go mod tidy` makes of it (the library module, the
+# test module and the tools modules under hack/tools, each alone), or vendor/ is not what `go work vendor` makes.
+# Never run `go work sync`: it would copy the test module's versions into the library's go.mod.
 .PHONY: verify-modules
 verify-modules:
-	GOFLAGS=-mod=mod $(GO) mod tidy -diff
-	GOFLAGS=-mod=mod $(GO) mod verify
+	GOWORK=off GOFLAGS=-mod=mod $(GO) mod tidy -diff
+	cd test && GOWORK=off GOFLAGS=-mod=mod $(GO) mod tidy -diff
+	GOWORK=off GOFLAGS=-mod=mod $(GO) mod verify
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
-		GOFLAGS=-mod=mod $(GO) mod vendor -o "$$tmp/vendor" && \
-		if ! diff -r -q vendor "$$tmp/vendor"; then echo "vendor/ is out of sync: run 'go mod vendor'"; exit 1; fi
-	@for m in hack/tools/*/; do (cd "$$m" && GOFLAGS=-mod=mod $(GO) mod tidy -diff) || exit 1; done
+		GOFLAGS= $(GO) work vendor -o "$$tmp/vendor" && \
+		if ! diff -r -q vendor "$$tmp/vendor"; then echo "vendor/ is out of sync: run 'go work vendor'"; exit 1; fi
+	@for m in hack/tools/*/; do (cd "$$m" && GOWORK=off GOFLAGS=-mod=mod $(GO) mod tidy -diff) || exit 1; done
+
+# verify-operator-pins fails when the library module would move or add a module in kube-apiserver-operator or
+# openshift-apiserver-operator (hack/operator-pins.txt; test/pins says how).
+.PHONY: verify-operator-pins
+verify-operator-pins:
+	$(GO) test -count=1 ./test/pins/
 
 # verify-library-go fails when third_party/library-go (the operators' library-go, which the module proxy does not
 # serve) differs from the commit its manifest records, or go.mod requires another version.

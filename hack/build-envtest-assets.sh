@@ -14,8 +14,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TOOLS="${ROOT}/hack/tools"
 
 # Versions are read from the tools modules so that go.mod stays the one place they are pinned.
-k8s_version=$(cd "${TOOLS}/kube-apiserver" && GOFLAGS=-mod=mod go list -m -f '{{.Version}}' k8s.io/kubernetes)
-etcd_version=$(cd "${TOOLS}/etcd" && GOFLAGS=-mod=mod go list -m -f '{{.Version}}' go.etcd.io/etcd/server/v3)
+k8s_version=$(cd "${TOOLS}/kube-apiserver" && GOWORK=off GOFLAGS=-mod=mod go list -m -f '{{.Version}}' k8s.io/kubernetes)
+etcd_version=$(cd "${TOOLS}/etcd" && GOWORK=off GOFLAGS=-mod=mod go list -m -f '{{.Version}}' go.etcd.io/etcd/server/v3)
 ASSETS="${ROOT}/_output/envtest-assets/k8s-${k8s_version}-etcd-${etcd_version}"
 
 if [[ "${1:-}" == "--print-dir" ]]; then
@@ -40,7 +40,7 @@ build_etcd() {
   fi
   log "etcd ${etcd_version}: building (under a minute on a warm module cache)"
   local start=${SECONDS}
-  (cd "${TOOLS}/etcd" && GOFLAGS=-mod=mod go build -o "${out}.tmp" go.etcd.io/etcd/server/v3) \
+  (cd "${TOOLS}/etcd" && GOWORK=off GOFLAGS=-mod=mod go build -o "${out}.tmp" go.etcd.io/etcd/server/v3) \
     || fail "go build of go.etcd.io/etcd/server/v3 ${etcd_version} (is the Go module proxy reachable?)"
   mv "${out}.tmp" "${out}"
   log "etcd ${etcd_version}: built in $((SECONDS - start)) s: $("${out}" --version | head -n1)"
@@ -65,7 +65,7 @@ build_kube_apiserver() {
   done
   log "kube-apiserver ${k8s_version}: building; a cold build takes about 10 minutes on 2 cores and 3 GB of memory"
   local start=${SECONDS}
-  (cd "${TOOLS}/kube-apiserver" && GOFLAGS=-mod=mod go build -ldflags "${ldflags}" -o "${out}.tmp" k8s.io/kubernetes/cmd/kube-apiserver) &
+  (cd "${TOOLS}/kube-apiserver" && GOWORK=off GOFLAGS=-mod=mod go build -ldflags "${ldflags}" -o "${out}.tmp" k8s.io/kubernetes/cmd/kube-apiserver) &
   local pid=$!
   # go build prints nothing while it compiles: say that it is still alive once a minute.
   while kill -0 "${pid}" 2>/dev/null; do

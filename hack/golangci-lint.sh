@@ -9,13 +9,13 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TOOL="${ROOT}/hack/tools/golangci-lint"
 log() { echo "[golangci-lint $(date +%H:%M:%S)] $*" >&2; }
 
-version=$(cd "${TOOL}" && GOFLAGS=-mod=mod go list -m -f '{{.Version}}' github.com/golangci/golangci-lint/v2)
+version=$(cd "${TOOL}" && GOWORK=off GOFLAGS=-mod=mod go list -m -f '{{.Version}}' github.com/golangci/golangci-lint/v2)
 bin="${ROOT}/_output/bin/golangci-lint-${version}"
 if ! [[ -x "${bin}" ]] || ! "${bin}" version >/dev/null 2>&1; then
   log "${version}: building from the module proxy (2-4 minutes the first time)"
   start=${SECONDS}
   mkdir -p "$(dirname "${bin}")"
-  (cd "${TOOL}" && GOFLAGS=-mod=mod go build -trimpath -o "${bin}.tmp" github.com/golangci/golangci-lint/v2/cmd/golangci-lint)
+  (cd "${TOOL}" && GOWORK=off GOFLAGS=-mod=mod go build -trimpath -o "${bin}.tmp" github.com/golangci/golangci-lint/v2/cmd/golangci-lint)
   mv "${bin}.tmp" "${bin}"
   log "${version}: built in $((SECONDS - start)) s"
 fi

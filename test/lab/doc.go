@@ -37,5 +37,5 @@
 // The CRDs of config.openshift.io/v1 (APIServer, Infrastructure) are copies, in crds/, of openshift/api's
 // generated manifests at the vendored version: the package that holds them
 // (github.com/openshift/api/config/v1/zz_generated.crd-manifests) is not vendored. A blank import of it,
-// as test/kmsenv does for operator/v1, followed by `go mod vendor`, removes the copies.
+// as test/kmsenv does for operator/v1, followed by `go work vendor`, removes the copies.
 package lab

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -206,13 +207,13 @@ func checkPrometheusRule(pr *prometheusRule, registered sets.Set[string], root f
 }
 
 // TestPrometheusRule checks the embedded rules against what kmsguard registers and the runbooks in the
-// repository (../docs/runbooks).
+// repository (../../docs/runbooks).
 func TestPrometheusRule(t *testing.T) {
 	pr := &prometheusRule{}
 	if err := yaml.UnmarshalStrict(bindata.MustAsset(bindata.PrometheusRule), pr); err != nil {
 		t.Fatal(err)
 	}
-	for _, err := range checkPrometheusRule(pr, registeredMetrics(t), os.DirFS("..")) {
+	for _, err := range checkPrometheusRule(pr, registeredMetrics(t), os.DirFS(filepath.Join("..", ".."))) {
 		t.Error(err)
 	}
 }

@@ -173,8 +173,10 @@ func newJoinDialOption(opts ...DialOption) DialOption {
 // If this option is set to true every connection will release the buffer after
 // flushing the data on the wire.
 //
-// Deprecated: shared write buffer is enabled by default. WithSharedWriteBuffer
-// will be removed in a future release.
+// # Experimental
+//
+// Notice: This API is EXPERIMENTAL and may be changed or removed in a
+// later release.
 func WithSharedWriteBuffer(val bool) DialOption {
 	return newFuncDialOption(func(o *dialOptions) {
 		o.copts.SharedWriteBuffer = val
@@ -227,14 +229,6 @@ func WithInitialConnWindowSize(s int32) DialOption {
 
 // WithStaticStreamWindowSize returns a DialOption which sets the initial
 // stream window size to the value provided and disables dynamic flow control.
-//
-// Note that this also disables dynamic flow control for the connection,
-// falling back to a default static connection-level window of 64KB. To
-// use a larger connection-level window, you must also use the
-// [WithStaticConnWindowSize] DialOption.
-//
-// Most users should not configure static flow control windows unless
-// operating in a memory-constrained environment.
 func WithStaticStreamWindowSize(s int32) DialOption {
 	return newFuncDialOption(func(o *dialOptions) {
 		o.copts.InitialWindowSize = s
@@ -245,14 +239,6 @@ func WithStaticStreamWindowSize(s int32) DialOption {
 // WithStaticConnWindowSize returns a DialOption which sets the initial
 // connection window size to the value provided and disables dynamic flow
 // control.
-//
-// Note that this also disables dynamic flow control for individual streams,
-// falling back to a default static connection-level window of 64KB. To
-// explicitly configure the stream-level window size, you must also use the
-// [WithStaticStreamWindowSize] DialOption.
-//
-// Most users should not configure static flow control windows unless
-// operating in a memory-constrained environment.
 func WithStaticConnWindowSize(s int32) DialOption {
 	return newFuncDialOption(func(o *dialOptions) {
 		o.copts.InitialConnWindowSize = s
@@ -719,11 +705,10 @@ func WithDisableHealthCheck() DialOption {
 func defaultDialOptions() dialOptions {
 	return dialOptions{
 		copts: transport.ConnectOptions{
-			ReadBufferSize:    defaultReadBufSize,
-			WriteBufferSize:   defaultWriteBufSize,
-			SharedWriteBuffer: true,
-			UserAgent:         grpcUA,
-			BufferPool:        mem.DefaultBufferPool(),
+			ReadBufferSize:  defaultReadBufSize,
+			WriteBufferSize: defaultWriteBufSize,
+			UserAgent:       grpcUA,
+			BufferPool:      mem.DefaultBufferPool(),
 		},
 		bs:                       internalbackoff.DefaultExponential,
 		idleTimeout:              30 * time.Minute,

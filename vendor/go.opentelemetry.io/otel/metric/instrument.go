@@ -3,9 +3,7 @@
 
 package metric // import "go.opentelemetry.io/otel/metric"
 
-import (
-	"go.opentelemetry.io/otel/attribute"
-)
+import "go.opentelemetry.io/otel/attribute"
 
 // Observable is used as a grouping mechanism for all instruments that are
 // updated within a Callback.
@@ -230,9 +228,6 @@ type AddConfig struct {
 func NewAddConfig(opts []AddOption) AddConfig {
 	config := AddConfig{attrs: *attribute.EmptySet()}
 	for _, o := range opts {
-		if _, ok := o.(experimentalOption); ok {
-			continue
-		}
 		config = o.applyAdd(config)
 	}
 	return config
@@ -258,9 +253,6 @@ type RecordConfig struct {
 func NewRecordConfig(opts []RecordOption) RecordConfig {
 	config := RecordConfig{attrs: *attribute.EmptySet()}
 	for _, o := range opts {
-		if _, ok := o.(experimentalOption); ok {
-			continue
-		}
 		config = o.applyRecord(config)
 	}
 	return config
@@ -286,9 +278,6 @@ type ObserveConfig struct {
 func NewObserveConfig(opts []ObserveOption) ObserveConfig {
 	config := ObserveConfig{attrs: *attribute.EmptySet()}
 	for _, o := range opts {
-		if _, ok := o.(experimentalOption); ok {
-			continue
-		}
 		config = o.applyObserve(config)
 	}
 	return config
@@ -310,10 +299,6 @@ type attrOpt struct {
 	set attribute.Set
 }
 
-func (o *attrOpt) Set(set attribute.Set) {
-	o.set = set
-}
-
 // mergeSets returns the union of keys between a and b. Any duplicate keys will
 // use the value associated with b.
 func mergeSets(a, b attribute.Set) attribute.Set {
@@ -326,7 +311,7 @@ func mergeSets(a, b attribute.Set) attribute.Set {
 	return attribute.NewSet(merged...)
 }
 
-func (o *attrOpt) applyAdd(c AddConfig) AddConfig {
+func (o attrOpt) applyAdd(c AddConfig) AddConfig {
 	switch {
 	case o.set.Len() == 0:
 	case c.attrs.Len() == 0:
@@ -337,7 +322,7 @@ func (o *attrOpt) applyAdd(c AddConfig) AddConfig {
 	return c
 }
 
-func (o *attrOpt) applyRecord(c RecordConfig) RecordConfig {
+func (o attrOpt) applyRecord(c RecordConfig) RecordConfig {
 	switch {
 	case o.set.Len() == 0:
 	case c.attrs.Len() == 0:
@@ -348,7 +333,7 @@ func (o *attrOpt) applyRecord(c RecordConfig) RecordConfig {
 	return c
 }
 
-func (o *attrOpt) applyObserve(c ObserveConfig) ObserveConfig {
+func (o attrOpt) applyObserve(c ObserveConfig) ObserveConfig {
 	switch {
 	case o.set.Len() == 0:
 	case c.attrs.Len() == 0:
@@ -365,14 +350,8 @@ func (o *attrOpt) applyObserve(c ObserveConfig) ObserveConfig {
 // If multiple WithAttributeSet or WithAttributes options are passed the
 // attributes will be merged together in the order they are passed. Attributes
 // with duplicate keys will use the last value passed.
-//
-// Experimental: The returned option may implement
-// [go.opentelemetry.io/otel/metric/x.Settable][attribute.Set], which can be
-// used to replace the option's attribute set and reuse the option without
-// additional allocations. This behavior is experimental and may be changed or
-// removed in a future release without notice.
 func WithAttributeSet(attributes attribute.Set) MeasurementOption {
-	return &attrOpt{set: attributes}
+	return attrOpt{set: attributes}
 }
 
 // WithAttributes converts attributes into an attribute Set and sets the Set to
@@ -390,14 +369,8 @@ func WithAttributeSet(attributes attribute.Set) MeasurementOption {
 //
 // See [WithAttributeSet] for information about how multiple WithAttributes are
 // merged.
-//
-// Experimental: The returned option may implement
-// [go.opentelemetry.io/otel/metric/x.Settable][[]attribute.KeyValue], which can be
-// used to replace the option's attributes and reuse the option without
-// additional allocations. This behavior is experimental and may be changed or
-// removed in a future release without notice.
 func WithAttributes(attributes ...attribute.KeyValue) MeasurementOption {
 	cp := make([]attribute.KeyValue, len(attributes))
 	copy(cp, attributes)
-	return &attrOpt{set: attribute.NewSet(cp...)}
+	return attrOpt{set: attribute.NewSet(cp...)}
 }

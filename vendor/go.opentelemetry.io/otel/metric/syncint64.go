@@ -51,9 +51,6 @@ type Int64CounterConfig struct {
 func NewInt64CounterConfig(opts ...Int64CounterOption) Int64CounterConfig {
 	var config Int64CounterConfig
 	for _, o := range opts {
-		if _, ok := o.(experimentalOption); ok {
-			continue
-		}
 		config = o.applyInt64Counter(config)
 	}
 	return config
@@ -119,9 +116,6 @@ type Int64UpDownCounterConfig struct {
 func NewInt64UpDownCounterConfig(opts ...Int64UpDownCounterOption) Int64UpDownCounterConfig {
 	var config Int64UpDownCounterConfig
 	for _, o := range opts {
-		if _, ok := o.(experimentalOption); ok {
-			continue
-		}
 		config = o.applyInt64UpDownCounter(config)
 	}
 	return config
@@ -188,9 +182,6 @@ type Int64HistogramConfig struct {
 func NewInt64HistogramConfig(opts ...Int64HistogramOption) Int64HistogramConfig {
 	var config Int64HistogramConfig
 	for _, o := range opts {
-		if _, ok := o.(experimentalOption); ok {
-			continue
-		}
 		config = o.applyInt64Histogram(config)
 	}
 	return config
@@ -260,9 +251,6 @@ type Int64GaugeConfig struct {
 func NewInt64GaugeConfig(opts ...Int64GaugeOption) Int64GaugeConfig {
 	var config Int64GaugeConfig
 	for _, o := range opts {
-		if _, ok := o.(experimentalOption); ok {
-			continue
-		}
 		config = o.applyInt64Gauge(config)
 	}
 	return config

@@ -5,9 +5,6 @@ package propagation // import "go.opentelemetry.io/otel/propagation"
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"sync"
 
 	"go.opentelemetry.io/otel/baggage"
 	"go.opentelemetry.io/otel/internal/errorhandler"
@@ -16,17 +13,10 @@ import (
 const (
 	baggageHeader = "baggage"
 
-	maxParseErrors = 5
-
 	// W3C Baggage specification limits.
 	// https://www.w3.org/TR/baggage/#limits
-	maxMembers               = 64
-	maxBytesPerBaggageString = 8192
+	maxMembers = 64
 )
-
-// handleExtractErrOnce limits error reporting for attacker-controlled baggage headers
-// to one process-wide emission, preventing repeated extraction from flooding logs.
-var handleExtractErrOnce sync.Once
 
 // Baggage is a propagator that supports the W3C Baggage format.
 //
@@ -67,9 +57,7 @@ func extractSingleBaggage(parent context.Context, carrier TextMapCarrier) contex
 
 	bag, err := baggage.Parse(bStr)
 	if err != nil {
-		handleExtractErrOnce.Do(func() {
-			errorhandler.GetErrorHandler().Handle(err)
-		})
+		errorhandler.GetErrorHandler().Handle(err)
 	}
 	if bag.Len() == 0 {
 		return parent
@@ -84,60 +72,24 @@ func extractMultiBaggage(parent context.Context, carrier ValuesGetter) context.C
 	}
 
 	var members []baggage.Member
-	var totalBytes int
-	var parseErrors int
-	var truncateErr error
-	for i, bStr := range bVals {
-		if i > 0 {
-			totalBytes++ // comma separator between combined header values
+	for _, bStr := range bVals {
+		currBag, err := baggage.Parse(bStr)
+		if err != nil {
+			errorhandler.GetErrorHandler().Handle(err)
 		}
-		totalBytes += len(bStr)
-		if totalBytes > maxBytesPerBaggageString {
-			// Per the W3C Baggage spec, the byte limit applies to the
-			// combination of all baggage headers, not each header
-			// individually. Mirror the single-header behavior of
-			// reporting the error and returning the parent context
-			// with no baggage attached.
-			handleExtractErrOnce.Do(func() {
-				errorhandler.GetErrorHandler().Handle(fmt.Errorf(
-					"baggage: aggregate header size %d exceeds %d byte limit",
-					totalBytes,
-					maxBytesPerBaggageString,
-				))
-			})
-			return parent
+		if currBag.Len() == 0 {
+			continue
 		}
-
-		// If members exceed the limit, stop parsing baggage.
-		if len(members) <= maxMembers {
-			currBag, err := baggage.Parse(bStr)
-			if err != nil {
-				parseErrors++
-				if parseErrors <= maxParseErrors {
-					truncateErr = errors.Join(truncateErr, err)
-				}
-			}
-			if currBag.Len() == 0 {
-				continue
-			}
-			members = append(members, currBag.Members()...)
+		members = append(members, currBag.Members()...)
+		if len(members) >= maxMembers {
+			break
 		}
-	}
-
-	if dropped := parseErrors - maxParseErrors; dropped > 0 {
-		truncateErr = errors.Join(truncateErr, fmt.Errorf("and %d more error(s)", dropped))
 	}
 
 	b, err := baggage.New(members...)
 	if err != nil {
-		truncateErr = errors.Join(truncateErr, err)
+		errorhandler.GetErrorHandler().Handle(err)
 	}
-	if truncateErr != nil {
-		handleExtractErrOnce.Do(func() {
-			errorhandler.GetErrorHandler().Handle(truncateErr)
-		})
-	}
-
 	if b.Len() == 0 {
 		return parent
 	}

@@ -20,7 +20,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	semconv "go.opentelemetry.io/otel/semconv/v1.39.0"
 	"go.opentelemetry.io/otel/trace/embedded"
 	"go.opentelemetry.io/otel/trace/internal/telemetry"
 )
@@ -314,14 +314,6 @@ func convAttrValue(value attribute.Value) telemetry.Value {
 	case attribute.STRING:
 		v := truncate(maxSpan.AttrValueLen, value.AsString())
 		return telemetry.StringValue(v)
-	case attribute.BYTESLICE:
-		// len(v.AsString()) is identical to len(v.AsByteSlice()) but
-		// avoids allocating the full slice before truncation.
-		s := value.AsString()
-		if maxSpan.AttrValueLen >= 0 && len(s) > maxSpan.AttrValueLen {
-			return telemetry.BytesValue([]byte(s[:maxSpan.AttrValueLen]))
-		}
-		return telemetry.BytesValue([]byte(s))
 	case attribute.BOOLSLICE:
 		slice := value.AsBoolSlice()
 		out := make([]telemetry.Value, 0, len(slice))
@@ -349,13 +341,6 @@ func convAttrValue(value attribute.Value) telemetry.Value {
 		for _, v := range slice {
 			v = truncate(maxSpan.AttrValueLen, v)
 			out = append(out, telemetry.StringValue(v))
-		}
-		return telemetry.SliceValue(out...)
-	case attribute.SLICE:
-		slice := value.AsSlice()
-		out := make([]telemetry.Value, 0, len(slice))
-		for _, v := range slice {
-			out = append(out, convAttrValue(v))
 		}
 		return telemetry.SliceValue(out...)
 	}
@@ -478,8 +463,7 @@ func (s *autoSpan) RecordError(err error, opts ...EventOption) {
 	cfg := NewEventConfig(opts...)
 
 	attrs := cfg.Attributes()
-	attrs = append(
-		attrs,
+	attrs = append(attrs,
 		semconv.ExceptionType(typeStr(err)),
 		semconv.ExceptionMessage(err.Error()),
 	)

@@ -27,8 +27,6 @@ package attributes
 
 import (
 	"fmt"
-	"iter"
-	"maps"
 	"strings"
 )
 
@@ -39,46 +37,37 @@ import (
 // any) bool', it will be called by (*Attributes).Equal to determine whether
 // two values with the same key should be considered equal.
 type Attributes struct {
-	parent     *Attributes
-	key, value any
+	m map[any]any
 }
 
 // New returns a new Attributes containing the key/value pair.
 func New(key, value any) *Attributes {
-	return &Attributes{
-		key:   key,
-		value: value,
-	}
+	return &Attributes{m: map[any]any{key: value}}
 }
 
 // WithValue returns a new Attributes containing the previous keys and values
 // and the new key/value pair.  If the same key appears multiple times, the
-// last value overwrites all previous values for that key.  value should not be
-// modified later.
-//
-// Note that Attributes do not support deletion. Avoid using untyped nil values.
-// Since the Value method returns an untyped nil when a key is absent, it is
-// impossible to distinguish between a missing key and a key explicitly set to
-// an untyped nil. If you need to represent a value being unset, consider
-// storing a specific sentinel type or a wrapper struct with a boolean field
-// indicating presence.
+// last value overwrites all previous values for that key.  To remove an
+// existing key, use a nil value.  value should not be modified later.
 func (a *Attributes) WithValue(key, value any) *Attributes {
-	return &Attributes{
-		parent: a,
-		key:    key,
-		value:  value,
+	if a == nil {
+		return New(key, value)
 	}
+	n := &Attributes{m: make(map[any]any, len(a.m)+1)}
+	for k, v := range a.m {
+		n.m[k] = v
+	}
+	n.m[key] = value
+	return n
 }
 
 // Value returns the value associated with these attributes for key, or nil if
 // no value is associated with key.  The returned value should not be modified.
 func (a *Attributes) Value(key any) any {
-	for cur := a; cur != nil; cur = cur.parent {
-		if cur.key == key {
-			return cur.value
-		}
+	if a == nil {
+		return nil
 	}
-	return nil
+	return a.m[key]
 }
 
 // Equal returns whether a and o are equivalent.  If 'Equal(o any) bool' is
@@ -94,15 +83,11 @@ func (a *Attributes) Equal(o *Attributes) bool {
 	if a == nil || o == nil {
 		return false
 	}
-	if a == o {
-		return true
+	if len(a.m) != len(o.m) {
+		return false
 	}
-	m := maps.Collect(o.all())
-	lenA := 0
-
-	for k, v := range a.all() {
-		lenA++
-		ov, ok := m[k]
+	for k, v := range a.m {
+		ov, ok := o.m[k]
 		if !ok {
 			// o missing element of a
 			return false
@@ -116,7 +101,7 @@ func (a *Attributes) Equal(o *Attributes) bool {
 			return false
 		}
 	}
-	return lenA == len(m)
+	return true
 }
 
 // String prints the attribute map. If any key or values throughout the map
@@ -125,11 +110,11 @@ func (a *Attributes) String() string {
 	var sb strings.Builder
 	sb.WriteString("{")
 	first := true
-	for k, v := range a.all() {
+	for k, v := range a.m {
 		if !first {
 			sb.WriteString(", ")
 		}
-		fmt.Fprintf(&sb, "%q: %q ", str(k), str(v))
+		sb.WriteString(fmt.Sprintf("%q: %q ", str(k), str(v)))
 		first = false
 	}
 	sb.WriteString("}")
@@ -153,22 +138,4 @@ func str(x any) (s string) {
 // method is meant only for debugging purposes.
 func (a *Attributes) MarshalJSON() ([]byte, error) {
 	return []byte(a.String()), nil
-}
-
-// all returns an iterator that yields all key-value pairs in the Attributes
-// chain. If a key appears multiple times, only the most recently added value
-// is yielded.
-func (a *Attributes) all() iter.Seq2[any, any] {
-	return func(yield func(any, any) bool) {
-		seen := map[any]bool{}
-		for cur := a; cur != nil; cur = cur.parent {
-			if seen[cur.key] {
-				continue
-			}
-			if !yield(cur.key, cur.value) {
-				return
-			}
-			seen[cur.key] = true
-		}
-	}
 }

@@ -1,4 +1,4 @@
-// Copyright The Prometheus Authors
+// Copyright 2017 The Prometheus Authors
 // Licensed under the Apache License, Version 2.0 (the "License");
 // you may not use this file except in compliance with the License.
 // You may obtain a copy of the License at
@@ -119,16 +119,13 @@ func (b *BufferedSeriesIterator) Next() chunkenc.ValueType {
 		return chunkenc.ValNone
 	case chunkenc.ValFloat:
 		t, f := b.it.At()
-		st := b.it.AtST()
-		b.buf.addF(fSample{st: st, t: t, f: f})
+		b.buf.addF(fSample{t: t, f: f})
 	case chunkenc.ValHistogram:
 		t, h := b.it.AtHistogram(&b.hReader)
-		st := b.it.AtST()
-		b.buf.addH(hSample{st: st, t: t, h: h})
+		b.buf.addH(hSample{t: t, h: h})
 	case chunkenc.ValFloatHistogram:
 		t, fh := b.it.AtFloatHistogram(&b.fhReader)
-		st := b.it.AtST()
-		b.buf.addFH(fhSample{st: st, t: t, fh: fh})
+		b.buf.addFH(fhSample{t: t, fh: fh})
 	default:
 		panic(fmt.Errorf("BufferedSeriesIterator: unknown value type %v", b.valueType))
 	}
@@ -160,27 +157,18 @@ func (b *BufferedSeriesIterator) AtT() int64 {
 	return b.it.AtT()
 }
 
-// AtST returns the current sample's start timestamp of the iterator.
-func (b *BufferedSeriesIterator) AtST() int64 {
-	return b.it.AtST()
-}
-
 // Err returns the last encountered error.
 func (b *BufferedSeriesIterator) Err() error {
 	return b.it.Err()
 }
 
 type fSample struct {
-	st, t int64
-	f     float64
+	t int64
+	f float64
 }
 
 func (s fSample) T() int64 {
 	return s.t
-}
-
-func (s fSample) ST() int64 {
-	return s.st
 }
 
 func (s fSample) F() float64 {
@@ -204,16 +192,12 @@ func (s fSample) Copy() chunks.Sample {
 }
 
 type hSample struct {
-	st, t int64
-	h     *histogram.Histogram
+	t int64
+	h *histogram.Histogram
 }
 
 func (s hSample) T() int64 {
 	return s.t
-}
-
-func (s hSample) ST() int64 {
-	return s.st
 }
 
 func (hSample) F() float64 {
@@ -233,20 +217,16 @@ func (hSample) Type() chunkenc.ValueType {
 }
 
 func (s hSample) Copy() chunks.Sample {
-	return hSample{st: s.st, t: s.t, h: s.h.Copy()}
+	return hSample{t: s.t, h: s.h.Copy()}
 }
 
 type fhSample struct {
-	st, t int64
-	fh    *histogram.FloatHistogram
+	t  int64
+	fh *histogram.FloatHistogram
 }
 
 func (s fhSample) T() int64 {
 	return s.t
-}
-
-func (s fhSample) ST() int64 {
-	return s.st
 }
 
 func (fhSample) F() float64 {
@@ -266,7 +246,7 @@ func (fhSample) Type() chunkenc.ValueType {
 }
 
 func (s fhSample) Copy() chunks.Sample {
-	return fhSample{st: s.st, t: s.t, fh: s.fh.Copy()}
+	return fhSample{t: s.t, fh: s.fh.Copy()}
 }
 
 type sampleRing struct {
@@ -349,7 +329,6 @@ func (r *sampleRing) iterator() *SampleRingIterator {
 type SampleRingIterator struct {
 	r  *sampleRing
 	i  int
-	st int64
 	t  int64
 	f  float64
 	h  *histogram.Histogram
@@ -371,25 +350,21 @@ func (it *SampleRingIterator) Next() chunkenc.ValueType {
 	switch it.r.bufInUse {
 	case fBuf:
 		s := it.r.atF(it.i)
-		it.st = s.st
 		it.t = s.t
 		it.f = s.f
 		return chunkenc.ValFloat
 	case hBuf:
 		s := it.r.atH(it.i)
-		it.st = s.st
 		it.t = s.t
 		it.h = s.h
 		return chunkenc.ValHistogram
 	case fhBuf:
 		s := it.r.atFH(it.i)
-		it.st = s.st
 		it.t = s.t
 		it.fh = s.fh
 		return chunkenc.ValFloatHistogram
 	}
 	s := it.r.at(it.i)
-	it.st = s.ST()
 	it.t = s.T()
 	switch s.Type() {
 	case chunkenc.ValHistogram:
@@ -433,10 +408,6 @@ func (it *SampleRingIterator) AtFloatHistogram(fh *histogram.FloatHistogram) (in
 
 func (it *SampleRingIterator) AtT() int64 {
 	return it.t
-}
-
-func (it *SampleRingIterator) AtST() int64 {
-	return it.st
 }
 
 func (r *sampleRing) at(i int) chunks.Sample {
@@ -680,7 +651,6 @@ func addH(s hSample, buf []hSample, r *sampleRing) []hSample {
 	}
 
 	buf[r.i].t = s.t
-	buf[r.i].st = s.st
 	if buf[r.i].h == nil {
 		buf[r.i].h = s.h.Copy()
 	} else {
@@ -725,7 +695,6 @@ func addFH(s fhSample, buf []fhSample, r *sampleRing) []fhSample {
 	}
 
 	buf[r.i].t = s.t
-	buf[r.i].st = s.st
 	if buf[r.i].fh == nil {
 		buf[r.i].fh = s.fh.Copy()
 	} else {

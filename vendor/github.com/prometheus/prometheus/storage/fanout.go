@@ -1,4 +1,4 @@
-// Copyright The Prometheus Authors
+// Copyright 2017 The Prometheus Authors
 // Licensed under the Apache License, Version 2.0 (the "License");
 // you may not use this file except in compliance with the License.
 // You may obtain a copy of the License at
@@ -15,7 +15,6 @@ package storage
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 
 	"github.com/prometheus/common/model"
@@ -24,6 +23,7 @@ import (
 	"github.com/prometheus/prometheus/model/histogram"
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/model/metadata"
+	tsdb_errors "github.com/prometheus/prometheus/tsdb/errors"
 )
 
 type fanout struct {
@@ -82,14 +82,11 @@ func (f *fanout) Querier(mint, maxt int64) (Querier, error) {
 		querier, err := storage.Querier(mint, maxt)
 		if err != nil {
 			// Close already open Queriers, append potential errors to returned error.
-			errs := []error{
-				err,
-				primary.Close(),
-			}
+			errs := tsdb_errors.NewMulti(err, primary.Close())
 			for _, q := range secondaries {
-				errs = append(errs, q.Close())
+				errs.Add(q.Close())
 			}
-			return nil, errors.Join(errs...)
+			return nil, errs.Err()
 		}
 		if _, ok := querier.(noopQuerier); !ok {
 			secondaries = append(secondaries, querier)
@@ -109,14 +106,11 @@ func (f *fanout) ChunkQuerier(mint, maxt int64) (ChunkQuerier, error) {
 		querier, err := storage.ChunkQuerier(mint, maxt)
 		if err != nil {
 			// Close already open Queriers, append potential errors to returned error.
-			errs := []error{
-				err,
-				primary.Close(),
-			}
+			errs := tsdb_errors.NewMulti(err, primary.Close())
 			for _, q := range secondaries {
-				errs = append(errs, q.Close())
+				errs.Add(q.Close())
 			}
-			return nil, errors.Join(errs...)
+			return nil, errs.Err()
 		}
 		secondaries = append(secondaries, querier)
 	}
@@ -136,28 +130,13 @@ func (f *fanout) Appender(ctx context.Context) Appender {
 	}
 }
 
-func (f *fanout) AppenderV2(ctx context.Context) AppenderV2 {
-	primary := f.primary.AppenderV2(ctx)
-	secondaries := make([]AppenderV2, 0, len(f.secondaries))
-	for _, storage := range f.secondaries {
-		secondaries = append(secondaries, storage.AppenderV2(ctx))
-	}
-	return &fanoutAppenderV2{
-		logger:      f.logger,
-		primary:     primary,
-		secondaries: secondaries,
-	}
-}
-
 // Close closes the storage and all its underlying resources.
 func (f *fanout) Close() error {
-	errs := []error{
-		f.primary.Close(),
-	}
+	errs := tsdb_errors.NewMulti(f.primary.Close())
 	for _, s := range f.secondaries {
-		errs = append(errs, s.Close())
+		errs.Add(s.Close())
 	}
-	return errors.Join(errs...)
+	return errs.Err()
 }
 
 // fanoutAppender implements Appender.
@@ -220,14 +199,14 @@ func (f *fanoutAppender) AppendHistogram(ref SeriesRef, l labels.Labels, t int64
 	return ref, nil
 }
 
-func (f *fanoutAppender) AppendHistogramSTZeroSample(ref SeriesRef, l labels.Labels, t, st int64, h *histogram.Histogram, fh *histogram.FloatHistogram) (SeriesRef, error) {
-	ref, err := f.primary.AppendHistogramSTZeroSample(ref, l, t, st, h, fh)
+func (f *fanoutAppender) AppendHistogramCTZeroSample(ref SeriesRef, l labels.Labels, t, ct int64, h *histogram.Histogram, fh *histogram.FloatHistogram) (SeriesRef, error) {
+	ref, err := f.primary.AppendHistogramCTZeroSample(ref, l, t, ct, h, fh)
 	if err != nil {
 		return ref, err
 	}
 
 	for _, appender := range f.secondaries {
-		if _, err := appender.AppendHistogramSTZeroSample(ref, l, t, st, h, fh); err != nil {
+		if _, err := appender.AppendHistogramCTZeroSample(ref, l, t, ct, h, fh); err != nil {
 			return 0, err
 		}
 	}
@@ -248,14 +227,14 @@ func (f *fanoutAppender) UpdateMetadata(ref SeriesRef, l labels.Labels, m metada
 	return ref, nil
 }
 
-func (f *fanoutAppender) AppendSTZeroSample(ref SeriesRef, l labels.Labels, t, st int64) (SeriesRef, error) {
-	ref, err := f.primary.AppendSTZeroSample(ref, l, t, st)
+func (f *fanoutAppender) AppendCTZeroSample(ref SeriesRef, l labels.Labels, t, ct int64) (SeriesRef, error) {
+	ref, err := f.primary.AppendCTZeroSample(ref, l, t, ct)
 	if err != nil {
 		return ref, err
 	}
 
 	for _, appender := range f.secondaries {
-		if _, err := appender.AppendSTZeroSample(ref, l, t, st); err != nil {
+		if _, err := appender.AppendCTZeroSample(ref, l, t, ct); err != nil {
 			return 0, err
 		}
 	}
@@ -289,61 +268,5 @@ func (f *fanoutAppender) Rollback() (err error) {
 			f.logger.Error("Squashed rollback error on rollback", "err", rollbackErr)
 		}
 	}
-	return err
-}
-
-type fanoutAppenderV2 struct {
-	logger *slog.Logger
-
-	primary     AppenderV2
-	secondaries []AppenderV2
-}
-
-func (f *fanoutAppenderV2) Append(ref SeriesRef, l labels.Labels, st, t int64, v float64, h *histogram.Histogram, fh *histogram.FloatHistogram, opts AOptions) (SeriesRef, error) {
-	var partialErr *AppendPartialError
-
-	ref, err := f.primary.Append(ref, l, st, t, v, h, fh, opts)
-	partialErr, err = partialErr.Handle(err)
-	if err != nil {
-		return ref, err
-	}
-
-	for _, appender := range f.secondaries {
-		_, serr := appender.Append(ref, l, st, t, v, h, fh, opts)
-		partialErr, serr = partialErr.Handle(serr)
-		if serr != nil {
-			return ref, serr
-		}
-	}
-	return ref, partialErr.ToError()
-}
-
-func (f *fanoutAppenderV2) Commit() (err error) {
-	err = f.primary.Commit()
-
-	for _, appender := range f.secondaries {
-		if err == nil {
-			err = appender.Commit()
-		} else {
-			if rollbackErr := appender.Rollback(); rollbackErr != nil {
-				f.logger.Error("Squashed rollback error on commit", "err", rollbackErr)
-			}
-		}
-	}
-	return err
-}
-
-func (f *fanoutAppenderV2) Rollback() (err error) {
-	err = f.primary.Rollback()
-
-	for _, appender := range f.secondaries {
-		rollbackErr := appender.Rollback()
-		switch {
-		case err == nil:
-			err = rollbackErr
-		case rollbackErr != nil:
-			f.logger.Error("Squashed rollback error on rollback", "err", rollbackErr)
-		}
-	}
-	return err
+	return nil
 }

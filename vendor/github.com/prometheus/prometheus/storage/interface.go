@@ -1,4 +1,4 @@
-// Copyright The Prometheus Authors
+// Copyright 2014 The Prometheus Authors
 // Licensed under the Apache License, Version 2.0 (the "License");
 // you may not use this file except in compliance with the License.
 // You may obtain a copy of the License at
@@ -44,14 +44,13 @@ var (
 	ErrExemplarsDisabled           = errors.New("exemplar storage is disabled or max exemplars is less than or equal to 0")
 	ErrNativeHistogramsDisabled    = errors.New("native histograms are disabled")
 
-	// ErrOutOfOrderST indicates failed append of ST to the storage
-	// due to ST being older the then newer sample.
+	// ErrOutOfOrderCT indicates failed append of CT to the storage
+	// due to CT being older the then newer sample.
 	// NOTE(bwplotka): This can be both an instrumentation failure or commonly expected
 	// behaviour, and we currently don't have a way to determine this. As a result
 	// it's recommended to ignore this error for now.
-	// TODO(bwplotka): Remove with appender v1 flow; not used in v2.
-	ErrOutOfOrderST      = errors.New("start timestamp out of order, ignoring")
-	ErrSTNewerThanSample = errors.New("ST is newer or the same as sample's timestamp, ignoring")
+	ErrOutOfOrderCT      = errors.New("created timestamp out of order, ignoring")
+	ErrCTNewerThanSample = errors.New("CT is newer or the same as sample's timestamp, ignoring")
 )
 
 // SeriesRef is a generic series reference. In prometheus it is either a
@@ -59,15 +58,11 @@ var (
 // their own reference types.
 type SeriesRef uint64
 
-// Appendable allows creating Appender.
-//
-// WARNING(bwplotka): Switch to AppendableV2 is in progress (https://github.com/prometheus/prometheus/issues/17632).
-// Appendable will be removed soon (ETA: Q2 2026).
+// Appendable allows creating appenders.
 type Appendable interface {
-	// Appender returns a new appender for the storage.
-	//
-	// Implementations CAN choose whether to use the context e.g. for deadlines,
-	// but it's not mandatory.
+	// Appender returns a new appender for the storage. The implementation
+	// can choose whether or not to use the context, for deadlines or to check
+	// for errors.
 	Appender(ctx context.Context) Appender
 }
 
@@ -78,16 +73,10 @@ type SampleAndChunkQueryable interface {
 }
 
 // Storage ingests and manages samples, along with various indexes. All methods
-// are goroutine-safe.
+// are goroutine-safe. Storage implements storage.Appender.
 type Storage interface {
 	SampleAndChunkQueryable
-
-	// Appendable allows appending to storage.
-	// WARNING(bwplotka): Switch to AppendableV2 is in progress (https://github.com/prometheus/prometheus/issues/17632).
-	// Appendable will be removed soon (ETA: Q2 2026).
 	Appendable
-	// AppendableV2 allows appending to storage.
-	AppendableV2
 
 	// StartTime returns the oldest timestamp stored in the storage.
 	StartTime() (int64, error)
@@ -266,14 +255,7 @@ func (f QueryableFunc) Querier(mint, maxt int64) (Querier, error) {
 	return f(mint, maxt)
 }
 
-// AppendOptions provides options for implementations of the Appender interface.
-//
-// WARNING(bwplotka): Switch to AppendableV2 is in progress (https://github.com/prometheus/prometheus/issues/17632).
-// AppendOptions will be removed soon (ETA: Q2 2026).
 type AppendOptions struct {
-	// DiscardOutOfOrder tells implementation that this append should not be out
-	// of order. An OOO append MUST be rejected with storage.ErrOutOfOrderSample
-	// error.
 	DiscardOutOfOrder bool
 }
 
@@ -282,15 +264,9 @@ type AppendOptions struct {
 //
 // Operations on the Appender interface are not goroutine-safe.
 //
-// The order of samples appended via the Appender is preserved within each series.
-// I.e. timestamp order within batch is not validated, samples are not reordered per timestamp or by float/histogram
-// type.
-//
-// WARNING(bwplotka): Switch to AppendableV2 is in progress (https://github.com/prometheus/prometheus/issues/17632).
-// Appender will be removed soon (ETA: Q2 2026).
+// The type of samples (float64, histogram, etc) appended for a given series must remain same within an Appender.
+// The behaviour is undefined if samples of different types are appended to the same series in a single Commit().
 type Appender interface {
-	AppenderTransaction
-
 	// Append adds a sample pair for the given series.
 	// An optional series reference can be provided to accelerate calls.
 	// A series reference number is returned which can be used to add further
@@ -301,6 +277,16 @@ type Appender interface {
 	// If the reference is 0 it must not be used for caching.
 	Append(ref SeriesRef, l labels.Labels, t int64, v float64) (SeriesRef, error)
 
+	// Commit submits the collected samples and purges the batch. If Commit
+	// returns a non-nil error, it also rolls back all modifications made in
+	// the appender so far, as Rollback would do. In any case, an Appender
+	// must not be used anymore after Commit has been called.
+	Commit() error
+
+	// Rollback rolls back all modifications made in the appender so far.
+	// Appender has to be discarded after rollback.
+	Rollback() error
+
 	// SetOptions configures the appender with specific append options such as
 	// discarding out-of-order samples even if out-of-order is enabled in the TSDB.
 	SetOptions(opts *AppendOptions)
@@ -308,14 +294,14 @@ type Appender interface {
 	ExemplarAppender
 	HistogramAppender
 	MetadataUpdater
-	StartTimestampAppender
+	CreatedTimestampAppender
 }
 
 // GetRef is an extra interface on Appenders used by downstream projects
 // (e.g. Cortex) to avoid maintaining a parallel set of references.
 type GetRef interface {
-	// GetRef returns a reference number that can be used to pass to AppenderV2.Append(),
-	// and a set of labels that will not cause another copy when passed to AppenderV2.Append().
+	// Returns reference number that can be used to pass to Appender.Append(),
+	// and a set of labels that will not cause another copy when passed to Appender.Append().
 	// 0 means the appender does not have a reference to this series.
 	// hash should be a hash of lset.
 	GetRef(lset labels.Labels, hash uint64) (SeriesRef, labels.Labels)
@@ -323,9 +309,6 @@ type GetRef interface {
 
 // ExemplarAppender provides an interface for adding samples to exemplar storage, which
 // within Prometheus is in-memory only.
-//
-// WARNING(bwplotka): Switch to AppendableV2 is in progress (https://github.com/prometheus/prometheus/issues/17632).
-// ExemplarAppender will be removed soon (ETA: Q2 2026).
 type ExemplarAppender interface {
 	// AppendExemplar adds an exemplar for the given series labels.
 	// An optional reference number can be provided to accelerate calls.
@@ -342,9 +325,6 @@ type ExemplarAppender interface {
 }
 
 // HistogramAppender provides an interface for appending histograms to the storage.
-//
-// WARNING(bwplotka): Switch to AppendableV2 is in progress (https://github.com/prometheus/prometheus/issues/17632).
-// HistogramAppender will be removed soon (ETA: Q2 2026).
 type HistogramAppender interface {
 	// AppendHistogram adds a histogram for the given series labels. An
 	// optional reference number can be provided to accelerate calls. A
@@ -358,26 +338,23 @@ type HistogramAppender interface {
 	// pointer. AppendHistogram won't mutate the histogram, but in turn
 	// depends on the caller to not mutate it either.
 	AppendHistogram(ref SeriesRef, l labels.Labels, t int64, h *histogram.Histogram, fh *histogram.FloatHistogram) (SeriesRef, error)
-	// AppendHistogramSTZeroSample adds synthetic zero sample for the given st timestamp,
+	// AppendHistogramCTZeroSample adds synthetic zero sample for the given ct timestamp,
 	// which will be associated with given series, labels and the incoming
-	// sample's t (timestamp). AppendHistogramSTZeroSample returns error if zero sample can't be
-	// appended, for example when st is too old, or when it would collide with
+	// sample's t (timestamp). AppendHistogramCTZeroSample returns error if zero sample can't be
+	// appended, for example when ct is too old, or when it would collide with
 	// incoming sample (sample has priority).
 	//
-	// AppendHistogramSTZeroSample has to be called before the corresponding histogram AppendHistogram.
+	// AppendHistogramCTZeroSample has to be called before the corresponding histogram AppendHistogram.
 	// A series reference number is returned which can be used to modify the
-	// ST for the given series in the same or later transactions.
+	// CT for the given series in the same or later transactions.
 	// Returned reference numbers are ephemeral and may be rejected in calls
-	// to AppendHistogramSTZeroSample() at any point.
+	// to AppendHistogramCTZeroSample() at any point.
 	//
 	// If the reference is 0 it must not be used for caching.
-	AppendHistogramSTZeroSample(ref SeriesRef, l labels.Labels, t, st int64, h *histogram.Histogram, fh *histogram.FloatHistogram) (SeriesRef, error)
+	AppendHistogramCTZeroSample(ref SeriesRef, l labels.Labels, t, ct int64, h *histogram.Histogram, fh *histogram.FloatHistogram) (SeriesRef, error)
 }
 
 // MetadataUpdater provides an interface for associating metadata to stored series.
-//
-// WARNING(bwplotka): Switch to AppendableV2 is in progress (https://github.com/prometheus/prometheus/issues/17632).
-// MetadataUpdater will be removed soon (ETA: Q2 2026).
 type MetadataUpdater interface {
 	// UpdateMetadata updates a metadata entry for the given series and labels.
 	// A series reference number is returned which can be used to modify the
@@ -389,25 +366,22 @@ type MetadataUpdater interface {
 	UpdateMetadata(ref SeriesRef, l labels.Labels, m metadata.Metadata) (SeriesRef, error)
 }
 
-// StartTimestampAppender provides an interface for appending ST to storage.
-//
-// WARNING(bwplotka): Switch to AppendableV2 is in progress (https://github.com/prometheus/prometheus/issues/17632).
-// StartTimestampAppender will be removed soon (ETA: Q2 2026).
-type StartTimestampAppender interface {
-	// AppendSTZeroSample adds synthetic zero sample for the given st timestamp,
+// CreatedTimestampAppender provides an interface for appending CT to storage.
+type CreatedTimestampAppender interface {
+	// AppendCTZeroSample adds synthetic zero sample for the given ct timestamp,
 	// which will be associated with given series, labels and the incoming
-	// sample's t (timestamp). AppendSTZeroSample returns error if zero sample can't be
-	// appended, for example when st is too old, or when it would collide with
+	// sample's t (timestamp). AppendCTZeroSample returns error if zero sample can't be
+	// appended, for example when ct is too old, or when it would collide with
 	// incoming sample (sample has priority).
 	//
-	// AppendSTZeroSample has to be called before the corresponding sample Append.
+	// AppendCTZeroSample has to be called before the corresponding sample Append.
 	// A series reference number is returned which can be used to modify the
-	// ST for the given series in the same or later transactions.
+	// CT for the given series in the same or later transactions.
 	// Returned reference numbers are ephemeral and may be rejected in calls
-	// to AppendSTZeroSample() at any point.
+	// to AppendCTZeroSample() at any point.
 	//
 	// If the reference is 0 it must not be used for caching.
-	AppendSTZeroSample(ref SeriesRef, l labels.Labels, t, st int64) (SeriesRef, error)
+	AppendCTZeroSample(ref SeriesRef, l labels.Labels, t, ct int64) (SeriesRef, error)
 }
 
 // SeriesSet contains a set of series.
@@ -415,10 +389,10 @@ type SeriesSet interface {
 	Next() bool
 	// At returns full series. Returned series should be iterable even after Next is called.
 	At() Series
-	// Err returns the error that iteration has failed with.
+	// The error that iteration has failed with.
 	// When an error occurs, set cannot continue to iterate.
 	Err() error
-	// Warnings returns a collection of warnings for the whole set.
+	// A collection of warnings for the whole set.
 	// Warnings could be return even iteration has not failed with error.
 	Warnings() annotations.Annotations
 }
@@ -486,10 +460,9 @@ type Series interface {
 }
 
 type mockSeries struct {
-	startTimestamps []int64
-	timestamps      []int64
-	values          []float64
-	labelSet        []string
+	timestamps []int64
+	values     []float64
+	labelSet   []string
 }
 
 func (s mockSeries) Labels() labels.Labels {
@@ -497,19 +470,15 @@ func (s mockSeries) Labels() labels.Labels {
 }
 
 func (s mockSeries) Iterator(chunkenc.Iterator) chunkenc.Iterator {
-	return chunkenc.MockSeriesIterator(s.startTimestamps, s.timestamps, s.values)
+	return chunkenc.MockSeriesIterator(s.timestamps, s.values)
 }
 
-// MockSeries returns a series with custom start timestamp, timestamps, values,
-// and labelSet.
-// Start timestamps is optional, pass nil or empty slice to indicate no start
-// timestamps.
-func MockSeries(startTimestamps, timestamps []int64, values []float64, labelSet []string) Series {
+// MockSeries returns a series with custom timestamps, values and labelSet.
+func MockSeries(timestamps []int64, values []float64, labelSet []string) Series {
 	return mockSeries{
-		startTimestamps: startTimestamps,
-		timestamps:      timestamps,
-		values:          values,
-		labelSet:        labelSet,
+		timestamps: timestamps,
+		values:     values,
+		labelSet:   labelSet,
 	}
 }
 

@@ -1,4 +1,4 @@
-// Copyright The Prometheus Authors
+// Copyright 2020 The Prometheus Authors
 // Licensed under the Apache License, Version 2.0 (the "License");
 // you may not use this file except in compliance with the License.
 // You may obtain a copy of the License at
@@ -17,7 +17,6 @@ import (
 	"bytes"
 	"container/heap"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -26,6 +25,7 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/tsdb/chunkenc"
 	"github.com/prometheus/prometheus/tsdb/chunks"
+	tsdb_errors "github.com/prometheus/prometheus/tsdb/errors"
 	"github.com/prometheus/prometheus/util/annotations"
 )
 
@@ -269,13 +269,13 @@ func (q *mergeGenericQuerier) LabelNames(ctx context.Context, hints *LabelHints,
 
 // Close releases the resources of the generic querier.
 func (q *mergeGenericQuerier) Close() error {
-	var errs []error
+	errs := tsdb_errors.NewMulti()
 	for _, querier := range q.queriers {
 		if err := querier.Close(); err != nil {
-			errs = append(errs, err)
+			errs.Add(err)
 		}
 	}
-	return errors.Join(errs...)
+	return errs.Err()
 }
 
 func truncateToLimit(s []string, hints *LabelHints) []string {
@@ -599,13 +599,6 @@ func (c *chainSampleIterator) AtT() int64 {
 	return c.curr.AtT()
 }
 
-func (c *chainSampleIterator) AtST() int64 {
-	if c.curr == nil {
-		panic("chainSampleIterator.AtST called before first .Next or after .Next returned false.")
-	}
-	return c.curr.AtST()
-}
-
 func (c *chainSampleIterator) Next() chunkenc.ValueType {
 	var (
 		currT           int64
@@ -686,11 +679,11 @@ func (c *chainSampleIterator) Next() chunkenc.ValueType {
 }
 
 func (c *chainSampleIterator) Err() error {
-	var errs []error
+	errs := tsdb_errors.NewMulti()
 	for _, iter := range c.iterators {
-		errs = append(errs, iter.Err())
+		errs.Add(iter.Err())
 	}
-	return errors.Join(errs...)
+	return errs.Err()
 }
 
 type samplesIteratorHeap []chunkenc.Iterator
@@ -828,12 +821,12 @@ func (c *compactChunkIterator) Next() bool {
 }
 
 func (c *compactChunkIterator) Err() error {
-	var errs []error
+	errs := tsdb_errors.NewMulti()
 	for _, iter := range c.iterators {
-		errs = append(errs, iter.Err())
+		errs.Add(iter.Err())
 	}
-	errs = append(errs, c.err)
-	return errors.Join(errs...)
+	errs.Add(c.err)
+	return errs.Err()
 }
 
 type chunkIteratorHeap []chunks.Iterator
@@ -911,9 +904,9 @@ func (c *concatenatingChunkIterator) Next() bool {
 }
 
 func (c *concatenatingChunkIterator) Err() error {
-	var errs []error
+	errs := tsdb_errors.NewMulti()
 	for _, iter := range c.iterators {
-		errs = append(errs, iter.Err())
+		errs.Add(iter.Err())
 	}
-	return errors.Join(errs...)
+	return errs.Err()
 }

@@ -1,4 +1,4 @@
-// Copyright The Prometheus Authors
+// Copyright 2020 The Prometheus Authors
 // Licensed under the Apache License, Version 2.0 (the "License");
 // you may not use this file except in compliance with the License.
 // You may obtain a copy of the License at
@@ -136,11 +136,6 @@ func (it *listSeriesIterator) AtFloatHistogram(*histogram.FloatHistogram) (int64
 func (it *listSeriesIterator) AtT() int64 {
 	s := it.samples.Get(it.idx)
 	return s.T()
-}
-
-func (it *listSeriesIterator) AtST() int64 {
-	s := it.samples.Get(it.idx)
-	return s.ST()
 }
 
 func (it *listSeriesIterator) Next() chunkenc.ValueType {
@@ -360,20 +355,18 @@ func (s *seriesToChunkEncoder) Iterator(it chunks.Iterator) chunks.Iterator {
 		lastType = typ
 
 		var (
-			st, t int64
-			v     float64
-			h     *histogram.Histogram
-			fh    *histogram.FloatHistogram
+			t  int64
+			v  float64
+			h  *histogram.Histogram
+			fh *histogram.FloatHistogram
 		)
 		switch typ {
 		case chunkenc.ValFloat:
 			t, v = seriesIter.At()
-			st = seriesIter.AtST()
-			app.Append(st, t, v)
+			app.Append(t, v)
 		case chunkenc.ValHistogram:
 			t, h = seriesIter.AtHistogram(nil)
-			st = seriesIter.AtST()
-			newChk, recoded, app, err = app.AppendHistogram(nil, st, t, h, false)
+			newChk, recoded, app, err = app.AppendHistogram(nil, t, h, false)
 			if err != nil {
 				return errChunksIterator{err: err}
 			}
@@ -388,8 +381,7 @@ func (s *seriesToChunkEncoder) Iterator(it chunks.Iterator) chunks.Iterator {
 			}
 		case chunkenc.ValFloatHistogram:
 			t, fh = seriesIter.AtFloatHistogram(nil)
-			st = seriesIter.AtST()
-			newChk, recoded, app, err = app.AppendFloatHistogram(nil, st, t, fh, false)
+			newChk, recoded, app, err = app.AppendFloatHistogram(nil, t, fh, false)
 			if err != nil {
 				return errChunksIterator{err: err}
 			}
@@ -447,26 +439,16 @@ func (e errChunksIterator) Err() error    { return e.err }
 // ExpandSamples iterates over all samples in the iterator, buffering all in slice.
 // Optionally it takes samples constructor, useful when you want to compare sample slices with different
 // sample implementations. if nil, sample type from this package will be used.
-// For float sample, NaN values are replaced with -42.
-func ExpandSamples(iter chunkenc.Iterator, newSampleFn func(st, t int64, f float64, h *histogram.Histogram, fh *histogram.FloatHistogram) chunks.Sample) ([]chunks.Sample, error) {
-	return expandSamples(iter, true, newSampleFn)
-}
-
-// ExpandSamplesWithoutReplacingNaNs is same as ExpandSamples but it does not replace float sample NaN values with anything.
-func ExpandSamplesWithoutReplacingNaNs(iter chunkenc.Iterator, newSampleFn func(st, t int64, f float64, h *histogram.Histogram, fh *histogram.FloatHistogram) chunks.Sample) ([]chunks.Sample, error) {
-	return expandSamples(iter, false, newSampleFn)
-}
-
-func expandSamples(iter chunkenc.Iterator, replaceNaN bool, newSampleFn func(st, t int64, f float64, h *histogram.Histogram, fh *histogram.FloatHistogram) chunks.Sample) ([]chunks.Sample, error) {
+func ExpandSamples(iter chunkenc.Iterator, newSampleFn func(t int64, f float64, h *histogram.Histogram, fh *histogram.FloatHistogram) chunks.Sample) ([]chunks.Sample, error) {
 	if newSampleFn == nil {
-		newSampleFn = func(st, t int64, f float64, h *histogram.Histogram, fh *histogram.FloatHistogram) chunks.Sample {
+		newSampleFn = func(t int64, f float64, h *histogram.Histogram, fh *histogram.FloatHistogram) chunks.Sample {
 			switch {
 			case h != nil:
-				return hSample{st, t, h}
+				return hSample{t, h}
 			case fh != nil:
-				return fhSample{st, t, fh}
+				return fhSample{t, fh}
 			default:
-				return fSample{st, t, f}
+				return fSample{t, f}
 			}
 		}
 	}
@@ -478,20 +460,17 @@ func expandSamples(iter chunkenc.Iterator, replaceNaN bool, newSampleFn func(st,
 			return result, iter.Err()
 		case chunkenc.ValFloat:
 			t, f := iter.At()
-			st := iter.AtST()
 			// NaNs can't be compared normally, so substitute for another value.
-			if replaceNaN && math.IsNaN(f) {
+			if math.IsNaN(f) {
 				f = -42
 			}
-			result = append(result, newSampleFn(st, t, f, nil, nil))
+			result = append(result, newSampleFn(t, f, nil, nil))
 		case chunkenc.ValHistogram:
 			t, h := iter.AtHistogram(nil)
-			st := iter.AtST()
-			result = append(result, newSampleFn(st, t, 0, h, nil))
+			result = append(result, newSampleFn(t, 0, h, nil))
 		case chunkenc.ValFloatHistogram:
 			t, fh := iter.AtFloatHistogram(nil)
-			st := iter.AtST()
-			result = append(result, newSampleFn(st, t, 0, nil, fh))
+			result = append(result, newSampleFn(t, 0, nil, fh))
 		}
 	}
 }

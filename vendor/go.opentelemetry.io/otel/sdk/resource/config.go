@@ -193,11 +193,3 @@ func WithContainer() Option {
 func WithContainerID() Option {
 	return WithDetectors(cgroupContainerIDDetector{})
 }
-
-// WithService adds all the Service attributes to the configured Resource.
-func WithService() Option {
-	return WithDetectors(
-		defaultServiceInstanceIDDetector{},
-		defaultServiceNameDetector{},
-	)
-}

@@ -8,7 +8,7 @@ import (
 	"errors"
 	"strings"
 
-	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	semconv "go.opentelemetry.io/otel/semconv/v1.39.0"
 )
 
 type hostIDProvider func() (string, error)
@@ -31,19 +31,19 @@ type hostIDReaderBSD struct {
 	readFile    fileReader
 }
 
-// read attempts to read the machine-id from /etc/hostid.
-// If not found it will execute: /bin/kenv -q smbios.system.uuid.
-// If neither location yields an id an error will be returned.
+// read attempts to read the machine-id from /etc/hostid. If not found it will
+// execute `kenv -q smbios.system.uuid`. If neither location yields an id an
+// error will be returned.
 func (r *hostIDReaderBSD) read() (string, error) {
 	if result, err := r.readFile("/etc/hostid"); err == nil {
 		return strings.TrimSpace(result), nil
 	}
 
-	if result, err := r.execCommand("/bin/kenv", "-q", "smbios.system.uuid"); err == nil {
+	if result, err := r.execCommand("kenv", "-q", "smbios.system.uuid"); err == nil {
 		return strings.TrimSpace(result), nil
 	}
 
-	return "", errors.New("host id not found in: /etc/hostid or /bin/kenv")
+	return "", errors.New("host id not found in: /etc/hostid or kenv")
 }
 
 // hostIDReaderDarwin implements hostIDReader.

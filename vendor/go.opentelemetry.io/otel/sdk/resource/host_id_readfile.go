@@ -8,7 +8,7 @@ package resource // import "go.opentelemetry.io/otel/sdk/resource"
 import "os"
 
 func readFile(filename string) (string, error) {
-	b, err := os.ReadFile(filename) // nolint:gosec // false positive
+	b, err := os.ReadFile(filename)
 	if err != nil {
 		return "", err
 	}

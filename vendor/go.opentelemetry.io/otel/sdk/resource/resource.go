@@ -232,15 +232,6 @@ func Empty() *Resource {
 // Default returns an instance of Resource with a default
 // "service.name" and OpenTelemetrySDK attributes.
 func Default() *Resource {
-	return DefaultWithContext(context.Background())
-}
-
-// DefaultWithContext returns an instance of Resource with a default
-// "service.name" and OpenTelemetrySDK attributes.
-//
-// If the default resource has already been initialized, the provided ctx
-// is ignored and the cached resource is returned.
-func DefaultWithContext(ctx context.Context) *Resource {
 	defaultResourceOnce.Do(func() {
 		var err error
 		defaultDetectors := []Detector{
@@ -252,7 +243,7 @@ func DefaultWithContext(ctx context.Context) *Resource {
 			defaultDetectors = append([]Detector{defaultServiceInstanceIDDetector{}}, defaultDetectors...)
 		}
 		defaultResource, err = Detect(
-			ctx,
+			context.Background(),
 			defaultDetectors...,
 		)
 		if err != nil {
@@ -269,14 +260,8 @@ func DefaultWithContext(ctx context.Context) *Resource {
 // Environment returns an instance of Resource with attributes
 // extracted from the OTEL_RESOURCE_ATTRIBUTES environment variable.
 func Environment() *Resource {
-	return EnvironmentWithContext(context.Background())
-}
-
-// EnvironmentWithContext returns an instance of Resource with attributes
-// extracted from the OTEL_RESOURCE_ATTRIBUTES environment variable.
-func EnvironmentWithContext(ctx context.Context) *Resource {
 	detector := &fromEnv{}
-	resource, err := detector.Detect(ctx)
+	resource, err := detector.Detect(context.Background())
 	if err != nil {
 		otel.Handle(err)
 	}

@@ -5,7 +5,6 @@ package trace // import "go.opentelemetry.io/otel/sdk/trace"
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -82,10 +81,6 @@ type TracerProvider struct {
 
 var _ trace.TracerProvider = &TracerProvider{}
 
-type experimentalOption interface {
-	Experimental()
-}
-
 // NewTracerProvider returns a new and configured TracerProvider.
 //
 // By default the returned TracerProvider is configured with:
@@ -103,9 +98,6 @@ func NewTracerProvider(opts ...TracerProviderOption) *TracerProvider {
 	o = applyTracerProviderEnvConfigs(o)
 
 	for _, opt := range opts {
-		if _, ok := opt.(experimentalOption); ok {
-			continue
-		}
 		o = opt.apply(o)
 	}
 
@@ -270,7 +262,6 @@ func (p *TracerProvider) ForceFlush(ctx context.Context) error {
 		return nil
 	}
 
-	var err error
 	for _, sps := range spss {
 		select {
 		case <-ctx.Done():
@@ -278,9 +269,11 @@ func (p *TracerProvider) ForceFlush(ctx context.Context) error {
 		default:
 		}
 
-		err = errors.Join(err, sps.sp.ForceFlush(ctx))
+		if err := sps.sp.ForceFlush(ctx); err != nil {
+			return err
+		}
 	}
-	return err
+	return nil
 }
 
 // Shutdown shuts down TracerProvider. All registered span processors are shut down
@@ -310,14 +303,21 @@ func (p *TracerProvider) Shutdown(ctx context.Context) error {
 		sps.state.Do(func() {
 			err = sps.sp.Shutdown(ctx)
 		})
-		retErr = errors.Join(retErr, err)
+		if err != nil {
+			if retErr == nil {
+				retErr = err
+			} else {
+				// Poor man's list of errors
+				retErr = fmt.Errorf("%w; %w", retErr, err)
+			}
+		}
 	}
 	p.spanProcessors.Store(&spanProcessorStates{})
 	return retErr
 }
 
 func (p *TracerProvider) getSpanProcessors() spanProcessorStates {
-	return *p.spanProcessors.Load()
+	return *(p.spanProcessors.Load())
 }
 
 // TracerProviderOption configures a TracerProvider.

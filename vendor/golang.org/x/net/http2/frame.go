@@ -1711,8 +1711,7 @@ func (fr *Framer) readMetaFrame(hf *HeadersFrame) (Frame, error) {
 	mh := &MetaHeadersFrame{
 		HeadersFrame: hf,
 	}
-	var headersRemainSize = fr.maxHeaderListSize()
-	var trailersRemainSize = fr.maxHeaderListSize()
+	var remainSize = fr.maxHeaderListSize()
 	var sawRegular bool
 
 	var invalid error // pseudo header field errors
@@ -1744,29 +1743,14 @@ func (fr *Framer) readMetaFrame(hf *HeadersFrame) (Frame, error) {
 			return
 		}
 
-		var remainSize *uint32
-		var size uint32
-		if hf.Name == "trailer" {
-			remainSize = &trailersRemainSize
-			fieldCount := strings.Count(hf.Value, ",") + 1
-			// Rather than actually constructing hpack.HeaderField for each
-			// trailer field and cumulatively adding its Size, just do the math
-			// manually to avoid unnecessary work. This does make it so
-			// whitespaces after comma are counted against the budget, but that
-			// should be innocuous.
-			size = uint32(len(hf.Value)-fieldCount+1) + uint32(fieldCount)*hpack.HeaderField{}.Size()
-		} else {
-			remainSize = &headersRemainSize
-			size = hf.Size()
-		}
-		if size > *remainSize {
+		size := hf.Size()
+		if size > remainSize {
 			hdec.SetEmitEnabled(false)
 			mh.Truncated = true
-			headersRemainSize = 0
-			trailersRemainSize = 0
+			remainSize = 0
 			return
 		}
-		*remainSize -= size
+		remainSize -= size
 
 		mh.Fields = append(mh.Fields, hf)
 	})
@@ -1782,10 +1766,10 @@ func (fr *Framer) readMetaFrame(hf *HeadersFrame) (Frame, error) {
 		// skip parsing the fragment and close the connection.
 		//
 		// "Too much" is either any CONTINUATION frame after we've already
-		// exceeded the max header list size (if so, both budgets are 0), or a
-		// frame whose encoded size is more than twice the remaining header
-		// list bytes we're willing to accept.
-		if int64(len(frag)) > 2*int64(headersRemainSize+trailersRemainSize) {
+		// exceeded the max header list size (in which case remainSize is 0),
+		// or a frame whose encoded size is more than twice the remaining
+		// header list bytes we're willing to accept.
+		if int64(len(frag)) > int64(2*remainSize) {
 			if VerboseLogs {
 				log.Printf("http2: header list too large")
 			}

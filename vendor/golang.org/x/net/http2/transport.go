@@ -27,7 +27,6 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/textproto"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -185,8 +184,6 @@ func (t *Transport) initConnPool() {
 
 // ClientConn is the state of a single HTTP/2 client connection to an
 // HTTP/2 server.
-//
-// Deprecated: Use [http.ClientConn] instead.
 type ClientConn struct {
 	t             *Transport
 	tconn         net.Conn             // usually *tls.Conn, except specialized impls
@@ -204,7 +201,7 @@ type ClientConn struct {
 
 	mu               sync.Mutex // guards following
 	cond             *sync.Cond // hold mu; broadcast on flow/closed changes
-	flow             connOutflow // our conn-level flow control quota (cs.outflow is per stream)
+	flow             outflow    // our conn-level flow control quota (cs.outflow is per stream)
 	inflow           inflow     // peer's conn-level flow control
 	doNotReuse       bool       // whether conn is marked to not be reused for any future requests
 	closing          bool
@@ -228,6 +225,7 @@ type ClientConn struct {
 	maxConcurrentStreams        uint32
 	peerMaxHeaderListSize       uint64
 	peerMaxHeaderTableSize      uint32
+	initialWindowSize           uint32
 	initialStreamRecvWindowSize int32
 	readIdleTimeout             time.Duration
 	pingTimeout                 time.Duration
@@ -472,6 +470,7 @@ func (t *Transport) newClientConn(c net.Conn, singleUse bool, internalStateHook 
 		readerDone:                  make(chan struct{}),
 		nextStreamID:                1,
 		maxFrameSize:                16 << 10, // spec default
+		initialWindowSize:           65535,    // spec default
 		initialStreamRecvWindowSize: conf.MaxUploadBufferPerStream,
 		maxConcurrentStreams:        initialMaxConcurrentStreams, // "infinite", per spec. Use a smaller value until we have received server settings.
 		strictMaxConcurrentStreams:  conf.StrictMaxConcurrentRequests,
@@ -496,7 +495,7 @@ func (t *Transport) newClientConn(c net.Conn, singleUse bool, internalStateHook 
 	}
 
 	cc.cond = sync.NewCond(&cc.mu)
-	cc.flow.init()
+	cc.flow.add(int32(initialWindowSize))
 
 	// TODO: adjust this writer size to account for frame size +
 	// MTU + crypto/tls record padding.
@@ -873,33 +872,6 @@ func (cc *ClientConn) sendGoAway() error {
 	}
 	// Prevent new requests
 	return nil
-}
-
-func (cc *ClientConn) goAwayAndClose(code ErrCode) {
-	cc.mu.Lock()
-	closed := cc.closed
-	cc.closing = true
-	cc.closed = true
-	cc.mu.Unlock()
-	if closed {
-		return
-	}
-	if f := cc.fr.countError; f != nil {
-		f(fmt.Sprintf("conn_close_error_%s", code.stringToken()))
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		cc.wmu.Lock()
-		cc.fr.WriteGoAway(0, code, nil)
-		cc.bw.Flush()
-		cc.wmu.Unlock()
-	}()
-	select {
-	case <-done:
-	case <-time.After(250 * time.Millisecond):
-	}
-	cc.closeForError(fmt.Errorf("http2: closing connection with %v", code))
 }
 
 // closes the client connection immediately. In-flight requests are interrupted.
@@ -1345,9 +1317,7 @@ func (cs *clientStream) cleanupWriteRequest(err error) {
 	}
 	if err != nil {
 		cs.abortStream(err) // possibly redundant, but harmless
-		if ce, ok := err.(ConnectionError); ok {
-			cc.goAwayAndClose(ErrCode(ce))
-		} else if cs.sentHeaders {
+		if cs.sentHeaders {
 			if se, ok := err.(StreamError); ok {
 				if se.Cause != errFromPeer {
 					cc.writeStreamReset(cs.ID, se.Code, false, err)
@@ -1676,12 +1646,8 @@ func (cs *clientStream) awaitFlowControl(maxBytes int) (taken int32, err error) 
 			return 0, errRequestCanceled
 		default:
 		}
-		avail, ok := cs.flow.available()
-		if !ok {
-			return 0, ConnectionError(ErrCodeFlowControl)
-		}
-		if avail > 0 {
-			take := avail
+		if a := cs.flow.available(); a > 0 {
+			take := a
 			if int(take) > maxBytes {
 
 				take = int32(maxBytes) // can't truncate int; take is int32
@@ -1742,7 +1708,8 @@ type resAndError struct {
 
 // requires cc.mu be held.
 func (cc *ClientConn) addStreamLocked(cs *clientStream) {
-	cs.flow.conn = &cc.flow
+	cs.flow.add(int32(cc.initialWindowSize))
+	cs.flow.setConnFlow(&cc.flow)
 	cs.inflow.init(cc.initialStreamRecvWindowSize)
 	cs.ID = cc.nextStreamID
 	cc.nextStreamID += 2
@@ -2126,42 +2093,18 @@ func (rl *clientConnReadLoop) handleResponse(cs *clientStream, f *MetaHeadersFra
 		return nil, nil
 	}
 
-	// Delete various headers that might mess up framing for HTTP/1. This is
-	// not a problem for HTTP/2, but someone might use HTTP/2 transport as a
-	// reverse proxy which forwards the response to an HTTP/1 client. Our
-	// HTTP/1 client transport will properly reject improper headers such as
-	// multiple conflicting Content-Length headers, but other implementations
-	// might not.
-	// TODO: just reject such responses? We deleted them for compatibility
-	// since this was done in a security fix (go.dev/issue/81115). However,
-	// rejecting them seems entirely reasonable and relatively safe.
-
-	// Connection-specific header fields must not appear in an HTTP/2 message,
-	// and any message containing them is malformed. RFC 9113, Section 8.2.2.
-	for _, k := range connHeaders {
-		delete(res.Header, k)
-	}
 	res.ContentLength = -1
-	if clens, ok := res.Header["Content-Length"]; ok {
-		// Repeated Content-Length values may be collapsed into one only if
-		// they are identical per RFC 9110 Section 8.6.
-		// No need to trim whitespace, HTTP/2 header values must not have
-		// extraneous whitespace per RFC 9113 Section 8.2.1.
-		// Non-canonical headers are already rejected by our framer at this
-		// point.
-		conflicting := slices.ContainsFunc(clens[1:], func(clen string) bool {
-			return clen != clens[0]
-		})
-		cl, err := strconv.ParseUint(clens[0], 10, 63)
-		if conflicting || err != nil {
-			delete(res.Header, "Content-Length")
-		} else {
-			res.Header["Content-Length"] = clens[:1]
+	if clens := res.Header["Content-Length"]; len(clens) == 1 {
+		if cl, err := strconv.ParseUint(clens[0], 10, 63); err == nil {
 			res.ContentLength = int64(cl)
+		} else {
+			// TODO: care? unlike http/1, it won't mess up our framing, so it's
+			// more safe smuggling-wise to ignore.
 		}
-	}
-
-	if res.ContentLength < 0 && f.StreamEnded() && !cs.isHead {
+	} else if len(clens) > 1 {
+		// TODO: care? unlike http/1, it won't mess up our framing, so it's
+		// more safe smuggling-wise to ignore.
+	} else if f.StreamEnded() && !cs.isHead {
 		res.ContentLength = 0
 	}
 
@@ -2472,10 +2415,6 @@ const (
 func (rl *clientConnReadLoop) streamByID(id uint32, headerOrData bool) *clientStream {
 	rl.cc.mu.Lock()
 	defer rl.cc.mu.Unlock()
-	return rl.streamByIDLocked(id, headerOrData)
-}
-
-func (rl *clientConnReadLoop) streamByIDLocked(id uint32, headerOrData bool) *clientStream {
 	if headerOrData {
 		// Work around an unfortunate gRPC behavior.
 		// See comment on ClientConn.rstStreamPingsBlocked for details.
@@ -2558,10 +2497,24 @@ func (rl *clientConnReadLoop) processSettingsNoWrite(f *SettingsFrame) error {
 		case SettingMaxHeaderListSize:
 			cc.peerMaxHeaderListSize = uint64(s.Val)
 		case SettingInitialWindowSize:
-			if !cc.flow.changeInitialWindowSize(int64(s.Val)) {
+			// Values above the maximum flow-control
+			// window size of 2^31-1 MUST be treated as a
+			// connection error (Section 5.4.1) of type
+			// FLOW_CONTROL_ERROR.
+			if s.Val > math.MaxInt32 {
 				return ConnectionError(ErrCodeFlowControl)
 			}
+
+			// Adjust flow control of currently-open
+			// frames by the difference of the old initial
+			// window size and this one.
+			delta := int32(s.Val) - int32(cc.initialWindowSize)
+			for _, cs := range cc.streams {
+				cs.flow.add(delta)
+			}
 			cc.cond.Broadcast()
+
+			cc.initialWindowSize = s.Val
 		case SettingHeaderTableSize:
 			cc.henc.SetMaxDynamicTableSize(s.Val)
 			cc.peerMaxHeaderTableSize = s.Val
@@ -2603,30 +2556,29 @@ func (rl *clientConnReadLoop) processSettingsNoWrite(f *SettingsFrame) error {
 
 func (rl *clientConnReadLoop) processWindowUpdate(f *WindowUpdateFrame) error {
 	cc := rl.cc
+	cs := rl.streamByID(f.StreamID, notHeaderOrDataFrame)
+	if f.StreamID != 0 && cs == nil {
+		return nil
+	}
+
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
-	if f.StreamID == 0 {
-		if !cc.flow.add(int32(f.Increment)) {
-			return ConnectionError(ErrCodeFlowControl)
-		}
-	} else {
-		cs := rl.streamByIDLocked(f.StreamID, notHeaderOrDataFrame)
-		if cs == nil {
-			return nil
-		}
-		if !cs.flow.add(int32(f.Increment)) {
-			if cs.flow.conn.flowErr {
-				// This is a lazily-detected connection-level flow control error.
-				return ConnectionError(ErrCodeFlowControl)
-			}
-			// For stream, the sender sends RST_STREAM with
-			// an error code of FLOW_CONTROL_ERROR.
+
+	fl := &cc.flow
+	if cs != nil {
+		fl = &cs.flow
+	}
+	if !fl.add(int32(f.Increment)) {
+		// For stream, the sender sends RST_STREAM with an error code of FLOW_CONTROL_ERROR
+		if cs != nil {
 			rl.endStreamErrorLocked(cs, StreamError{
 				StreamID: f.StreamID,
 				Code:     ErrCodeFlowControl,
 			})
 			return nil
 		}
+
+		return ConnectionError(ErrCodeFlowControl)
 	}
 	cc.cond.Broadcast()
 	return nil

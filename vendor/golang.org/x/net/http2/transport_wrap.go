@@ -55,7 +55,7 @@ type transportConfig struct {
 // Registered is called by net/http.Transport.RegisterProtocol,
 // to let us know that it understands the registration mechanism we're using.
 func (t transportConfig) Registered(t1 *http.Transport) {
-	t.t.lazyt1 = t1
+	t.t.t1 = t1
 }
 
 func (t transportConfig) DisableCompression() bool {
@@ -119,96 +119,55 @@ type http2TransportContextKey struct{}
 
 // DialFromContext dials a new connection using the http2.Transport's DialTLS/DialTLSContext.
 func (t transportConfig) DialFromContext(ctx context.Context, network, address string) (net.Conn, error) {
-	dial, _ := ctx.Value(http2TransportContextKey{}).(*transportRoundTripState)
-	if dial == nil {
+	if ctx.Value(http2TransportContextKey{}) == nil {
 		// We're being called from a RoundTrip that did not start with an http2.Transport.
 		// Use the http.Transport's dialer.
 		return nil, errors.ErrUnsupported
 	}
-	return t.t.dialForRoundTrip(ctx, dial, network, address)
+
+	tlsConf := t.t.TLSClientConfig
+	if tlsConf == nil {
+		tlsConf = &tls.Config{}
+	} else {
+		tlsConf = tlsConf.Clone()
+	}
+	if !slices.Contains(tlsConf.NextProtos, "h2") {
+		tlsConf.NextProtos = append([]string{"h2"}, tlsConf.NextProtos...)
+	}
+	if tlsConf.ServerName == "" {
+		host, _, err := net.SplitHostPort(address)
+		if err == nil {
+			tlsConf.ServerName = host
+		}
+	}
+	return t.t.dialTLS(ctx, network, address, tlsConf)
 }
 
 type transportInternal struct {
 	initOnce sync.Once
-	lazyt1   *http.Transport
-
-	dialMu sync.Mutex
-	dials  map[string]*transportDialState
+	t1       *http.Transport
 }
 
-type transportDialState struct {
-	dialc   chan struct{} // close when dial returns
-	dialErr error         // dial result, set before dialc is closed
-	rtdonec chan struct{} // closed when RoundTrip initiating the dial returns
-}
-
-func (t *Transport) init() *http.Transport {
+func (t *Transport) init() {
 	t.initOnce.Do(func() {
-		if t.lazyt1 != nil {
+		if t.t1 != nil {
 			return
 		}
 		t1 := &http.Transport{}
 		t.configure(t1)
 	})
-	return t.lazyt1
 }
 
 func (t *Transport) configure(t1 *http.Transport) {
 	t1.RegisterProtocol("http/2", transportConfig{t})
-	// tr2.lazyt1 is set by transportConfig.Registered.
-	if t.lazyt1 != t1 {
+	// tr2.t1 is set by transportConfig.Registered.
+	if t.t1 != t1 {
 		panic("http2: net/http does not support this version of x/net/http2")
 	}
 }
 
-// transportRoundTripState is the state of the dial for an http2.Transport.RoundTrip.
-type transportRoundTripState struct {
-	mu       sync.Mutex
-	rtdone   bool          // set when RoundTrip returns
-	rtdonec  chan struct{} // closed when RoundTrip returns
-	gotconnc chan struct{} // closed when GotConn hook is called
-}
-
-// startDial is called when a dial starts.
-//
-// It returns done=true if the RoundTrip has already returned,
-// in which case we should skip dialing.
-func (dial *transportRoundTripState) startDial() (gotconnc chan struct{}, done bool) {
-	dial.mu.Lock()
-	defer dial.mu.Unlock()
-	if dial.rtdone {
-		return nil, true
-	}
-	if dial.rtdonec == nil {
-		dial.rtdonec = make(chan struct{})
-	}
-	dial.gotconnc = make(chan struct{})
-	return dial.gotconnc, false
-}
-
-// gotConn is called when RoundTrip gets a connection.
-// This may happen multiple times per RoundTrip, if a request is retried.
-func (dial *transportRoundTripState) gotConn() {
-	dial.mu.Lock()
-	defer dial.mu.Unlock()
-	if dial.gotconnc != nil {
-		close(dial.gotconnc)
-		dial.gotconnc = nil
-	}
-}
-
-// roundTripDone is called when RoundTrip returns.
-func (dial *transportRoundTripState) roundTripDone() {
-	dial.mu.Lock()
-	defer dial.mu.Unlock()
-	dial.rtdone = true
-	if dial.rtdonec != nil {
-		close(dial.rtdonec)
-	}
-}
-
 func (t *Transport) roundTripOpt(req *http.Request, opt RoundTripOpt) (*http.Response, error) {
-	t1 := t.init()
+	t.init()
 
 	if req.URL.Scheme == "http" && !t.AllowHTTP {
 		return nil, errors.New("http2: unencrypted HTTP/2 not enabled")
@@ -226,160 +185,25 @@ func (t *Transport) roundTripOpt(req *http.Request, opt RoundTripOpt) (*http.Res
 	// Both http.Transport and http2.Transport allow the user to provide a custom
 	// dial function, and historically you only get the dial function from the
 	// Transport you're calling RoundTrip on.
-	//
-	// In addition, http2.Transport coalesces dials, which http.Transport historically
-	// has not.
-	dial := &transportRoundTripState{}
-	defer dial.roundTripDone()
-	ctx := context.WithValue(req.Context(), http2TransportContextKey{}, dial)
-	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		GotConn: func(httptrace.GotConnInfo) {
-			// Tell dialForRoundTrip that we have received a connection.
-			dial.gotConn()
-		},
-	})
+	ctx := context.WithValue(req.Context(), http2TransportContextKey{}, t)
 	req = req.WithContext(ctx)
-	return t1.RoundTrip(req)
-}
 
-var errCoalescedDialAbandoned = errors.New("http2: abandoned coalesced dial")
-
-const coalescedDialRetryTimeout = 50 * time.Millisecond
-
-// dialForRoundTrip is called (indirectly) by net/http when dialing a new connection
-// for a request call which originated as an http2.Transport.RoundTrip call.
-//
-// It uses the http2.Transport's Dial hooks and coalesces dials.
-func (t *Transport) dialForRoundTrip(ctx context.Context, dial *transportRoundTripState, network, address string) (net.Conn, error) {
-	gotconnc, rtdone := dial.startDial()
-	if rtdone {
-		// RoundTrip returned, no need for this dial to proceed.
-		return nil, errCoalescedDialAbandoned
-	}
-
-	var state *transportDialState
-	for {
-		// The first dial to an address registers itself with t.dials.
-		// When the dial finishes, it records the outcome and removes itself from t.dials
-		// so future dials will start a new round of coalescing.
-		//
-		// Subsequent dials observe that a dial is in progress, and skip dialing.
-		t.dialMu.Lock()
-		if t.dials == nil {
-			t.dials = make(map[string]*transportDialState)
-		}
-		leader := t.dials[address]
-		if leader == nil {
-			// No entry in t.dials to coalesce with. Add ourselves as leader.
-			state = &transportDialState{
-				dialc:   make(chan struct{}),
-				rtdonec: dial.rtdonec,
-			}
-			t.dials[address] = state
-		}
-		t.dialMu.Unlock()
-		if leader == nil {
-			// We are the leader, so we should dial for real.
-			break
-		}
-
-		// Coalesce with a previous dial.
-		var (
-			done          = false
-			leaderdialc   = leader.dialc
-			leaderrtdonec = leader.rtdonec
-			timerc        <-chan time.Time
-		)
-		for !done {
-			if leaderdialc == nil && leaderrtdonec == nil && timerc == nil {
-				// The leader finished dialing, and its RoundTrip finished.
-				//
-				// There are several possibilities, which reduce to:
-				//   - The RoundTrip we are dialing for is about to receive
-				//     a connection (possibly the one the leader just dialed),
-				//     but we haven't observed it yet.
-				//   - There's something wrong with the leader's connection,
-				//     such as a TLS handshake failure.
-				//
-				// We have no good way to distinguish between these cases.
-				//
-				// Wait a short time for the leader's connection (or some
-				// other usable connection) to be delivered to our RoundTrip.
-				// If it is not, start a dial of our own.
-				timerc = time.After(coalescedDialRetryTimeout)
-			}
-			select {
-			case <-leaderdialc:
-				// The leader's dial completed.
-				if leader.dialErr != nil {
-					return nil, leader.dialErr
-				}
-				leaderdialc = nil
-			case <-leaderrtdonec:
-				// The leader's RoundTrip completed.
-				leaderrtdonec = nil
-			case <-timerc:
-				// The leader's dial and RoundTrip completed, and some time
-				// has passed. Assume we're not getting a connection and
-				// restart the dial process.
-				done = true
-			case <-dial.rtdonec:
-				// Our RoundTrip returned.
-				return nil, errCoalescedDialAbandoned
-			case <-gotconnc:
-				// Our RoundTrip got a connection.
-				return nil, errCoalescedDialAbandoned
-			case <-ctx.Done():
-				// net/http abandoned the dial.
-				return nil, ctx.Err()
-			}
-		}
-	}
-
-	// Dial for real.
-	tlsConf := t.TLSClientConfig
-	if tlsConf == nil {
-		tlsConf = &tls.Config{}
-	} else {
-		tlsConf = tlsConf.Clone()
-	}
-	if !slices.Contains(tlsConf.NextProtos, "h2") {
-		tlsConf.NextProtos = append([]string{"h2"}, tlsConf.NextProtos...)
-	}
-	if tlsConf.ServerName == "" {
-		host, _, err := net.SplitHostPort(address)
-		if err == nil {
-			tlsConf.ServerName = host
-		}
-	}
-	nc, err := t.dialTLS(ctx, network, address, tlsConf)
-
-	// Remove this dial from t.dials, so future dial attempts will not coalesce with it.
-	t.dialMu.Lock()
-	delete(t.dials, address)
-	t.dialMu.Unlock()
-
-	// Notify any dial coalesced with this one that we are done.
-	state.dialErr = err
-	close(state.dialc)
-
-	return nc, err
+	return t.t1.RoundTrip(req)
 }
 
 func (t *Transport) closeIdleConnections() {
-	t1 := t.init()
-	t1.CloseIdleConnections()
+	t.init()
+	t.t1.CloseIdleConnections()
 }
 
 func (t *Transport) newUserClientConn(c net.Conn) (*ClientConn, error) {
-	t1 := t.init()
 	// http.Transport's NewClientConn doesn't provide a supported way to create
 	// a connection from a net.Conn. (This might be useful to add in the future?)
 	// We're going to craftily sneak one in via the context key, with the
 	// scheme of "http/2" telling NewClientConn to look for it.
 	ctx := context.WithValue(context.Background(), netConnContextKey{}, c)
 
-	nhcc, err := t1.NewClientConn(ctx, "http/2", "")
+	nhcc, err := t.t1.NewClientConn(ctx, "http/2", "")
 	if err != nil {
 		return nil, err
 	}
@@ -390,8 +214,6 @@ func (t *Transport) newUserClientConn(c net.Conn) (*ClientConn, error) {
 
 // ClientConn is the state of a single HTTP/2 client connection to an
 // HTTP/2 server.
-//
-// Deprecated: Use [http.ClientConn] instead.
 type ClientConn struct {
 	cc         *http.ClientConn
 	tconn      net.Conn
@@ -413,39 +235,31 @@ type ClientConn struct {
 }
 
 func (cc *ClientConn) roundTrip(req *http.Request) (*http.Response, error) {
-	haveReservation, err := func() (bool, error) {
+	err := func() error {
 		cc.mu.Lock()
 		defer cc.mu.Unlock()
 		if cc.doNotReuse {
-			return false, errClientConnUnusable
+			return errClientConnUnusable
 		}
-
+		cc.roundTrips++
+		if cc.reserved > 0 {
+			// We've already reserved a concurrency slot for this request.
+			cc.reserved--
+		} else if cc.cc.Reserve() != nil {
+			// We don't seem to have an available concurrency slot,
+			// so bump the pending count (requests waiting for a slot).
+			cc.pending++
+		}
 		// ClientConn.Shutdown will not shut down the conn while
 		// cc.starting > 0 or cc.cc.InFlight() > 0.
 		//
 		// The starting state covers the gap between us deciding to
 		// start sending the request, and actually sending it.
 		cc.starting++
-
-		cc.roundTrips++
-		if cc.reserved == 0 {
-			// We do not have a concurrency slot reserved for this request.
-			return false, nil
-		}
-		cc.reserved--
-		return true, nil
+		return nil
 	}()
 	if err != nil {
 		return nil, err
-	}
-	// If we have no reservation, try to acquire one.
-	// (This must be done without cc.mu held, since Reserve may call back to the state hook.)
-	if !haveReservation && cc.cc.Reserve() != nil {
-		// We could not acquire a concurrency slot, so bump the pending count
-		// (requests waiting for a slot).
-		cc.mu.Lock()
-		cc.pending++
-		cc.mu.Unlock()
 	}
 	resp, err := cc.cc.RoundTrip(req)
 	cc.mu.Lock()
@@ -477,21 +291,16 @@ func (cc *ClientConn) ping(ctx context.Context) error {
 }
 
 func (cc *ClientConn) reserveNewRequest() bool {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if cc.doNotReuse {
+		return false
+	}
 	if err := cc.cc.Reserve(); err != nil {
 		return false
 	}
-	reserved := true
-	cc.mu.Lock()
-	if cc.doNotReuse {
-		reserved = false
-	} else {
-		cc.reserved++
-	}
-	cc.mu.Unlock()
-	if !reserved {
-		cc.cc.Release()
-	}
-	return reserved
+	cc.reserved++
+	return true
 }
 
 func (cc *ClientConn) setDoNotReuse() {

@@ -79,11 +79,10 @@ func (wr FrameWriteRequest) Consume(n int32) (FrameWriteRequest, FrameWriteReque
 	}
 
 	// Might need to split after applying limits.
-	avail, ok := wr.stream.flow.available()
-	if !ok {
-		return empty, empty, 0
+	allowed := wr.stream.flow.available()
+	if n < allowed {
+		allowed = n
 	}
-	allowed := min(n, avail)
 	if wr.stream.sc.maxFrameSize < allowed {
 		allowed = wr.stream.sc.maxFrameSize
 	}

@@ -70,7 +70,10 @@ func log2(i int64) int {
 }
 
 func getBucket(i int64) (index int) {
-	index = max(log2(i)-1, 0)
+	index = log2(i) - 1
+	if index < 0 {
+		index = 0
+	}
 	if index >= bucketCount {
 		index = bucketCount - 1
 	}

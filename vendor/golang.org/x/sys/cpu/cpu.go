@@ -61,11 +61,7 @@ var X86 struct {
 	HasBMI2             bool // Bit manipulation instruction set 2
 	HasCX16             bool // Compare and exchange 16 Bytes
 	HasERMS             bool // Enhanced REP for MOVSB and STOSB
-	HasF16C             bool // 16-bit floating-point conversion instructions
 	HasFMA              bool // Fused-multiply-add instructions
-	HasLAHF             bool // LAHF/SAHF available in 64-bit mode
-	HasLZCNT            bool // Leading zeros count instruction
-	HasMOVBE            bool // Move data after byte swap
 	HasOSXSAVE          bool // OS supports XSAVE/XRESTOR for saving/restoring XMM registers.
 	HasPCLMULQDQ        bool // PCLMULQDQ instruction - most often used for AES-GCM
 	HasPOPCNT           bool // Hamming weight instruction POPCNT.
@@ -79,7 +75,6 @@ var X86 struct {
 	HasAVXIFMA          bool // Advanced vector extension Integer Fused Multiply Add
 	HasAVXVNNI          bool // Advanced vector extension Vector Neural Network Instructions
 	HasAVXVNNIInt8      bool // Advanced vector extension Vector Neural Network Int8 instructions
-	HasXSAVE            bool // XSAVE/XRSTOR/XSETBV/XGETBV instructions (hardware support; see also HasOSXSAVE)
 	_                   CacheLinePad
 }
 
@@ -187,13 +182,12 @@ var MIPS64X struct {
 // require kernel support to work (DARN, SCV), so there are feature bits for
 // those as well. The struct is padded to avoid false sharing.
 var PPC64 struct {
-	_         CacheLinePad
-	HasDARN   bool // Hardware random number generator (requires kernel enablement)
-	HasSCV    bool // Syscall vectored (requires kernel enablement)
-	IsPOWER8  bool // ISA v2.07 (POWER8)
-	IsPOWER9  bool // ISA v3.00 (POWER9), implies IsPOWER8
-	IsPOWER10 bool // ISA v3.1 (POWER10 and POWER11; POWER11 did not add a new architected level), implies IsPOWER9
-	_         CacheLinePad
+	_        CacheLinePad
+	HasDARN  bool // Hardware random number generator (requires kernel enablement)
+	HasSCV   bool // Syscall vectored (requires kernel enablement)
+	IsPOWER8 bool // ISA v2.07 (POWER8)
+	IsPOWER9 bool // ISA v3.00 (POWER9), implies IsPOWER8
+	_        CacheLinePad
 }
 
 // S390X contains the supported CPU features of the current IBM Z
@@ -254,21 +248,13 @@ var RISCV64 struct {
 	HasZvks           bool // ShangMi Algorithm Suite
 	HasZvksc          bool // ShangMi Algorithm Suite with carryless multiplication
 	HasZvksg          bool // ShangMi Algorithm Suite with GCM
-	VLENB             uint // Vector register length in bytes, 0 if undetected
 	_                 CacheLinePad
 }
-
-// doDerived, if non-nil, is called after processing GODEBUG to set "derived"
-// feature flags.
-var doDerived func()
 
 func init() {
 	archInit()
 	initOptions()
 	processOptions()
-	if doDerived != nil {
-		doDerived()
-	}
 }
 
 // options contains the cpu debug options that can be used in GODEBUG.

@@ -2,7 +2,7 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-//go:build 386 || amd64p32 || (amd64 && ((!darwin && !netbsd) || !gc))
+//go:build 386 || amd64p32 || (amd64 && (!darwin || !gc))
 
 package cpu
 

@@ -6,50 +6,38 @@ package cpu
 
 import "strconv"
 
-// parseRelease parses a dot-separated version number from the prefix
-// of rel. It returns ok=true only if at least the major and minor
-// components were successfully parsed; the patch component is
-// best-effort. Trailing vendor or build suffixes such as
-// "-generic", "+", "_hi3535", or "-rc1" are ignored.
+// parseRelease parses a dot-separated version number. It follows the semver
+// syntax, but allows the minor and patch versions to be elided.
 //
 // This is a copy of the Go runtime's parseRelease from
-// https://golang.org/cl/209597, updated in https://golang.org/cl/781800.
+// https://golang.org/cl/209597.
 func parseRelease(rel string) (major, minor, patch int, ok bool) {
-	// next consumes a run of decimal digits from the front of rel,
-	// returning the parsed value. If the digits are followed by a
-	// '.', it is consumed and more is set so the caller knows to
-	// parse another component; otherwise scanning terminates and
-	// the rest of rel is discarded.
-	next := func() (n int, more, ok bool) {
-		i := 0
-		for i < len(rel) && rel[i] >= '0' && rel[i] <= '9' {
-			i++
+	// Strip anything after a dash or plus.
+	for i := range len(rel) {
+		if rel[i] == '-' || rel[i] == '+' {
+			rel = rel[:i]
+			break
 		}
-		if i == 0 {
-			return 0, false, false
-		}
-		n, err := strconv.Atoi(rel[:i])
-		if err != nil {
-			return 0, false, false
-		}
-		if i < len(rel) && rel[i] == '.' {
-			rel = rel[i+1:]
-			return n, true, true
-		}
-		rel = ""
-		return n, false, true
 	}
 
-	var more bool
-	if major, more, ok = next(); !ok || !more {
-		return 0, 0, 0, false
+	next := func() (int, bool) {
+		for i := range len(rel) {
+			if rel[i] == '.' {
+				ver, err := strconv.Atoi(rel[:i])
+				rel = rel[i+1:]
+				return ver, err == nil
+			}
+		}
+		ver, err := strconv.Atoi(rel)
+		rel = ""
+		return ver, err == nil
 	}
-	if minor, more, ok = next(); !ok {
-		return 0, 0, 0, false
+	if major, ok = next(); !ok || rel == "" {
+		return
 	}
-	if !more {
-		return major, minor, 0, true
+	if minor, ok = next(); !ok || rel == "" {
+		return
 	}
-	patch, _, _ = next()
-	return major, minor, patch, true
+	patch, ok = next()
+	return
 }

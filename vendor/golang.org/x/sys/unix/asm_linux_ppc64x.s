@@ -13,16 +13,6 @@
 // Just jump to package syscall's implementation for all these functions.
 // The runtime may know about them.
 
-TEXT ·Syscall(SB),NOSPLIT,$0-56
-	MOVD	$syscall·Syscall(SB), R31
-	MOVD	R31, CTR
-	JMP	(CTR)
-
-TEXT ·Syscall6(SB),NOSPLIT,$0-80
-	MOVD	$syscall·Syscall6(SB), R31
-	MOVD	R31, CTR
-	JMP	(CTR)
-
 TEXT ·SyscallNoError(SB),NOSPLIT,$0-48
 	BL	runtime·entersyscall(SB)
 	MOVD	a1+8(FP), R3
@@ -37,16 +27,6 @@ TEXT ·SyscallNoError(SB),NOSPLIT,$0-48
 	MOVD	R4, r2+40(FP)
 	BL	runtime·exitsyscall(SB)
 	RET
-
-TEXT ·RawSyscall(SB),NOSPLIT,$0-56
-	MOVD	$syscall·RawSyscall(SB), R31
-	MOVD	R31, CTR
-	JMP	(CTR)
-
-TEXT ·RawSyscall6(SB),NOSPLIT,$0-80
-	MOVD	$syscall·RawSyscall6(SB), R31
-	MOVD	R31, CTR
-	JMP	(CTR)
 
 TEXT ·RawSyscallNoError(SB),NOSPLIT,$0-48
 	MOVD	a1+8(FP), R3

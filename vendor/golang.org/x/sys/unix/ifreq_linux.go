@@ -22,13 +22,7 @@ import (
 // fields can be get and set using the following methods:
 //   - Uint16/SetUint16: flags
 //   - Uint32/SetUint32: ifindex, metric, mtu
-type Ifreq struct {
-	// Aligns the union for the accessors below, which cast it in place;
-	// the generated ifreq is all byte arrays, so its alignment is one.
-	_ [0]int64
-
-	raw ifreq
-}
+type Ifreq struct{ raw ifreq }
 
 // NewIfreq creates an Ifreq with the input network interface name after
 // validating the name does not exceed IFNAMSIZ-1 (trailing NULL required)

@@ -167,12 +167,6 @@ type Msghdr struct {
 	_          [4]byte
 }
 
-type Mmsghdr struct {
-	Hdr Msghdr
-	Len uint32
-	_   [4]byte
-}
-
 type Cmsghdr struct {
 	Len   uint64
 	Level int32
@@ -188,7 +182,6 @@ const (
 	SizeofSockaddrNFCLLCP = 0x60
 	SizeofIovec           = 0x10
 	SizeofMsghdr          = 0x38
-	SizeofMmsghdr         = 0x40
 	SizeofCmsghdr         = 0x10
 )
 
@@ -684,18 +677,7 @@ const (
 )
 
 const (
-	PIDFD_NONBLOCK                        = 0x800
-	PIDFD_THREAD                          = 0x80
-	PIDFD_GET_CGROUP_NAMESPACE            = 0xff01
-	PIDFD_GET_IPC_NAMESPACE               = 0xff02
-	PIDFD_GET_MNT_NAMESPACE               = 0xff03
-	PIDFD_GET_NET_NAMESPACE               = 0xff04
-	PIDFD_GET_PID_NAMESPACE               = 0xff05
-	PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE  = 0xff06
-	PIDFD_GET_TIME_NAMESPACE              = 0xff07
-	PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE = 0xff08
-	PIDFD_GET_USER_NAMESPACE              = 0xff09
-	PIDFD_GET_UTS_NAMESPACE               = 0xff0a
+	PIDFD_NONBLOCK = 0x800
 )
 
 type SysvIpcPerm struct {
@@ -722,27 +704,4 @@ type SysvShmDesc struct {
 	Nattch uint64
 	_      uint64
 	_      uint64
-}
-
-const (
-	GPIO_GET_CHIPINFO_IOCTL = 0x8044b401
-)
-
-const (
-	IPMICTL_SEND_COMMAND = 0x8028690d
-	IPMICTL_RECEIVE_MSG  = 0xc030690c
-)
-
-type IPMIReq struct {
-	Addr  *uint8
-	Len   uint32
-	Msgid int64
-	Msg   IPMIMsg
-}
-type IPMIRecv struct {
-	Recv_type int32
-	Addr      *uint8
-	Addr_len  uint32
-	Msgid     int64
-	Msg       IPMIMsg
 }

@@ -168,12 +168,6 @@ type Msghdr struct {
 	_          [4]byte
 }
 
-type Mmsghdr struct {
-	Hdr Msghdr
-	Len uint32
-	_   [4]byte
-}
-
 type Cmsghdr struct {
 	Len   uint64
 	Level int32
@@ -189,7 +183,6 @@ const (
 	SizeofSockaddrNFCLLCP = 0x60
 	SizeofIovec           = 0x10
 	SizeofMsghdr          = 0x38
-	SizeofMmsghdr         = 0x40
 	SizeofCmsghdr         = 0x10
 )
 
@@ -693,18 +686,7 @@ const (
 )
 
 const (
-	PIDFD_NONBLOCK                        = 0x800
-	PIDFD_THREAD                          = 0x80
-	PIDFD_GET_CGROUP_NAMESPACE            = 0x2000ff01
-	PIDFD_GET_IPC_NAMESPACE               = 0x2000ff02
-	PIDFD_GET_MNT_NAMESPACE               = 0x2000ff03
-	PIDFD_GET_NET_NAMESPACE               = 0x2000ff04
-	PIDFD_GET_PID_NAMESPACE               = 0x2000ff05
-	PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE  = 0x2000ff06
-	PIDFD_GET_TIME_NAMESPACE              = 0x2000ff07
-	PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE = 0x2000ff08
-	PIDFD_GET_USER_NAMESPACE              = 0x2000ff09
-	PIDFD_GET_UTS_NAMESPACE               = 0x2000ff0a
+	PIDFD_NONBLOCK = 0x800
 )
 
 type SysvIpcPerm struct {
@@ -730,27 +712,4 @@ type SysvShmDesc struct {
 	Nattch uint64
 	_      uint64
 	_      uint64
-}
-
-const (
-	GPIO_GET_CHIPINFO_IOCTL = 0x4044b401
-)
-
-const (
-	IPMICTL_SEND_COMMAND = 0x4028690d
-	IPMICTL_RECEIVE_MSG  = 0xc030690c
-)
-
-type IPMIReq struct {
-	Addr  *uint8
-	Len   uint32
-	Msgid int64
-	Msg   IPMIMsg
-}
-type IPMIRecv struct {
-	Recv_type int32
-	Addr      *uint8
-	Addr_len  uint32
-	Msgid     int64
-	Msg       IPMIMsg
 }

@@ -69,8 +69,9 @@ var (
 	// https://github.com/grpc/proposal/blob/master/A87-mtls-spiffe-support.md
 	XDSSPIFFEEnabled = boolFromEnv("GRPC_EXPERIMENTAL_XDS_MTLS_SPIFFE", false)
 
-	// XDSHTTPConnectEnabled controls support for dynamic HTTP CONNECT proxying
-	// configured via the xDS control plane. For more details, see:
+	// XDSHTTPConnectEnabled is true if gRPC should parse custom Metadata
+	// configuring use of an HTTP CONNECT proxy via xDS from cluster resources.
+	// For more details, see:
 	// https://github.com/grpc/proposal/blob/master/A86-xds-http-connect.md
 	XDSHTTPConnectEnabled = boolFromEnv("GRPC_EXPERIMENTAL_XDS_HTTP_CONNECT", false)
 
@@ -78,24 +79,4 @@ var (
 	// xDS bootstrap configuration via the `call_creds` field. For more details,
 	// see: https://github.com/grpc/proposal/blob/master/A97-xds-jwt-call-creds.md
 	XDSBootstrapCallCredsEnabled = boolFromEnv("GRPC_EXPERIMENTAL_XDS_BOOTSTRAP_CALL_CREDS", false)
-
-	// XDSSNIEnabled controls if gRPC should send SNI information in xDS
-	// configured TLS handshakes. For more details, see:
-	// https://github.com/grpc/proposal/blob/master/A101-SNI-setting-and-SNI-SAN-validation.md
-	XDSSNIEnabled = boolFromEnv("GRPC_EXPERIMENTAL_XDS_SNI", false)
-
-	// XDSORCAToLRSPropEnabled controls whether ORCA metrics are explicitly
-	// filtered and prefix-propagated to the LRS server. For more details, see:
-	// https://github.com/grpc/proposal/blob/master/A85-lrs-custom-metrics-changes.md
-	XDSORCAToLRSPropEnabled = boolFromEnv("GRPC_EXPERIMENTAL_XDS_ORCA_LRS_PROPAGATION", true)
-
-	// XDSClientExtProcEnabled indicates whether ExtProc filter is enabled on
-	// the client side. For more details, see:
-	// https://github.com/grpc/proposal/blob/master/A93-xds-ext-proc.md
-	XDSClientExtProcEnabled = boolFromEnv("GRPC_EXPERIMENTAL_XDS_EXT_PROC_ON_CLIENT", false)
-
-	// GCPAuthenticationFilterEnabled enables the xDS GCP Authentication
-	// filter. For more details, see:
-	// https://github.com/grpc/proposal/blob/master/A83-xds-gcp-authn-filter.md
-	GCPAuthenticationFilterEnabled = boolFromEnv("GRPC_EXPERIMENTAL_XDS_GCP_AUTHENTICATION_FILTER", false)
 )

@@ -36,9 +36,6 @@ import (
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/internal/envconfig"
-	imem "google.golang.org/grpc/internal/mem"
-	"google.golang.org/grpc/internal/transport/readyreader"
 	"google.golang.org/grpc/mem"
 )
 
@@ -299,7 +296,7 @@ func decodeGrpcMessageUnchecked(msg string) string {
 }
 
 type bufWriter struct {
-	pool      *imem.SimpleBufferPool
+	pool      *sync.Pool
 	buf       []byte
 	offset    int
 	batchSize int
@@ -307,7 +304,7 @@ type bufWriter struct {
 	err       error
 }
 
-func newBufWriter(conn io.Writer, batchSize int, pool *imem.SimpleBufferPool) *bufWriter {
+func newBufWriter(conn io.Writer, batchSize int, pool *sync.Pool) *bufWriter {
 	w := &bufWriter{
 		batchSize: batchSize,
 		conn:      conn,
@@ -329,7 +326,7 @@ func (w *bufWriter) Write(b []byte) (int, error) {
 		return n, toIOError(err)
 	}
 	if w.buf == nil {
-		b := w.pool.Get(w.batchSize)
+		b := w.pool.Get().(*[]byte)
 		w.buf = *b
 	}
 	written := 0
@@ -410,32 +407,22 @@ type framer struct {
 	errDetail error
 }
 
-var ioBufferPoolMap = make(map[int]*imem.SimpleBufferPool)
-var ioBufferMutex sync.Mutex
-
-func bufferedReader(r io.Reader, bufSize int) io.Reader {
-	if bufSize <= 0 {
-		return r
-	}
-	if envconfig.EnableHTTPFramerReadBufferPooling {
-		if rr := readyreader.NewNonBlocking(r); rr != nil {
-			readPool := ioBufferPool(bufSize)
-			return readyreader.NewBuffered(rr, bufSize, readPool)
-		}
-	}
-	return bufio.NewReaderSize(r, bufSize)
-}
+var writeBufferPoolMap = make(map[int]*sync.Pool)
+var writeBufferMutex sync.Mutex
 
 func newFramer(conn io.ReadWriter, writeBufferSize, readBufferSize int, sharedWriteBuffer bool, maxHeaderListSize uint32, memPool mem.BufferPool) *framer {
 	if writeBufferSize < 0 {
 		writeBufferSize = 0
 	}
-	r := bufferedReader(conn, readBufferSize)
-	var writePool *imem.SimpleBufferPool
-	if sharedWriteBuffer {
-		writePool = ioBufferPool(writeBufferSize)
+	var r io.Reader = conn
+	if readBufferSize > 0 {
+		r = bufio.NewReaderSize(r, readBufferSize)
 	}
-	w := newBufWriter(conn, writeBufferSize, writePool)
+	var pool *sync.Pool
+	if sharedWriteBuffer {
+		pool = getWriteBufferPool(writeBufferSize)
+	}
+	w := newBufWriter(conn, writeBufferSize, pool)
 	f := &framer{
 		writer: w,
 		fr:     http2.NewFramer(w, r),
@@ -591,15 +578,20 @@ func (df *parsedDataFrame) Header() http2.FrameHeader {
 	return df.FrameHeader
 }
 
-func ioBufferPool(size int) *imem.SimpleBufferPool {
-	ioBufferMutex.Lock()
-	defer ioBufferMutex.Unlock()
-	pool, ok := ioBufferPoolMap[size]
+func getWriteBufferPool(size int) *sync.Pool {
+	writeBufferMutex.Lock()
+	defer writeBufferMutex.Unlock()
+	pool, ok := writeBufferPoolMap[size]
 	if ok {
 		return pool
 	}
-	pool = imem.NewDirtySimplePool()
-	ioBufferPoolMap[size] = pool
+	pool = &sync.Pool{
+		New: func() any {
+			b := make([]byte, size)
+			return &b
+		},
+	}
+	writeBufferPoolMap[size] = pool
 	return pool
 }
 

@@ -1,4 +1,4 @@
-// Copyright The Prometheus Authors
+// Copyright 2021 The Prometheus Authors
 // Licensed under the Apache License, Version 2.0 (the "License");
 // you may not use this file except in compliance with the License.
 // You may obtain a copy of the License at
@@ -18,8 +18,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/prometheus/prometheus/util/kahansum"
 )
 
 // FloatHistogram is similar to Histogram but uses float64 for all
@@ -166,8 +164,8 @@ func (h *FloatHistogram) CopyToSchema(targetSchema int32) *FloatHistogram {
 		Sum:           h.Sum,
 	}
 
-	c.PositiveSpans, c.PositiveBuckets = mustReduceResolution(h.PositiveSpans, h.PositiveBuckets, h.Schema, targetSchema, false, false)
-	c.NegativeSpans, c.NegativeBuckets = mustReduceResolution(h.NegativeSpans, h.NegativeBuckets, h.Schema, targetSchema, false, false)
+	c.PositiveSpans, c.PositiveBuckets = reduceResolution(h.PositiveSpans, h.PositiveBuckets, h.Schema, targetSchema, false, false)
+	c.NegativeSpans, c.NegativeBuckets = reduceResolution(h.NegativeSpans, h.NegativeBuckets, h.Schema, targetSchema, false, false)
 
 	return &c
 }
@@ -355,7 +353,7 @@ func (h *FloatHistogram) Add(other *FloatHistogram) (res *FloatHistogram, counte
 	}
 	counterResetCollision = h.adjustCounterReset(other)
 	if !h.UsesCustomBuckets() {
-		otherZeroCount, _ := h.reconcileZeroBuckets(other, nil)
+		otherZeroCount := h.reconcileZeroBuckets(other)
 		h.ZeroCount += otherZeroCount
 	}
 	h.Count += other.Count
@@ -376,11 +374,11 @@ func (h *FloatHistogram) Add(other *FloatHistogram) (res *FloatHistogram, counte
 			intersectedBounds := intersectCustomBucketBounds(h.CustomValues, other.CustomValues)
 
 			// Add with mapping - maps both histograms to intersected layout.
-			h.PositiveSpans, h.PositiveBuckets, _ = addCustomBucketsWithMismatches(
+			h.PositiveSpans, h.PositiveBuckets = addCustomBucketsWithMismatches(
 				false,
 				hPositiveSpans, hPositiveBuckets, h.CustomValues,
 				otherPositiveSpans, otherPositiveBuckets, other.CustomValues,
-				nil, intersectedBounds)
+				intersectedBounds)
 			h.CustomValues = intersectedBounds
 		}
 		return h, counterResetCollision, nhcbBoundsReconciled, nil
@@ -395,134 +393,19 @@ func (h *FloatHistogram) Add(other *FloatHistogram) (res *FloatHistogram, counte
 
 	switch {
 	case other.Schema < h.Schema:
-		hPositiveSpans, hPositiveBuckets = mustReduceResolution(hPositiveSpans, hPositiveBuckets, h.Schema, other.Schema, false, true)
-		hNegativeSpans, hNegativeBuckets = mustReduceResolution(hNegativeSpans, hNegativeBuckets, h.Schema, other.Schema, false, true)
+		hPositiveSpans, hPositiveBuckets = reduceResolution(hPositiveSpans, hPositiveBuckets, h.Schema, other.Schema, false, true)
+		hNegativeSpans, hNegativeBuckets = reduceResolution(hNegativeSpans, hNegativeBuckets, h.Schema, other.Schema, false, true)
 		h.Schema = other.Schema
 
 	case other.Schema > h.Schema:
-		otherPositiveSpans, otherPositiveBuckets = mustReduceResolution(otherPositiveSpans, otherPositiveBuckets, other.Schema, h.Schema, false, false)
-		otherNegativeSpans, otherNegativeBuckets = mustReduceResolution(otherNegativeSpans, otherNegativeBuckets, other.Schema, h.Schema, false, false)
+		otherPositiveSpans, otherPositiveBuckets = reduceResolution(otherPositiveSpans, otherPositiveBuckets, other.Schema, h.Schema, false, false)
+		otherNegativeSpans, otherNegativeBuckets = reduceResolution(otherNegativeSpans, otherNegativeBuckets, other.Schema, h.Schema, false, false)
 	}
 
 	h.PositiveSpans, h.PositiveBuckets = addBuckets(h.Schema, h.ZeroThreshold, false, hPositiveSpans, hPositiveBuckets, otherPositiveSpans, otherPositiveBuckets)
 	h.NegativeSpans, h.NegativeBuckets = addBuckets(h.Schema, h.ZeroThreshold, false, hNegativeSpans, hNegativeBuckets, otherNegativeSpans, otherNegativeBuckets)
 
 	return h, counterResetCollision, nhcbBoundsReconciled, nil
-}
-
-// KahanAdd works like Add but using the Kahan summation algorithm to minimize numerical errors.
-// c is a histogram holding the Kahan compensation term. It is modified in-place if non-nil.
-// If c is nil, a new compensation histogram is created inside the function. In this case,
-// the caller must use the returned updatedC, because the original c variable is not modified.
-func (h *FloatHistogram) KahanAdd(other, c *FloatHistogram) (updatedC *FloatHistogram, counterResetCollision, nhcbBoundsReconciled bool, err error) {
-	if err := h.checkSchemaAndBounds(other); err != nil {
-		return nil, false, false, err
-	}
-
-	counterResetCollision = h.adjustCounterReset(other)
-
-	if c == nil {
-		c = h.newCompensationHistogram()
-	}
-	if !h.UsesCustomBuckets() {
-		otherZeroCount, otherCZeroCount := h.reconcileZeroBuckets(other, c)
-		h.ZeroCount, c.ZeroCount = kahansum.Inc(otherZeroCount, h.ZeroCount, c.ZeroCount)
-		h.ZeroCount, c.ZeroCount = kahansum.Inc(otherCZeroCount, h.ZeroCount, c.ZeroCount)
-	}
-	h.Count, c.Count = kahansum.Inc(other.Count, h.Count, c.Count)
-	h.Sum, c.Sum = kahansum.Inc(other.Sum, h.Sum, c.Sum)
-
-	var (
-		hPositiveSpans       = h.PositiveSpans
-		hPositiveBuckets     = h.PositiveBuckets
-		otherPositiveSpans   = other.PositiveSpans
-		otherPositiveBuckets = other.PositiveBuckets
-		cPositiveBuckets     = c.PositiveBuckets
-	)
-
-	if h.UsesCustomBuckets() {
-		if CustomBucketBoundsMatch(h.CustomValues, other.CustomValues) {
-			h.PositiveSpans, h.PositiveBuckets, c.PositiveBuckets = kahanAddBuckets(
-				h.Schema, h.ZeroThreshold, false,
-				hPositiveSpans, hPositiveBuckets,
-				otherPositiveSpans, otherPositiveBuckets,
-				cPositiveBuckets, nil,
-			)
-		} else {
-			nhcbBoundsReconciled = true
-			intersectedBounds := intersectCustomBucketBounds(h.CustomValues, other.CustomValues)
-
-			// Add with mapping - maps both histograms to intersected layout.
-			h.PositiveSpans, h.PositiveBuckets, c.PositiveBuckets = addCustomBucketsWithMismatches(
-				false,
-				hPositiveSpans, hPositiveBuckets, h.CustomValues,
-				otherPositiveSpans, otherPositiveBuckets, other.CustomValues,
-				cPositiveBuckets, intersectedBounds)
-			h.CustomValues = intersectedBounds
-			c.CustomValues = intersectedBounds
-		}
-		c.PositiveSpans = h.PositiveSpans
-		return c, counterResetCollision, nhcbBoundsReconciled, nil
-	}
-
-	otherC := other.newCompensationHistogram()
-
-	var (
-		hNegativeSpans        = h.NegativeSpans
-		hNegativeBuckets      = h.NegativeBuckets
-		otherNegativeSpans    = other.NegativeSpans
-		otherNegativeBuckets  = other.NegativeBuckets
-		cNegativeBuckets      = c.NegativeBuckets
-		otherCPositiveBuckets = otherC.PositiveBuckets
-		otherCNegativeBuckets = otherC.NegativeBuckets
-	)
-
-	switch {
-	case other.Schema < h.Schema:
-		hPositiveSpans, hPositiveBuckets, cPositiveBuckets = kahanReduceResolution(
-			hPositiveSpans, hPositiveBuckets, cPositiveBuckets,
-			h.Schema, other.Schema,
-			true,
-		)
-		hNegativeSpans, hNegativeBuckets, cNegativeBuckets = kahanReduceResolution(
-			hNegativeSpans, hNegativeBuckets, cNegativeBuckets,
-			h.Schema, other.Schema,
-			true,
-		)
-		h.Schema = other.Schema
-
-	case other.Schema > h.Schema:
-		otherPositiveSpans, otherPositiveBuckets, otherCPositiveBuckets = kahanReduceResolution(
-			otherPositiveSpans, otherPositiveBuckets, otherCPositiveBuckets,
-			other.Schema, h.Schema,
-			false,
-		)
-		otherNegativeSpans, otherNegativeBuckets, otherCNegativeBuckets = kahanReduceResolution(
-			otherNegativeSpans, otherNegativeBuckets, otherCNegativeBuckets,
-			other.Schema, h.Schema,
-			false,
-		)
-	}
-
-	h.PositiveSpans, h.PositiveBuckets, c.PositiveBuckets = kahanAddBuckets(
-		h.Schema, h.ZeroThreshold, false,
-		hPositiveSpans, hPositiveBuckets,
-		otherPositiveSpans, otherPositiveBuckets,
-		cPositiveBuckets, otherCPositiveBuckets,
-	)
-	h.NegativeSpans, h.NegativeBuckets, c.NegativeBuckets = kahanAddBuckets(
-		h.Schema, h.ZeroThreshold, false,
-		hNegativeSpans, hNegativeBuckets,
-		otherNegativeSpans, otherNegativeBuckets,
-		cNegativeBuckets, otherCNegativeBuckets,
-	)
-
-	c.Schema = h.Schema
-	c.ZeroThreshold = h.ZeroThreshold
-	c.PositiveSpans = h.PositiveSpans
-	c.NegativeSpans = h.NegativeSpans
-
-	return c, counterResetCollision, nhcbBoundsReconciled, nil
 }
 
 // Sub works like Add but subtracts the other histogram. It uses the same logic
@@ -536,7 +419,7 @@ func (h *FloatHistogram) Sub(other *FloatHistogram) (res *FloatHistogram, counte
 	}
 	counterResetCollision = h.adjustCounterReset(other)
 	if !h.UsesCustomBuckets() {
-		otherZeroCount, _ := h.reconcileZeroBuckets(other, nil)
+		otherZeroCount := h.reconcileZeroBuckets(other)
 		h.ZeroCount -= otherZeroCount
 	}
 	h.Count -= other.Count
@@ -557,11 +440,11 @@ func (h *FloatHistogram) Sub(other *FloatHistogram) (res *FloatHistogram, counte
 			intersectedBounds := intersectCustomBucketBounds(h.CustomValues, other.CustomValues)
 
 			// Subtract with mapping - maps both histograms to intersected layout.
-			h.PositiveSpans, h.PositiveBuckets, _ = addCustomBucketsWithMismatches(
+			h.PositiveSpans, h.PositiveBuckets = addCustomBucketsWithMismatches(
 				true,
 				hPositiveSpans, hPositiveBuckets, h.CustomValues,
 				otherPositiveSpans, otherPositiveBuckets, other.CustomValues,
-				nil, intersectedBounds)
+				intersectedBounds)
 			h.CustomValues = intersectedBounds
 		}
 		return h, counterResetCollision, nhcbBoundsReconciled, nil
@@ -576,12 +459,12 @@ func (h *FloatHistogram) Sub(other *FloatHistogram) (res *FloatHistogram, counte
 
 	switch {
 	case other.Schema < h.Schema:
-		hPositiveSpans, hPositiveBuckets = mustReduceResolution(hPositiveSpans, hPositiveBuckets, h.Schema, other.Schema, false, true)
-		hNegativeSpans, hNegativeBuckets = mustReduceResolution(hNegativeSpans, hNegativeBuckets, h.Schema, other.Schema, false, true)
+		hPositiveSpans, hPositiveBuckets = reduceResolution(hPositiveSpans, hPositiveBuckets, h.Schema, other.Schema, false, true)
+		hNegativeSpans, hNegativeBuckets = reduceResolution(hNegativeSpans, hNegativeBuckets, h.Schema, other.Schema, false, true)
 		h.Schema = other.Schema
 	case other.Schema > h.Schema:
-		otherPositiveSpans, otherPositiveBuckets = mustReduceResolution(otherPositiveSpans, otherPositiveBuckets, other.Schema, h.Schema, false, false)
-		otherNegativeSpans, otherNegativeBuckets = mustReduceResolution(otherNegativeSpans, otherNegativeBuckets, other.Schema, h.Schema, false, false)
+		otherPositiveSpans, otherPositiveBuckets = reduceResolution(otherPositiveSpans, otherPositiveBuckets, other.Schema, h.Schema, false, false)
+		otherNegativeSpans, otherNegativeBuckets = reduceResolution(otherNegativeSpans, otherNegativeBuckets, other.Schema, h.Schema, false, false)
 	}
 
 	h.PositiveSpans, h.PositiveBuckets = addBuckets(h.Schema, h.ZeroThreshold, true, hPositiveSpans, hPositiveBuckets, otherPositiveSpans, otherPositiveBuckets)
@@ -601,7 +484,7 @@ func (h *FloatHistogram) Sub(other *FloatHistogram) (res *FloatHistogram, counte
 // supposed to be used according to the schema.
 func (h *FloatHistogram) Equals(h2 *FloatHistogram) bool {
 	if h2 == nil {
-		return h == nil
+		return false
 	}
 
 	if h.Schema != h2.Schema ||
@@ -693,26 +576,13 @@ func (h *FloatHistogram) Size() int {
 // easier to iterate through. Still, the safest bet is to use maxEmptyBuckets==0
 // and only use a larger number if you know what you are doing.
 func (h *FloatHistogram) Compact(maxEmptyBuckets int) *FloatHistogram {
-	h.PositiveBuckets, _, h.PositiveSpans = compactBuckets(
-		h.PositiveBuckets, nil, h.PositiveSpans, maxEmptyBuckets, false,
+	h.PositiveBuckets, h.PositiveSpans = compactBuckets(
+		h.PositiveBuckets, h.PositiveSpans, maxEmptyBuckets, false,
 	)
-	h.NegativeBuckets, _, h.NegativeSpans = compactBuckets(
-		h.NegativeBuckets, nil, h.NegativeSpans, maxEmptyBuckets, false,
+	h.NegativeBuckets, h.NegativeSpans = compactBuckets(
+		h.NegativeBuckets, h.NegativeSpans, maxEmptyBuckets, false,
 	)
 	return h
-}
-
-// kahanCompact works like Compact, but it is specialized for FloatHistogram's KahanAdd method.
-// c is a histogram holding the Kahan compensation term.
-func (h *FloatHistogram) kahanCompact(maxEmptyBuckets int, c *FloatHistogram,
-) (updatedH, updatedC *FloatHistogram) {
-	h.PositiveBuckets, c.PositiveBuckets, h.PositiveSpans = compactBuckets(
-		h.PositiveBuckets, c.PositiveBuckets, h.PositiveSpans, maxEmptyBuckets, false,
-	)
-	h.NegativeBuckets, c.NegativeBuckets, h.NegativeSpans = compactBuckets(
-		h.NegativeBuckets, c.NegativeBuckets, h.NegativeSpans, maxEmptyBuckets, false,
-	)
-	return h, c
 }
 
 // DetectReset returns true if the receiving histogram is missing any buckets
@@ -782,7 +652,7 @@ func (h *FloatHistogram) DetectReset(previous *FloatHistogram) bool {
 		// ZeroThreshold decreased.
 		return true
 	}
-	previousZeroCount, newThreshold, _ := previous.zeroCountForLargerThreshold(h.ZeroThreshold, nil)
+	previousZeroCount, newThreshold := previous.zeroCountForLargerThreshold(h.ZeroThreshold)
 	if newThreshold != h.ZeroThreshold {
 		// ZeroThreshold is within a populated bucket in previous
 		// histogram.
@@ -977,42 +847,30 @@ func (h *FloatHistogram) Validate() error {
 }
 
 // zeroCountForLargerThreshold returns what the histogram's zero count would be
-// if the ZeroThreshold had the provided larger (or equal) value. It also returns the
-// zero count of the compensation histogram `c` if provided (used for Kahan summation).
-//
-// If the provided ZeroThreshold is less than the histogram's ZeroThreshold, the method panics.
+// if the ZeroThreshold had the provided larger (or equal) value. If the
+// provided value is less than the histogram's ZeroThreshold, the method panics.
 // If the largerThreshold ends up within a populated bucket of the histogram, it
 // is adjusted upwards to the lower limit of that bucket (all in terms of
 // absolute values) and that bucket's count is included in the returned
 // count. The adjusted threshold is returned, too.
-func (h *FloatHistogram) zeroCountForLargerThreshold(
-	largerThreshold float64, c *FloatHistogram) (hZeroCount, threshold, cZeroCount float64,
-) {
-	if c != nil {
-		cZeroCount = c.ZeroCount
-	}
+func (h *FloatHistogram) zeroCountForLargerThreshold(largerThreshold float64) (count, threshold float64) {
 	// Fast path.
 	if largerThreshold == h.ZeroThreshold {
-		return h.ZeroCount, largerThreshold, cZeroCount
+		return h.ZeroCount, largerThreshold
 	}
 	if largerThreshold < h.ZeroThreshold {
 		panic(fmt.Errorf("new threshold %f is less than old threshold %f", largerThreshold, h.ZeroThreshold))
 	}
 outer:
 	for {
-		hZeroCount = h.ZeroCount
+		count = h.ZeroCount
 		i := h.PositiveBucketIterator()
-		bucketsIdx := 0
 		for i.Next() {
 			b := i.At()
 			if b.Lower >= largerThreshold {
 				break
 			}
-			// Bucket to be merged into zero bucket.
-			hZeroCount, cZeroCount = kahansum.Inc(b.Count, hZeroCount, cZeroCount)
-			if c != nil {
-				hZeroCount, cZeroCount = kahansum.Inc(c.PositiveBuckets[bucketsIdx], hZeroCount, cZeroCount)
-			}
+			count += b.Count // Bucket to be merged into zero bucket.
 			if b.Upper > largerThreshold {
 				// New threshold ended up within a bucket. if it's
 				// populated, we need to adjust largerThreshold before
@@ -1022,20 +880,14 @@ outer:
 				}
 				break
 			}
-			bucketsIdx++
 		}
 		i = h.NegativeBucketIterator()
-		bucketsIdx = 0
 		for i.Next() {
 			b := i.At()
 			if b.Upper <= -largerThreshold {
 				break
 			}
-			// Bucket to be merged into zero bucket.
-			hZeroCount, cZeroCount = kahansum.Inc(b.Count, hZeroCount, cZeroCount)
-			if c != nil {
-				hZeroCount, cZeroCount = kahansum.Inc(c.NegativeBuckets[bucketsIdx], hZeroCount, cZeroCount)
-			}
+			count += b.Count // Bucket to be merged into zero bucket.
 			if b.Lower < -largerThreshold {
 				// New threshold ended up within a bucket. If
 				// it's populated, we need to adjust
@@ -1048,17 +900,15 @@ outer:
 				}
 				break
 			}
-			bucketsIdx++
 		}
-		return hZeroCount, largerThreshold, cZeroCount
+		return count, largerThreshold
 	}
 }
 
 // trimBucketsInZeroBucket removes all buckets that are within the zero
 // bucket. It assumes that the zero threshold is at a bucket boundary and that
 // the counts in the buckets to remove are already part of the zero count.
-// c is a histogram holding the Kahan compensation term.
-func (h *FloatHistogram) trimBucketsInZeroBucket(c *FloatHistogram) {
+func (h *FloatHistogram) trimBucketsInZeroBucket() {
 	i := h.PositiveBucketIterator()
 	bucketsIdx := 0
 	for i.Next() {
@@ -1067,9 +917,6 @@ func (h *FloatHistogram) trimBucketsInZeroBucket(c *FloatHistogram) {
 			break
 		}
 		h.PositiveBuckets[bucketsIdx] = 0
-		if c != nil {
-			c.PositiveBuckets[bucketsIdx] = 0
-		}
 		bucketsIdx++
 	}
 	i = h.NegativeBucketIterator()
@@ -1080,46 +927,34 @@ func (h *FloatHistogram) trimBucketsInZeroBucket(c *FloatHistogram) {
 			break
 		}
 		h.NegativeBuckets[bucketsIdx] = 0
-		if c != nil {
-			c.NegativeBuckets[bucketsIdx] = 0
-		}
 		bucketsIdx++
 	}
 	// We are abusing Compact to trim the buckets set to zero
 	// above. Premature compacting could cause additional cost, but this
 	// code path is probably rarely used anyway.
-	if c != nil {
-		h.kahanCompact(0, c)
-	} else {
-		h.Compact(0)
-	}
+	h.Compact(0)
 }
 
 // reconcileZeroBuckets finds a zero bucket large enough to include the zero
 // buckets of both histograms (the receiving histogram and the other histogram)
 // with a zero threshold that is not within a populated bucket in either
-// histogram. This method modifies the receiving histogram accordingly, and
-// also modifies the compensation histogram `c` (used for Kahan summation) if provided,
-// but leaves the other histogram as is. Instead, it returns the zero count the
-// other histogram would have if it were modified, as well as its Kahan compensation term.
-func (h *FloatHistogram) reconcileZeroBuckets(other, c *FloatHistogram) (otherZeroCount, otherCZeroCount float64) {
-	otherZeroCount = other.ZeroCount
+// histogram. This method modifies the receiving histogram accordingly, but
+// leaves the other histogram as is. Instead, it returns the zero count the
+// other histogram would have if it were modified.
+func (h *FloatHistogram) reconcileZeroBuckets(other *FloatHistogram) float64 {
+	otherZeroCount := other.ZeroCount
 	otherZeroThreshold := other.ZeroThreshold
 
 	for otherZeroThreshold != h.ZeroThreshold {
 		if h.ZeroThreshold > otherZeroThreshold {
-			otherZeroCount, otherZeroThreshold, otherCZeroCount = other.zeroCountForLargerThreshold(h.ZeroThreshold, nil)
+			otherZeroCount, otherZeroThreshold = other.zeroCountForLargerThreshold(h.ZeroThreshold)
 		}
 		if otherZeroThreshold > h.ZeroThreshold {
-			var cZeroCount float64
-			h.ZeroCount, h.ZeroThreshold, cZeroCount = h.zeroCountForLargerThreshold(otherZeroThreshold, c)
-			if c != nil {
-				c.ZeroCount = cZeroCount
-			}
-			h.trimBucketsInZeroBucket(c)
+			h.ZeroCount, h.ZeroThreshold = h.zeroCountForLargerThreshold(otherZeroThreshold)
+			h.trimBucketsInZeroBucket()
 		}
 	}
-	return otherZeroCount, otherCZeroCount
+	return otherZeroCount
 }
 
 // floatBucketIterator is a low-level constructor for bucket iterators.
@@ -1215,20 +1050,15 @@ func (i *floatBucketIterator) Next() bool {
 	if i.spansIdx >= len(i.spans) {
 		return false
 	}
-	span := i.spans[i.spansIdx]
 
 	if i.schema == i.targetSchema {
 		// Fast path for the common case.
+		span := i.spans[i.spansIdx]
 		if i.bucketsIdx == 0 {
 			// Seed origIdx for the first bucket.
 			i.currIdx = span.Offset
 		} else {
 			i.currIdx++
-		}
-		if i.bucketsIdx >= len(i.buckets) {
-			// This protects against index out of range panic, which
-			// can only happen with an invalid histogram.
-			return false
 		}
 
 		for i.idxInSpan >= span.Length {
@@ -1250,6 +1080,7 @@ func (i *floatBucketIterator) Next() bool {
 		// Copy all of these into local variables so that we can forward to the
 		// next bucket and then roll back if needed.
 		origIdx, spansIdx, idxInSpan := i.origIdx, i.spansIdx, i.idxInSpan
+		span := i.spans[spansIdx]
 		firstPass := true
 		i.currCount = 0
 
@@ -1260,14 +1091,6 @@ func (i *floatBucketIterator) Next() bool {
 				origIdx = span.Offset
 			} else {
 				origIdx++
-			}
-			if i.bucketsIdx >= len(i.buckets) {
-				// This protects against index out of range panic, which
-				// can only happen with an invalid histogram.
-				if firstPass {
-					return false
-				}
-				break mergeLoop
 			}
 			for idxInSpan >= span.Length {
 				// We have exhausted the current span and have to find a new
@@ -1329,11 +1152,6 @@ func (i *reverseFloatBucketIterator) Next() bool {
 		// We have exhausted the current span and have to find a new
 		// one. We'll even handle pathologic spans of length 0.
 		i.spansIdx--
-		if i.spansIdx < 0 {
-			// This protects against index out of range panic, which
-			// can only happen with an invalid histogram.
-			return false
-		}
 		i.idxInSpan = int32(i.spans[i.spansIdx].Length) - 1
 		i.currIdx -= i.spans[i.spansIdx+1].Offset
 	}
@@ -1534,145 +1352,6 @@ func addBuckets(
 	return spansA, bucketsA
 }
 
-// kahanAddBuckets works like addBuckets but it is used in FloatHistogram's KahanAdd method
-// and takes additional arguments, compensationBucketsA and compensationBucketsB,
-// which hold the Kahan compensation values associated with histograms A and B.
-// It returns the resulting spans/buckets and compensation buckets.
-func kahanAddBuckets(
-	schema int32, threshold float64, negative bool,
-	spansA []Span, bucketsA []float64,
-	spansB []Span, bucketsB []float64,
-	compensationBucketsA, compensationBucketsB []float64,
-) (newSpans []Span, newBucketsA, newBucketsC []float64) {
-	var (
-		iSpan               = -1
-		iBucket             = -1
-		iInSpan             int32
-		indexA              int32
-		indexB              int32
-		bIdxB               int
-		bucketB             float64
-		compensationBucketB float64
-		deltaIndex          int32
-		lowerThanThreshold  = true
-	)
-
-	for _, spanB := range spansB {
-		indexB += spanB.Offset
-		for j := 0; j < int(spanB.Length); j++ {
-			if lowerThanThreshold && IsExponentialSchema(schema) && getBoundExponential(indexB, schema) <= threshold {
-				goto nextLoop
-			}
-			lowerThanThreshold = false
-
-			bucketB = bucketsB[bIdxB]
-			if compensationBucketsB != nil {
-				compensationBucketB = compensationBucketsB[bIdxB]
-			}
-			if negative {
-				bucketB *= -1
-				compensationBucketB *= -1
-			}
-
-			if iSpan == -1 {
-				if len(spansA) == 0 || spansA[0].Offset > indexB {
-					// Add bucket before all others.
-					bucketsA = append(bucketsA, 0)
-					copy(bucketsA[1:], bucketsA)
-					bucketsA[0] = bucketB
-					compensationBucketsA = append(compensationBucketsA, 0)
-					copy(compensationBucketsA[1:], compensationBucketsA)
-					compensationBucketsA[0] = compensationBucketB
-					if len(spansA) > 0 && spansA[0].Offset == indexB+1 {
-						spansA[0].Length++
-						spansA[0].Offset--
-						goto nextLoop
-					}
-					spansA = append(spansA, Span{})
-					copy(spansA[1:], spansA)
-					spansA[0] = Span{Offset: indexB, Length: 1}
-					if len(spansA) > 1 {
-						// Convert the absolute offset in the formerly
-						// first span to a relative offset.
-						spansA[1].Offset -= indexB + 1
-					}
-					goto nextLoop
-				} else if spansA[0].Offset == indexB {
-					// Just add to first bucket.
-					bucketsA[0], compensationBucketsA[0] = kahansum.Inc(bucketB, bucketsA[0], compensationBucketsA[0])
-					bucketsA[0], compensationBucketsA[0] = kahansum.Inc(compensationBucketB, bucketsA[0], compensationBucketsA[0])
-					goto nextLoop
-				}
-				iSpan, iBucket, iInSpan = 0, 0, 0
-				indexA = spansA[0].Offset
-			}
-			deltaIndex = indexB - indexA
-			for {
-				remainingInSpan := int32(spansA[iSpan].Length) - iInSpan
-				if deltaIndex < remainingInSpan {
-					// Bucket is in current span.
-					iBucket += int(deltaIndex)
-					iInSpan += deltaIndex
-					bucketsA[iBucket], compensationBucketsA[iBucket] = kahansum.Inc(bucketB, bucketsA[iBucket], compensationBucketsA[iBucket])
-					bucketsA[iBucket], compensationBucketsA[iBucket] = kahansum.Inc(compensationBucketB, bucketsA[iBucket], compensationBucketsA[iBucket])
-					break
-				}
-				deltaIndex -= remainingInSpan
-				iBucket += int(remainingInSpan)
-				iSpan++
-				if iSpan == len(spansA) || deltaIndex < spansA[iSpan].Offset {
-					// Bucket is in gap behind previous span (or there are no further spans).
-					bucketsA = append(bucketsA, 0)
-					copy(bucketsA[iBucket+1:], bucketsA[iBucket:])
-					bucketsA[iBucket] = bucketB
-					compensationBucketsA = append(compensationBucketsA, 0)
-					copy(compensationBucketsA[iBucket+1:], compensationBucketsA[iBucket:])
-					compensationBucketsA[iBucket] = compensationBucketB
-					switch {
-					case deltaIndex == 0:
-						// Directly after previous span, extend previous span.
-						if iSpan < len(spansA) {
-							spansA[iSpan].Offset--
-						}
-						iSpan--
-						iInSpan = int32(spansA[iSpan].Length)
-						spansA[iSpan].Length++
-						goto nextLoop
-					case iSpan < len(spansA) && deltaIndex == spansA[iSpan].Offset-1:
-						// Directly before next span, extend next span.
-						iInSpan = 0
-						spansA[iSpan].Offset--
-						spansA[iSpan].Length++
-						goto nextLoop
-					default:
-						// No next span, or next span is not directly adjacent to new bucket.
-						// Add new span.
-						iInSpan = 0
-						if iSpan < len(spansA) {
-							spansA[iSpan].Offset -= deltaIndex + 1
-						}
-						spansA = append(spansA, Span{})
-						copy(spansA[iSpan+1:], spansA[iSpan:])
-						spansA[iSpan] = Span{Length: 1, Offset: deltaIndex}
-						goto nextLoop
-					}
-				} else {
-					// Try start of next span.
-					deltaIndex -= spansA[iSpan].Offset
-					iInSpan = 0
-				}
-			}
-
-		nextLoop:
-			indexA = indexB
-			indexB++
-			bIdxB++
-		}
-	}
-
-	return spansA, bucketsA, compensationBucketsA
-}
-
 // floatBucketsMatch compares bucket values of two float histograms using binary float comparison
 // and returns true if all values match.
 func floatBucketsMatch(b1, b2 []float64) bool {
@@ -1800,18 +1479,15 @@ func intersectCustomBucketBounds(boundsA, boundsB []float64) []float64 {
 
 // addCustomBucketsWithMismatches handles adding/subtracting custom bucket histograms
 // with mismatched bucket layouts by mapping both to an intersected layout.
-// It also processes the Kahan compensation term if provided.
 func addCustomBucketsWithMismatches(
 	negative bool,
 	spansA []Span, bucketsA, boundsA []float64,
 	spansB []Span, bucketsB, boundsB []float64,
-	bucketsC []float64,
 	intersectedBounds []float64,
-) ([]Span, []float64, []float64) {
+) ([]Span, []float64) {
 	targetBuckets := make([]float64, len(intersectedBounds)+1)
-	cTargetBuckets := make([]float64, len(intersectedBounds)+1)
 
-	mapBuckets := func(spans []Span, buckets, bounds []float64, negative, withCompensation bool) {
+	mapBuckets := func(spans []Span, buckets, bounds []float64, negative bool) {
 		srcIdx := 0
 		bucketIdx := 0
 		intersectIdx := 0
@@ -1837,12 +1513,9 @@ func addCustomBucketsWithMismatches(
 					}
 
 					if negative {
-						targetBuckets[targetIdx], cTargetBuckets[targetIdx] = kahansum.Dec(value, targetBuckets[targetIdx], cTargetBuckets[targetIdx])
+						targetBuckets[targetIdx] -= value
 					} else {
-						targetBuckets[targetIdx], cTargetBuckets[targetIdx] = kahansum.Inc(value, targetBuckets[targetIdx], cTargetBuckets[targetIdx])
-						if withCompensation && bucketsC != nil {
-							targetBuckets[targetIdx], cTargetBuckets[targetIdx] = kahansum.Inc(bucketsC[bucketIdx], targetBuckets[targetIdx], cTargetBuckets[targetIdx])
-						}
+						targetBuckets[targetIdx] += value
 					}
 				}
 				srcIdx++
@@ -1851,23 +1524,21 @@ func addCustomBucketsWithMismatches(
 		}
 	}
 
-	// Map histograms to the intersected layout.
-	mapBuckets(spansA, bucketsA, boundsA, false, true)
-	mapBuckets(spansB, bucketsB, boundsB, negative, false)
+	// Map both histograms to the intersected layout.
+	mapBuckets(spansA, bucketsA, boundsA, false)
+	mapBuckets(spansB, bucketsB, boundsB, negative)
 
 	// Build spans and buckets, excluding zero-valued buckets from the final result.
-	destSpans := spansA[:0]            // Reuse spansA capacity for destSpans since we don't need it anymore.
-	destBuckets := targetBuckets[:0]   // Reuse targetBuckets capacity for destBuckets since it's guaranteed to be large enough.
-	cDestBuckets := cTargetBuckets[:0] // Reuse cTargetBuckets capacity for cDestBuckets since it's guaranteed to be large enough.
+	destSpans := spansA[:0]          // Reuse spansA capacity for destSpans since we don't need it anymore.
+	destBuckets := targetBuckets[:0] // Reuse targetBuckets capacity for destBuckets since it's guaranteed to be large enough.
 	lastIdx := int32(-1)
 
-	for i := range targetBuckets {
-		if targetBuckets[i] == 0 && cTargetBuckets[i] == 0 {
+	for i, count := range targetBuckets {
+		if count == 0 {
 			continue
 		}
 
-		destBuckets = append(destBuckets, targetBuckets[i])
-		cDestBuckets = append(cDestBuckets, cTargetBuckets[i])
+		destBuckets = append(destBuckets, count)
 		idx := int32(i)
 
 		if len(destSpans) > 0 && idx == lastIdx+1 {
@@ -1890,159 +1561,29 @@ func addCustomBucketsWithMismatches(
 		lastIdx = idx
 	}
 
-	return destSpans, destBuckets, cDestBuckets
+	return destSpans, destBuckets
 }
 
 // ReduceResolution reduces the float histogram's spans, buckets into target schema.
-// An error is returned in the following cases:
-//   - The target schema is not smaller than the current histogram's schema.
-//   - The histogram has custom buckets.
-//   - The target schema is a custom buckets schema.
-//   - Any spans have an invalid offset.
-//   - The spans are inconsistent with the number of buckets.
-func (h *FloatHistogram) ReduceResolution(targetSchema int32) error {
-	// Note that the follow three returns are not returning a
-	// histogram.Error because they are programming errors.
+// The target schema must be smaller than the current float histogram's schema.
+// This will panic if the histogram has custom buckets or if the target schema is
+// a custom buckets schema.
+func (h *FloatHistogram) ReduceResolution(targetSchema int32) *FloatHistogram {
 	if h.UsesCustomBuckets() {
-		return errors.New("cannot reduce resolution when there are custom buckets")
+		panic("cannot reduce resolution when there are custom buckets")
 	}
 	if IsCustomBucketsSchema(targetSchema) {
-		return errors.New("cannot reduce resolution to custom buckets schema")
+		panic("cannot reduce resolution to custom buckets schema")
 	}
 	if targetSchema >= h.Schema {
-		return fmt.Errorf("cannot reduce resolution from schema %d to %d", h.Schema, targetSchema)
+		panic(fmt.Errorf("cannot reduce resolution from schema %d to %d", h.Schema, targetSchema))
 	}
 
-	var err error
-
-	if h.PositiveSpans, h.PositiveBuckets, err = reduceResolution(
-		h.PositiveSpans, h.PositiveBuckets, h.Schema, targetSchema, false, true,
-	); err != nil {
-		return err
-	}
-	if h.NegativeSpans, h.NegativeBuckets, err = reduceResolution(
-		h.NegativeSpans, h.NegativeBuckets, h.Schema, targetSchema, false, true,
-	); err != nil {
-		return err
-	}
+	h.PositiveSpans, h.PositiveBuckets = reduceResolution(h.PositiveSpans, h.PositiveBuckets, h.Schema, targetSchema, false, true)
+	h.NegativeSpans, h.NegativeBuckets = reduceResolution(h.NegativeSpans, h.NegativeBuckets, h.Schema, targetSchema, false, true)
 
 	h.Schema = targetSchema
-	return nil
-}
-
-// kahanReduceResolution works like reduceResolution, but it is specialized for FloatHistogram's KahanAdd method.
-// Unlike reduceResolution, which supports both float and integer buckets, this function only operates on float buckets.
-// It also takes an additional argument, originCompensationBuckets, representing the compensation buckets for the origin histogram.
-// Modifies both the origin histogram buckets and their associated compensation buckets.
-func kahanReduceResolution(
-	originSpans []Span,
-	originReceivingBuckets []float64,
-	originCompensationBuckets []float64,
-	originSchema,
-	targetSchema int32,
-	inplace bool,
-) (newSpans []Span, newReceivingBuckets, newCompensationBuckets []float64) {
-	var (
-		targetSpans               []Span    // The spans in the target schema.
-		targetReceivingBuckets    []float64 // The receiving bucket counts in the target schema.
-		targetCompensationBuckets []float64 // The compensation bucket counts in the target schema.
-		bucketIdx                 int32     // The index of bucket in the origin schema.
-		bucketCountIdx            int       // The position of a bucket in origin bucket count slice `originBuckets`.
-		targetBucketIdx           int32     // The index of bucket in the target schema.
-		lastTargetBucketIdx       int32     // The index of the last added target bucket.
-	)
-
-	if inplace {
-		// Slice reuse is safe because when reducing the resolution,
-		// target slices don't grow faster than origin slices are being read.
-		targetSpans = originSpans[:0]
-		targetReceivingBuckets = originReceivingBuckets[:0]
-		targetCompensationBuckets = originCompensationBuckets[:0]
-	}
-
-	for _, span := range originSpans {
-		// Determine the index of the first bucket in this span.
-		bucketIdx += span.Offset
-		for j := 0; j < int(span.Length); j++ {
-			// Determine the index of the bucket in the target schema from the index in the original schema.
-			targetBucketIdx = targetIdx(bucketIdx, originSchema, targetSchema)
-
-			switch {
-			case len(targetSpans) == 0:
-				// This is the first span in the targetSpans.
-				span := Span{
-					Offset: targetBucketIdx,
-					Length: 1,
-				}
-				targetSpans = append(targetSpans, span)
-				targetReceivingBuckets = append(targetReceivingBuckets, originReceivingBuckets[bucketCountIdx])
-				lastTargetBucketIdx = targetBucketIdx
-				targetCompensationBuckets = append(targetCompensationBuckets, originCompensationBuckets[bucketCountIdx])
-
-			case lastTargetBucketIdx == targetBucketIdx:
-				// The current bucket has to be merged into the same target bucket as the previous bucket.
-				lastBucketIdx := len(targetReceivingBuckets) - 1
-				targetReceivingBuckets[lastBucketIdx], targetCompensationBuckets[lastBucketIdx] = kahansum.Inc(
-					originReceivingBuckets[bucketCountIdx],
-					targetReceivingBuckets[lastBucketIdx],
-					targetCompensationBuckets[lastBucketIdx],
-				)
-				targetReceivingBuckets[lastBucketIdx], targetCompensationBuckets[lastBucketIdx] = kahansum.Inc(
-					originCompensationBuckets[bucketCountIdx],
-					targetReceivingBuckets[lastBucketIdx],
-					targetCompensationBuckets[lastBucketIdx],
-				)
-
-			case (lastTargetBucketIdx + 1) == targetBucketIdx:
-				// The current bucket has to go into a new target bucket,
-				// and that bucket is next to the previous target bucket,
-				// so we add it to the current target span.
-				targetSpans[len(targetSpans)-1].Length++
-				lastTargetBucketIdx++
-				targetReceivingBuckets = append(targetReceivingBuckets, originReceivingBuckets[bucketCountIdx])
-				targetCompensationBuckets = append(targetCompensationBuckets, originCompensationBuckets[bucketCountIdx])
-
-			case (lastTargetBucketIdx + 1) < targetBucketIdx:
-				// The current bucket has to go into a new target bucket,
-				// and that bucket is separated by a gap from the previous target bucket,
-				// so we need to add a new target span.
-				span := Span{
-					Offset: targetBucketIdx - lastTargetBucketIdx - 1,
-					Length: 1,
-				}
-				targetSpans = append(targetSpans, span)
-				lastTargetBucketIdx = targetBucketIdx
-				targetReceivingBuckets = append(targetReceivingBuckets, originReceivingBuckets[bucketCountIdx])
-				targetCompensationBuckets = append(targetCompensationBuckets, originCompensationBuckets[bucketCountIdx])
-			}
-
-			bucketIdx++
-			bucketCountIdx++
-		}
-	}
-
-	return targetSpans, targetReceivingBuckets, targetCompensationBuckets
-}
-
-// newCompensationHistogram initializes a new compensation histogram that can be used
-// alongside the current FloatHistogram in Kahan summation.
-// The compensation histogram is structured to match the receiving histogram's bucket layout
-// including its schema, zero threshold and custom values, and it shares spans with the receiving
-// histogram. However, the bucket values in the compensation histogram are initialized to zero.
-func (h *FloatHistogram) newCompensationHistogram() *FloatHistogram {
-	c := &FloatHistogram{
-		CounterResetHint: h.CounterResetHint,
-		Schema:           h.Schema,
-		ZeroThreshold:    h.ZeroThreshold,
-		CustomValues:     h.CustomValues,
-		PositiveBuckets:  make([]float64, len(h.PositiveBuckets)),
-		PositiveSpans:    h.PositiveSpans,
-		NegativeSpans:    h.NegativeSpans,
-	}
-	if !h.UsesCustomBuckets() {
-		c.NegativeBuckets = make([]float64, len(h.NegativeBuckets))
-	}
-	return c
+	return h
 }
 
 // checkSchemaAndBounds checks if two histograms are compatible because they
@@ -2083,30 +1624,6 @@ func (h *FloatHistogram) adjustCounterReset(other *FloatHistogram) (counterReset
 		// Conservatively set the CounterResetHint to "unknown" and issue a warning.
 		h.CounterResetHint = UnknownCounterReset
 		return true
-	}
-	return false
-}
-
-// HasOverflow reports whether any of the FloatHistogram's fields contain an infinite value.
-// This can happen when aggregating multiple histograms and exceeding float64 capacity.
-func (h *FloatHistogram) HasOverflow() bool {
-	if math.IsInf(h.ZeroCount, 0) || math.IsInf(h.Count, 0) || math.IsInf(h.Sum, 0) {
-		return true
-	}
-	for _, v := range h.PositiveBuckets {
-		if math.IsInf(v, 0) {
-			return true
-		}
-	}
-	for _, v := range h.NegativeBuckets {
-		if math.IsInf(v, 0) {
-			return true
-		}
-	}
-	for _, v := range h.CustomValues {
-		if math.IsInf(v, 0) {
-			return true
-		}
 	}
 	return false
 }

@@ -1,4 +1,4 @@
-// Copyright The Prometheus Authors
+// Copyright 2017 The Prometheus Authors
 // Licensed under the Apache License, Version 2.0 (the "License");
 // you may not use this file except in compliance with the License.
 // You may obtain a copy of the License at
@@ -24,9 +24,6 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 )
-
-// ImplementationName is the name of the labels implementation.
-const ImplementationName = "slicelabels"
 
 // Labels is a sorted set of labels. Order has to be guaranteed upon
 // instantiation.
@@ -300,9 +297,12 @@ func FromStrings(ss ...string) Labels {
 // Compare compares the two label sets.
 // The result will be 0 if a==b, <0 if a < b, and >0 if a > b.
 func Compare(a, b Labels) int {
-	l := min(len(b), len(a))
+	l := len(a)
+	if len(b) < l {
+		l = len(b)
+	}
 
-	for i := range l {
+	for i := 0; i < l; i++ {
 		if a[i].Name != b[i].Name {
 			if a[i].Name < b[i].Name {
 				return -1
@@ -419,7 +419,10 @@ func (b *Builder) Labels() Labels {
 		return b.base
 	}
 
-	expectedSize := max(len(b.base)+len(b.add)-len(b.del), 1)
+	expectedSize := len(b.base) + len(b.add) - len(b.del)
+	if expectedSize < 1 {
+		expectedSize = 1
+	}
 	res := make(Labels, 0, expectedSize)
 	for _, l := range b.base {
 		if slices.Contains(b.del, l.Name) || contains(b.add, l.Name) {

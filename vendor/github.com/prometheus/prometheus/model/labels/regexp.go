@@ -1,4 +1,4 @@
-// Copyright The Prometheus Authors
+// Copyright 2020 The Prometheus Authors
 // Licensed under the Apache License, Version 2.0 (the "License");
 // you may not use this file except in compliance with the License.
 // You may obtain a copy of the License at
@@ -71,28 +71,13 @@ func NewFastRegexMatcher(v string) (*FastRegexMatcher, error) {
 		if err != nil {
 			return nil, err
 		}
-
-		// Remove any capture operations before trying to optimize the remaining operations.
-		clearCapture(parsed)
-
 		if parsed.Op == syntax.OpConcat {
 			m.prefix, m.suffix, m.contains = optimizeConcatRegex(parsed)
 		}
 		if matches, caseSensitive := findSetMatches(parsed); caseSensitive {
 			m.setMatches = matches
 		}
-
-		// Check if we have a pattern like .*-.*-.*.
-		// If so, then we can rely on the containsInOrder check in compileMatchStringFunction,
-		// so no further inspection of the string is required.
-		// We can't do this in stringMatcherFromRegexpInternal as we only want to apply this
-		// if the top-level pattern satisfies this requirement.
-		if isSimpleConcatenationPattern(parsed) {
-			m.stringMatcher = trueMatcher{}
-		} else {
-			m.stringMatcher = stringMatcherFromRegexp(parsed)
-		}
-
+		m.stringMatcher = stringMatcherFromRegexp(parsed)
 		m.matchString = m.compileMatchStringFunction()
 	}
 
@@ -579,40 +564,6 @@ func stringMatcherFromRegexpInternal(re *syntax.Regexp) StringMatcher {
 		}
 	}
 	return nil
-}
-
-// isSimpleConcatenationPattern returns true if re contains only literals or wildcard matchers,
-// and starts and ends with a wildcard matcher (eg. .*-.*-.*).
-func isSimpleConcatenationPattern(re *syntax.Regexp) bool {
-	if re.Op != syntax.OpConcat {
-		return false
-	}
-
-	if len(re.Sub) < 2 {
-		return false
-	}
-
-	first := re.Sub[0]
-	last := re.Sub[len(re.Sub)-1]
-	if !isMatchAny(first) || !isMatchAny(last) {
-		return false
-	}
-
-	for _, re := range re.Sub[1 : len(re.Sub)-1] {
-		if !isMatchAny(re) && !isCaseSensitiveLiteral(re) {
-			return false
-		}
-	}
-
-	return true
-}
-
-func isMatchAny(re *syntax.Regexp) bool {
-	return re.Op == syntax.OpStar && re.Sub[0].Op == syntax.OpAnyChar
-}
-
-func isCaseSensitiveLiteral(re *syntax.Regexp) bool {
-	return re.Op == syntax.OpLiteral && isCaseSensitive(re)
 }
 
 // containsStringMatcher matches a string if it contains any of the substrings.

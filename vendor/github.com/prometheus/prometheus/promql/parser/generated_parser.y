@@ -139,9 +139,6 @@ BOOL
 BY
 GROUP_LEFT
 GROUP_RIGHT
-FILL
-FILL_LEFT
-FILL_RIGHT
 IGNORING
 OFFSET
 SMOOTHED
@@ -156,7 +153,6 @@ WITHOUT
 START
 END
 STEP
-RANGE
 %token preprocessorEnd
 
 // Counter reset hints.
@@ -193,7 +189,7 @@ START_METRIC_SELECTOR
 %type <int> int
 %type <uint> uint
 %type <float> number series_value signed_number signed_or_unsigned_number
-%type <node> step_invariant_expr aggregate_expr aggregate_modifier bin_modifier fill_modifiers binary_expr bool_modifier expr function_call function_call_args function_call_body group_modifiers fill_value label_matchers matrix_selector number_duration_literal offset_expr anchored_expr smoothed_expr on_or_ignoring paren_expr string_literal subquery_expr unary_expr vector_selector duration_expr paren_duration_expr positive_duration_expr offset_duration_expr
+%type <node> step_invariant_expr aggregate_expr aggregate_modifier bin_modifier binary_expr bool_modifier expr function_call function_call_args function_call_body group_modifiers label_matchers matrix_selector number_duration_literal offset_expr anchored_expr smoothed_expr on_or_ignoring paren_expr string_literal subquery_expr unary_expr vector_selector duration_expr paren_duration_expr positive_duration_expr offset_duration_expr
 
 %start start
 
@@ -305,7 +301,7 @@ binary_expr     : expr ADD     bin_modifier expr { $$ = yylex.(*parser).newBinar
 
 // Using left recursion for the modifier rules, helps to keep the parser stack small and
 // reduces allocations.
-bin_modifier    : fill_modifiers;
+bin_modifier    : group_modifiers;
 
 bool_modifier   : /* empty */
                         { $$ = &BinaryExpr{
@@ -349,47 +345,6 @@ group_modifiers: bool_modifier /* empty */
                         }
                 ;
 
-fill_modifiers: group_modifiers /* empty */
-                /* Only fill() */
-                | group_modifiers FILL fill_value
-                        {
-                        $$ = $1
-                        fill := $3.(*NumberLiteral).Val
-                        $$.(*BinaryExpr).VectorMatching.FillValues.LHS = &fill
-                        $$.(*BinaryExpr).VectorMatching.FillValues.RHS = &fill
-                        }
-                /* Only fill_left() */
-                | group_modifiers FILL_LEFT fill_value
-                        {
-                        $$ = $1
-                        fill := $3.(*NumberLiteral).Val
-                        $$.(*BinaryExpr).VectorMatching.FillValues.LHS = &fill
-                        }
-                /* Only fill_right() */
-                | group_modifiers FILL_RIGHT fill_value
-                        {
-                        $$ = $1
-                        fill := $3.(*NumberLiteral).Val
-                        $$.(*BinaryExpr).VectorMatching.FillValues.RHS = &fill
-                        }
-                /* fill_left() fill_right() */
-                | group_modifiers FILL_LEFT fill_value FILL_RIGHT fill_value
-                        {
-                        $$ = $1
-                        fill_left := $3.(*NumberLiteral).Val
-                        fill_right := $5.(*NumberLiteral).Val
-                        $$.(*BinaryExpr).VectorMatching.FillValues.LHS = &fill_left
-                        $$.(*BinaryExpr).VectorMatching.FillValues.RHS = &fill_right
-                        }
-                /* fill_right() fill_left() */
-                | group_modifiers FILL_RIGHT fill_value FILL_LEFT fill_value
-                        {
-                        fill_right := $3.(*NumberLiteral).Val
-                        fill_left := $5.(*NumberLiteral).Val
-                        $$.(*BinaryExpr).VectorMatching.FillValues.LHS = &fill_left
-                        $$.(*BinaryExpr).VectorMatching.FillValues.RHS = &fill_right
-                        }
-                ;
 
 grouping_labels : LEFT_PAREN grouping_label_list RIGHT_PAREN
                         { $$ = $2 }
@@ -429,21 +384,6 @@ grouping_label  : maybe_label
                         }
                 | error
                         { yylex.(*parser).unexpected("grouping opts", "label"); $$ = Item{} }
-                ;
-
-fill_value      : LEFT_PAREN number_duration_literal RIGHT_PAREN
-                        {
-                        $$ = $2.(*NumberLiteral)
-                        }
-                | LEFT_PAREN unary_op number_duration_literal RIGHT_PAREN
-                        {
-                        nl := $3.(*NumberLiteral)
-                        if $2.Typ == SUB {
-                          nl.Val *= -1
-                        }
-                        nl.PosRange.Start = $2.Pos
-                        $$ = nl
-                        }
                 ;
 
 /*
@@ -525,7 +465,7 @@ offset_expr: expr OFFSET offset_duration_expr
                         $$ = $1
                         }
                 | expr OFFSET error
-                        { yylex.(*parser).unexpected("offset", "number, duration, step(), or range()"); $$ = $1 }
+                        { yylex.(*parser).unexpected("offset", "number, duration, or step()"); $$ = $1 }
                 ;
 
 /*
@@ -635,11 +575,11 @@ subquery_expr   : expr LEFT_BRACKET positive_duration_expr COLON positive_durati
                 | expr LEFT_BRACKET positive_duration_expr COLON positive_duration_expr error
                         { yylex.(*parser).unexpected("subquery selector", "\"]\""); $$ = $1 }
                 | expr LEFT_BRACKET positive_duration_expr COLON error
-                        { yylex.(*parser).unexpected("subquery selector", "number, duration, step(), range(), or \"]\""); $$ = $1 }
+                        { yylex.(*parser).unexpected("subquery selector", "number, duration, or step() or \"]\""); $$ = $1 }
                 | expr LEFT_BRACKET positive_duration_expr error
                         { yylex.(*parser).unexpected("subquery or range", "\":\" or \"]\""); $$ = $1 }
                 | expr LEFT_BRACKET error
-		        { yylex.(*parser).unexpected("subquery or range selector", "number, duration, step(), or range()"); $$ = $1 }
+		        { yylex.(*parser).unexpected("subquery or range selector", "number, duration, or step()"); $$ = $1 }
                 ;
 
 /*
@@ -756,7 +696,7 @@ metric          : metric_identifier label_set
                 ;
 
 
-metric_identifier: AVG | BOTTOMK | BY | COUNT | COUNT_VALUES | FILL | FILL_LEFT | FILL_RIGHT | GROUP | IDENTIFIER |  LAND | LOR | LUNLESS | MAX | METRIC_IDENTIFIER | MIN | OFFSET | QUANTILE | STDDEV | STDVAR | SUM | TOPK | WITHOUT | START | END | LIMITK | LIMIT_RATIO | STEP | RANGE | ANCHORED | SMOOTHED;
+metric_identifier: AVG | BOTTOMK | BY | COUNT | COUNT_VALUES | GROUP | IDENTIFIER |  LAND | LOR | LUNLESS | MAX | METRIC_IDENTIFIER | MIN | OFFSET | QUANTILE | STDDEV | STDVAR | SUM | TOPK | WITHOUT | START | END | LIMITK | LIMIT_RATIO | STEP | ANCHORED | SMOOTHED;
 
 label_set       : LEFT_BRACE label_set_list RIGHT_BRACE
                         { $$ = labels.New($2...) }
@@ -850,15 +790,14 @@ series_item     : BLANK
                 // Histogram descriptions (part of unit testing).
                 | histogram_series_value
                         {
-                        $$ = []SequenceValue{yylex.(*parser).newHistogramSequenceValue($1)}
+                        $$ = []SequenceValue{{Histogram:$1}}
                         }
                 | histogram_series_value TIMES uint
                         {
                         $$ = []SequenceValue{}
                         // Add an additional value for time 0, which we ignore in tests.
-                        sv := yylex.(*parser).newHistogramSequenceValue($1)
                         for i:=uint64(0); i <= $3; i++{
-                                $$ = append($$, sv)
+                                $$ = append($$, SequenceValue{Histogram:$1})
                                 //$1 += $2
                         }
                         }
@@ -1014,7 +953,7 @@ counter_reset_hint : UNKNOWN_COUNTER_RESET | COUNTER_RESET | NOT_COUNTER_RESET |
 aggregate_op    : AVG | BOTTOMK | COUNT | COUNT_VALUES | GROUP | MAX | MIN | QUANTILE | STDDEV | STDVAR | SUM | TOPK | LIMITK | LIMIT_RATIO;
 
 // Inside of grouping options label names can be recognized as keywords by the lexer. This is a list of keywords that could also be a label name.
-maybe_label     : AVG | BOOL | BOTTOMK | BY | COUNT | COUNT_VALUES | GROUP | GROUP_LEFT | GROUP_RIGHT | FILL | FILL_LEFT | FILL_RIGHT | IDENTIFIER | IGNORING | LAND | LOR | LUNLESS | MAX | METRIC_IDENTIFIER | MIN | OFFSET | ON | QUANTILE | STDDEV | STDVAR | SUM | TOPK | START | END | ATAN2 | LIMITK | LIMIT_RATIO | STEP | RANGE | ANCHORED | SMOOTHED;
+maybe_label     : AVG | BOOL | BOTTOMK | BY | COUNT | COUNT_VALUES | GROUP | GROUP_LEFT | GROUP_RIGHT | IDENTIFIER | IGNORING | LAND | LOR | LUNLESS | MAX | METRIC_IDENTIFIER | MIN | OFFSET | ON | QUANTILE | STDDEV | STDVAR | SUM | TOPK | START | END | ATAN2 | LIMITK | LIMIT_RATIO | STEP | ANCHORED | SMOOTHED;
 
 unary_op        : ADD | SUB;
 
@@ -1149,32 +1088,12 @@ offset_duration_expr    : number_duration_literal
                                         EndPos: $3.PositionRange().End,
                                 }
                                 }
-                        | RANGE LEFT_PAREN RIGHT_PAREN
-                                {
-                                $$ = &DurationExpr{
-                                        Op:  RANGE,
-                                        StartPos: $1.PositionRange().Start,
-                                        EndPos: $3.PositionRange().End,
-                                }
-                                }
                         | unary_op STEP LEFT_PAREN RIGHT_PAREN
                                 {
                                 $$ = &DurationExpr{
                                         Op:  $1.Typ,
                                         RHS: &DurationExpr{
                                                 Op:       STEP,
-                                                StartPos: $2.PositionRange().Start,
-                                                EndPos:   $4.PositionRange().End,
-                                        },
-                                        StartPos: $1.Pos,
-                                }
-                                }
-                        | unary_op RANGE LEFT_PAREN RIGHT_PAREN
-                                {
-                                $$ = &DurationExpr{
-                                        Op:  $1.Typ,
-                                        RHS: &DurationExpr{
-                                                Op:       RANGE,
                                                 StartPos: $2.PositionRange().Start,
                                                 EndPos:   $4.PositionRange().End,
                                         },
@@ -1222,7 +1141,7 @@ offset_duration_expr    : number_duration_literal
                                 }
                         | duration_expr
                         ;
-
+                        
 min_max: MIN | MAX ;
 
 duration_expr   : number_duration_literal
@@ -1315,14 +1234,6 @@ duration_expr   : number_duration_literal
                                 EndPos:   $3.PositionRange().End,
                             }
                         }
-                | RANGE LEFT_PAREN RIGHT_PAREN
-                        {
-                            $$ = &DurationExpr{
-                                Op:       RANGE,
-                                StartPos: $1.PositionRange().Start,
-                                EndPos:   $3.PositionRange().End,
-                            }
-                        }
                 | min_max LEFT_PAREN duration_expr COMMA duration_expr RIGHT_PAREN
                         {
                             $$ = &DurationExpr{
@@ -1337,14 +1248,14 @@ duration_expr   : number_duration_literal
                 ;
 
 paren_duration_expr : LEFT_PAREN duration_expr RIGHT_PAREN
-                        {
+                        { 
                             yylex.(*parser).experimentalDurationExpr($2.(Expr))
                             if durationExpr, ok := $2.(*DurationExpr); ok {
                                 durationExpr.Wrapped = true
                                 $$ = durationExpr
                                 break
                             }
-                            $$ = $2
+                            $$ = $2 
                         }
                 ;
 

@@ -1,4 +1,4 @@
-// Copyright The Prometheus Authors
+// Copyright 2015 The Prometheus Authors
 // Licensed under the Apache License, Version 2.0 (the "License");
 // you may not use this file except in compliance with the License.
 // You may obtain a copy of the License at
@@ -45,9 +45,6 @@ var ExperimentalDurationExpr bool
 // EnableExtendedRangeSelectors is a flag to enable experimental extended range selectors.
 var EnableExtendedRangeSelectors bool
 
-// EnableBinopFillModifiers is a flag to enable experimental fill modifiers for binary operators.
-var EnableBinopFillModifiers bool
-
 type Parser interface {
 	ParseExpr() (Expr, error)
 	Close()
@@ -70,11 +67,6 @@ type parser struct {
 
 	generatedParserResult any
 	parseErrors           ParseErrors
-
-	// lastHistogramCounterResetHintSet is set to true when the most recently
-	// built histogram had a counter_reset_hint explicitly specified.
-	// This is used to populate CounterResetHintSet in SequenceValue.
-	lastHistogramCounterResetHintSet bool
 }
 
 type Opt func(p *parser)
@@ -242,11 +234,6 @@ type SequenceValue struct {
 	Value     float64
 	Omitted   bool
 	Histogram *histogram.FloatHistogram
-	// CounterResetHintSet is true if the counter reset hint was explicitly
-	// specified in the test file using counter_reset_hint:... syntax.
-	// This allows distinguishing between "no hint specified" (don't care)
-	// vs "counter_reset_hint:unknown" (verify it's unknown).
-	CounterResetHintSet bool
 }
 
 func (v SequenceValue) String() string {
@@ -426,17 +413,12 @@ func (p *parser) InjectItem(typ ItemType) {
 	p.injecting = true
 }
 
-func (p *parser) newBinaryExpression(lhs Node, op Item, modifiers, rhs Node) *BinaryExpr {
+func (*parser) newBinaryExpression(lhs Node, op Item, modifiers, rhs Node) *BinaryExpr {
 	ret := modifiers.(*BinaryExpr)
 
 	ret.LHS = lhs.(Expr)
 	ret.RHS = rhs.(Expr)
 	ret.Op = op.Typ
-
-	if !EnableBinopFillModifiers && (ret.VectorMatching.FillValues.LHS != nil || ret.VectorMatching.FillValues.RHS != nil) {
-		p.addParseErrf(ret.PositionRange(), "binop fill modifiers are experimental and not enabled")
-		return ret
-	}
 
 	return ret
 }
@@ -514,30 +496,25 @@ func (p *parser) mergeMaps(left, right *map[string]any) (ret *map[string]any) {
 }
 
 func (p *parser) histogramsIncreaseSeries(base, inc *histogram.FloatHistogram, times uint64) ([]SequenceValue, error) {
-	// Capture the hint set flag immediately after inc histogram is built.
-	// The base histogram's hint set flag was already captured.
-	hintSet := p.lastHistogramCounterResetHintSet
-	return p.histogramsSeries(base, inc, times, hintSet, func(a, b *histogram.FloatHistogram) (*histogram.FloatHistogram, error) {
+	return p.histogramsSeries(base, inc, times, func(a, b *histogram.FloatHistogram) (*histogram.FloatHistogram, error) {
 		res, _, _, err := a.Add(b)
 		return res, err
 	})
 }
 
 func (p *parser) histogramsDecreaseSeries(base, inc *histogram.FloatHistogram, times uint64) ([]SequenceValue, error) {
-	// Capture the hint set flag immediately after inc histogram is built.
-	hintSet := p.lastHistogramCounterResetHintSet
-	return p.histogramsSeries(base, inc, times, hintSet, func(a, b *histogram.FloatHistogram) (*histogram.FloatHistogram, error) {
+	return p.histogramsSeries(base, inc, times, func(a, b *histogram.FloatHistogram) (*histogram.FloatHistogram, error) {
 		res, _, _, err := a.Sub(b)
 		return res, err
 	})
 }
 
-func (*parser) histogramsSeries(base, inc *histogram.FloatHistogram, times uint64, counterResetHintSet bool,
+func (*parser) histogramsSeries(base, inc *histogram.FloatHistogram, times uint64,
 	combine func(*histogram.FloatHistogram, *histogram.FloatHistogram) (*histogram.FloatHistogram, error),
 ) ([]SequenceValue, error) {
 	ret := make([]SequenceValue, times+1)
 	// Add an additional value (the base) for time 0, which we ignore in tests.
-	ret[0] = SequenceValue{Histogram: base, CounterResetHintSet: counterResetHintSet}
+	ret[0] = SequenceValue{Histogram: base}
 	cur := base
 	for i := uint64(1); i <= times; i++ {
 		if cur.Schema > inc.Schema {
@@ -549,7 +526,7 @@ func (*parser) histogramsSeries(base, inc *histogram.FloatHistogram, times uint6
 		if err != nil {
 			return ret, err
 		}
-		ret[i] = SequenceValue{Histogram: cur, CounterResetHintSet: counterResetHintSet}
+		ret[i] = SequenceValue{Histogram: cur}
 	}
 
 	return ret, nil
@@ -558,8 +535,6 @@ func (*parser) histogramsSeries(base, inc *histogram.FloatHistogram, times uint6
 // buildHistogramFromMap is used in the grammar to take then individual parts of the histogram and complete it.
 func (p *parser) buildHistogramFromMap(desc *map[string]any) *histogram.FloatHistogram {
 	output := &histogram.FloatHistogram{}
-	// Reset the flag for each new histogram being built.
-	p.lastHistogramCounterResetHintSet = false
 
 	val, ok := (*desc)["schema"]
 	if ok {
@@ -620,8 +595,6 @@ func (p *parser) buildHistogramFromMap(desc *map[string]any) *histogram.FloatHis
 
 	val, ok = (*desc)["counter_reset_hint"]
 	if ok {
-		// Mark that the counter reset hint was explicitly specified.
-		p.lastHistogramCounterResetHintSet = true
 		resetHint, ok := val.(Item)
 
 		if ok {
@@ -651,16 +624,6 @@ func (p *parser) buildHistogramFromMap(desc *map[string]any) *histogram.FloatHis
 	output.NegativeSpans = spans
 
 	return output
-}
-
-// newHistogramSequenceValue creates a SequenceValue for a histogram,
-// setting CounterResetHintSet based on whether counter_reset_hint was
-// explicitly specified in the histogram description.
-func (p *parser) newHistogramSequenceValue(h *histogram.FloatHistogram) SequenceValue {
-	return SequenceValue{
-		Histogram:           h,
-		CounterResetHintSet: p.lastHistogramCounterResetHintSet,
-	}
 }
 
 func (p *parser) buildHistogramBucketsAndSpans(desc *map[string]any, bucketsKey, offsetKey string,
@@ -805,9 +768,6 @@ func (p *parser) checkAST(node Node) (typ ValueType) {
 			if len(n.VectorMatching.MatchingLabels) > 0 {
 				p.addParseErrf(n.PositionRange(), "vector matching only allowed between instant vectors")
 			}
-			if n.VectorMatching.FillValues.LHS != nil || n.VectorMatching.FillValues.RHS != nil {
-				p.addParseErrf(n.PositionRange(), "filling in missing series only allowed between instant vectors")
-			}
 			n.VectorMatching = nil
 		case n.Op.IsSetOperator(): // Both operands are Vectors.
 			if n.VectorMatching.Card == CardOneToMany || n.VectorMatching.Card == CardManyToOne {
@@ -815,9 +775,6 @@ func (p *parser) checkAST(node Node) (typ ValueType) {
 			}
 			if n.VectorMatching.Card != CardManyToMany {
 				p.addParseErrf(n.PositionRange(), "set operations must always be many-to-many")
-			}
-			if n.VectorMatching.FillValues.LHS != nil || n.VectorMatching.FillValues.RHS != nil {
-				p.addParseErrf(n.PositionRange(), "filling in missing series not allowed for set operators")
 			}
 		}
 

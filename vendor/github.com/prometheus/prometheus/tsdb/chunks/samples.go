@@ -1,4 +1,4 @@
-// Copyright The Prometheus Authors
+// Copyright 2023 The Prometheus Authors
 // Licensed under the Apache License, Version 2.0 (the "License");
 // you may not use this file except in compliance with the License.
 // You may obtain a copy of the License at
@@ -25,7 +25,6 @@ type Samples interface {
 
 type Sample interface {
 	T() int64
-	ST() int64
 	F() float64
 	H() *histogram.Histogram
 	FH() *histogram.FloatHistogram
@@ -39,18 +38,14 @@ func (s SampleSlice) Get(i int) Sample { return s[i] }
 func (s SampleSlice) Len() int         { return len(s) }
 
 type sample struct {
-	st, t int64
-	f     float64
-	h     *histogram.Histogram
-	fh    *histogram.FloatHistogram
+	t  int64
+	f  float64
+	h  *histogram.Histogram
+	fh *histogram.FloatHistogram
 }
 
 func (s sample) T() int64 {
 	return s.t
-}
-
-func (s sample) ST() int64 {
-	return s.st
 }
 
 func (s sample) F() float64 {

@@ -1,4 +1,4 @@
-// Copyright The Prometheus Authors
+// Copyright 2023 The Prometheus Authors
 // Licensed under the Apache License, Version 2.0 (the "License");
 // you may not use this file except in compliance with the License.
 // You may obtain a copy of the License at
@@ -16,7 +16,7 @@ package annotations
 import (
 	"errors"
 	"fmt"
-	"time"
+	"maps"
 
 	"github.com/prometheus/common/model"
 
@@ -43,18 +43,12 @@ func (a *Annotations) Add(err error) Annotations {
 	if *a == nil {
 		*a = Annotations{}
 	}
-	if prevErr, exists := (*a)[err.Error()]; exists {
-		var anErr annoError
-		if errors.As(err, &anErr) {
-			err = anErr.Merge(prevErr)
-		}
-	}
 	(*a)[err.Error()] = err
 	return *a
 }
 
-// Merge adds the contents of the second set of Annotations to the first, modifying
-// the first in-place, and returns the merged first Annotations for convenience.
+// Merge adds the contents of the second annotation to the first, modifying
+// the first in-place, and returns the merged first Annotation for convenience.
 func (a *Annotations) Merge(aa Annotations) Annotations {
 	if *a == nil {
 		if aa == nil {
@@ -62,15 +56,7 @@ func (a *Annotations) Merge(aa Annotations) Annotations {
 		}
 		*a = Annotations{}
 	}
-	for key, val := range aa {
-		if prevVal, exists := (*a)[key]; exists {
-			var anErr annoError
-			if errors.As(val, &anErr) {
-				val = anErr.Merge(prevVal)
-			}
-		}
-		(*a)[key] = val
-	}
+	maps.Copy((*a), aa)
 	return *a
 }
 
@@ -95,9 +81,10 @@ func (a Annotations) AsStrings(query string, maxWarnings, maxInfos int) (warning
 	warnSkipped := 0
 	infoSkipped := 0
 	for _, err := range a {
-		var anErr annoError
+		var anErr annoErr
 		if errors.As(err, &anErr) {
-			anErr.SetQuery(query)
+			anErr.Query = query
+			err = anErr
 		}
 		switch {
 		case errors.Is(err, PromQLInfo):
@@ -170,46 +157,21 @@ var (
 	MismatchedCustomBucketsHistogramsInfo   = fmt.Errorf("%w: mismatched custom buckets were reconciled during", PromQLInfo)
 )
 
-// annoError extends the standard error interface to provide additional functionality
-// for PromQL annotations, allowing them to be merged with other similar errors.
-type annoError interface {
-	error
-	// Necessary so we can use errors.Is() to disambiguate between warning and info.
-	Unwrap() error
-	// Necessary when we want to show position info. Also, this is only called at the end when we call
-	// AsStrings(), so before that we deduplicate based on the raw error string when query is empty,
-	// and the full error string with details will only be shown in the end when query is set.
-	SetQuery(string)
-	// We can define custom merge functions to merge individual annotations of the same type if they have
-	// the same raw error string.
-	Merge(error) error
-}
-
 type annoErr struct {
 	PositionRange posrange.PositionRange
 	Err           error
 	Query         string
 }
 
-func (e *annoErr) Error() string {
+func (e annoErr) Error() string {
 	if e.Query == "" {
 		return e.Err.Error()
 	}
 	return fmt.Sprintf("%s (%s)", e.Err, e.PositionRange.StartPosInput(e.Query, 0))
 }
 
-func (e *annoErr) Unwrap() error {
+func (e annoErr) Unwrap() error {
 	return e.Err
-}
-
-func (e *annoErr) SetQuery(query string) {
-	e.Query = query
-}
-
-// We do not merge generic annotations, instead we just ignore the provided error
-// and return the original.
-func (e *annoErr) Merge(_ error) error {
-	return e
 }
 
 func maybeAddMetricName(anno error, metricName string) error {
@@ -222,7 +184,7 @@ func maybeAddMetricName(anno error, metricName string) error {
 // NewInvalidQuantileWarning is used when the user specifies an invalid quantile
 // value, i.e. a float that is outside the range [0, 1] or NaN.
 func NewInvalidQuantileWarning(q float64, pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           fmt.Errorf("%w, got %g", InvalidQuantileWarning, q),
 	}
@@ -231,7 +193,7 @@ func NewInvalidQuantileWarning(q float64, pos posrange.PositionRange) error {
 // NewInvalidRatioWarning is used when the user specifies an invalid ratio
 // value, i.e. a float that is outside the range [-1, 1] or NaN.
 func NewInvalidRatioWarning(q, to float64, pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           fmt.Errorf("%w, got %g, capping to %g", InvalidRatioWarning, q, to),
 	}
@@ -241,7 +203,7 @@ func NewInvalidRatioWarning(q, to float64, pos posrange.PositionRange) error {
 // of a classic histogram.
 func NewBadBucketLabelWarning(metricName, label string, pos posrange.PositionRange) error {
 	anno := maybeAddMetricName(fmt.Errorf("%w of %q", BadBucketLabelWarning, label), metricName)
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           anno,
 	}
@@ -251,7 +213,7 @@ func NewBadBucketLabelWarning(metricName, label string, pos posrange.PositionRan
 // float samples and histogram samples for functions that do not support mixed
 // samples.
 func NewMixedFloatsHistogramsWarning(metricName string, pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           fmt.Errorf("%w metric name %q", MixedFloatsHistogramsWarning, metricName),
 	}
@@ -260,7 +222,7 @@ func NewMixedFloatsHistogramsWarning(metricName string, pos posrange.PositionRan
 // NewMixedFloatsHistogramsAggWarning is used when the queried series includes both
 // float samples and histogram samples in an aggregation.
 func NewMixedFloatsHistogramsAggWarning(pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           fmt.Errorf("%w aggregation", MixedFloatsHistogramsWarning),
 	}
@@ -269,7 +231,7 @@ func NewMixedFloatsHistogramsAggWarning(pos posrange.PositionRange) error {
 // NewMixedClassicNativeHistogramsWarning is used when the queried series includes
 // both classic and native histograms.
 func NewMixedClassicNativeHistogramsWarning(metricName string, pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           maybeAddMetricName(MixedClassicNativeHistogramsWarning, metricName),
 	}
@@ -278,7 +240,7 @@ func NewMixedClassicNativeHistogramsWarning(metricName string, pos posrange.Posi
 // NewNativeHistogramNotCounterWarning is used when histogramRate is called
 // with isCounter set to true on a gauge histogram.
 func NewNativeHistogramNotCounterWarning(metricName string, pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           fmt.Errorf("%w %q", NativeHistogramNotCounterWarning, metricName),
 	}
@@ -287,7 +249,7 @@ func NewNativeHistogramNotCounterWarning(metricName string, pos posrange.Positio
 // NewNativeHistogramNotGaugeWarning is used when histogramRate is called
 // with isCounter set to false on a counter histogram.
 func NewNativeHistogramNotGaugeWarning(metricName string, pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           fmt.Errorf("%w %q", NativeHistogramNotGaugeWarning, metricName),
 	}
@@ -296,7 +258,7 @@ func NewNativeHistogramNotGaugeWarning(metricName string, pos posrange.PositionR
 // NewMixedExponentialCustomHistogramsWarning is used when the queried series includes
 // histograms with both exponential and custom buckets schemas.
 func NewMixedExponentialCustomHistogramsWarning(metricName string, pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           fmt.Errorf("%w %q", MixedExponentialCustomHistogramsWarning, metricName),
 	}
@@ -305,7 +267,7 @@ func NewMixedExponentialCustomHistogramsWarning(metricName string, pos posrange.
 // NewPossibleNonCounterInfo is used when a named counter metric with only float samples does not
 // have the suffixes _total, _sum, _count, or _bucket.
 func NewPossibleNonCounterInfo(metricName string, pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           fmt.Errorf("%w %q", PossibleNonCounterInfo, metricName),
 	}
@@ -314,84 +276,25 @@ func NewPossibleNonCounterInfo(metricName string, pos posrange.PositionRange) er
 // NewPossibleNonCounterLabelInfo is used when a named counter metric with only float samples does not
 // have the __type__ label set to "counter".
 func NewPossibleNonCounterLabelInfo(metricName, typeLabel string, pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           fmt.Errorf("%w, got %q: %q", PossibleNonCounterLabelInfo, typeLabel, metricName),
 	}
 }
 
-type histogramQuantileForcedMonotonicityErr struct {
-	PositionRange                 posrange.PositionRange
-	Err                           error
-	Query                         string
-	minTs, maxTs                  int64
-	minBucket, maxBucket, maxDiff float64
-	count                         int
-}
-
-func (e *histogramQuantileForcedMonotonicityErr) Error() string {
-	if e.Query == "" {
-		return e.Err.Error()
-	}
-	startTime := time.Unix(e.minTs/1000, 0).UTC().Format(time.RFC3339)
-	endTime := time.Unix(e.maxTs/1000, 0).UTC().Format(time.RFC3339)
-	return fmt.Sprintf("%s, from buckets %g to %g, with a max diff of %.2g, over %d samples from %s to %s (%s)", e.Err, e.minBucket, e.maxBucket, e.maxDiff, e.count+1, startTime, endTime, e.PositionRange.StartPosInput(e.Query, 0))
-}
-
-func (e *histogramQuantileForcedMonotonicityErr) Unwrap() error {
-	return e.Err
-}
-
-func (e *histogramQuantileForcedMonotonicityErr) SetQuery(query string) {
-	e.Query = query
-}
-
-func (e *histogramQuantileForcedMonotonicityErr) Merge(other error) error {
-	o := &histogramQuantileForcedMonotonicityErr{}
-	ok := errors.As(other, &o)
-	if !ok {
-		return e
-	}
-	if e.Err.Error() != o.Err.Error() {
-		return e
-	}
-	if e.minTs < o.minTs {
-		o.minTs = e.minTs
-	}
-	if e.maxTs > o.maxTs {
-		o.maxTs = e.maxTs
-	}
-	if e.minBucket < o.minBucket {
-		o.minBucket = e.minBucket
-	}
-	if e.maxBucket > o.maxBucket {
-		o.maxBucket = e.maxBucket
-	}
-	if e.maxDiff > o.maxDiff {
-		o.maxDiff = e.maxDiff
-	}
-	o.count += e.count + 1
-	return o
-}
-
 // NewHistogramQuantileForcedMonotonicityInfo is used when the input (classic histograms) to
 // histogram_quantile needs to be forced to be monotonic.
-func NewHistogramQuantileForcedMonotonicityInfo(metricName string, pos posrange.PositionRange, ts int64, minBucket, maxBucket, maxDiff float64) error {
-	return &histogramQuantileForcedMonotonicityErr{
+func NewHistogramQuantileForcedMonotonicityInfo(metricName string, pos posrange.PositionRange) error {
+	return annoErr{
 		PositionRange: pos,
 		Err:           maybeAddMetricName(HistogramQuantileForcedMonotonicityInfo, metricName),
-		minTs:         ts,
-		maxTs:         ts,
-		minBucket:     minBucket,
-		maxBucket:     maxBucket,
-		maxDiff:       maxDiff,
 	}
 }
 
 // NewIncompatibleTypesInBinOpInfo is used if binary operators act on a
 // combination of types that doesn't work and therefore returns no result.
 func NewIncompatibleTypesInBinOpInfo(lhsType, operator, rhsType string, pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           fmt.Errorf("%w %q: %s %s %s", IncompatibleTypesInBinOpInfo, operator, lhsType, operator, rhsType),
 	}
@@ -400,7 +303,7 @@ func NewIncompatibleTypesInBinOpInfo(lhsType, operator, rhsType string, pos posr
 // NewHistogramIgnoredInAggregationInfo is used when a histogram is ignored by
 // an aggregation operator that cannot handle histograms.
 func NewHistogramIgnoredInAggregationInfo(aggregation string, pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           fmt.Errorf("%w %s aggregation", HistogramIgnoredInAggregationInfo, aggregation),
 	}
@@ -409,7 +312,7 @@ func NewHistogramIgnoredInAggregationInfo(aggregation string, pos posrange.Posit
 // NewHistogramIgnoredInMixedRangeInfo is used when a histogram is ignored
 // in a range vector which contains mix of floats and histograms.
 func NewHistogramIgnoredInMixedRangeInfo(metricName string, pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           fmt.Errorf("%w %q", HistogramIgnoredInMixedRangeInfo, metricName),
 	}
@@ -418,28 +321,28 @@ func NewHistogramIgnoredInMixedRangeInfo(metricName string, pos posrange.Positio
 // NewIncompatibleBucketLayoutInBinOpWarning is used if binary operators act on a
 // combination of two incompatible histograms.
 func NewIncompatibleBucketLayoutInBinOpWarning(operator string, pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           fmt.Errorf("%w %s", IncompatibleBucketLayoutInBinOpWarning, operator),
 	}
 }
 
 func NewNativeHistogramQuantileNaNResultInfo(metricName string, pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           maybeAddMetricName(NativeHistogramQuantileNaNResultInfo, metricName),
 	}
 }
 
 func NewNativeHistogramQuantileNaNSkewInfo(metricName string, pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           maybeAddMetricName(NativeHistogramQuantileNaNSkewInfo, metricName),
 	}
 }
 
 func NewNativeHistogramFractionNaNsInfo(metricName string, pos posrange.PositionRange) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           maybeAddMetricName(NativeHistogramFractionNaNsInfo, metricName),
 	}
@@ -465,7 +368,7 @@ func (op HistogramOperation) String() string {
 // NewHistogramCounterResetCollisionWarning is used when two counter histograms are added or subtracted where one has
 // a CounterReset hint and the other has NotCounterReset.
 func NewHistogramCounterResetCollisionWarning(pos posrange.PositionRange, operation HistogramOperation) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           fmt.Errorf("%w %s", HistogramCounterResetCollisionWarning, operation.String()),
 	}
@@ -474,7 +377,7 @@ func NewHistogramCounterResetCollisionWarning(pos posrange.PositionRange, operat
 // NewMismatchedCustomBucketsHistogramsInfo is used when the queried series includes
 // custom buckets histograms with mismatched custom bounds that cause reconciling.
 func NewMismatchedCustomBucketsHistogramsInfo(pos posrange.PositionRange, operation HistogramOperation) error {
-	return &annoErr{
+	return annoErr{
 		PositionRange: pos,
 		Err:           fmt.Errorf("%w %s", MismatchedCustomBucketsHistogramsInfo, operation.String()),
 	}

@@ -26,9 +26,11 @@ var (
 // with.
 type ErrorTypeAttr string
 
-// ErrorTypeOther is a fallback error value to be used when the instrumentation
-// doesn't define a custom value.
-var ErrorTypeOther ErrorTypeAttr = "_OTHER"
+var (
+	// ErrorTypeOther is a fallback error value to be used when the instrumentation
+	// doesn't define a custom value.
+	ErrorTypeOther ErrorTypeAttr = "_OTHER"
+)
 
 // ConnectionStateAttr is an attribute conforming to the http.connection.state
 // semantic conventions. It represents the state of the HTTP connection in the
@@ -158,10 +160,7 @@ func (m ClientActiveRequests) Add(
 	attrs ...attribute.KeyValue,
 ) {
 	if len(attrs) == 0 {
-		m.Int64UpDownCounter.Add(ctx, incr, metric.WithAttributes(
-			attribute.String("server.address", serverAddress),
-			attribute.Int("server.port", serverPort),
-		))
+		m.Int64UpDownCounter.Add(ctx, incr)
 		return
 	}
 
@@ -301,10 +300,7 @@ func (m ClientConnectionDuration) Record(
 	attrs ...attribute.KeyValue,
 ) {
 	if len(attrs) == 0 {
-		m.Float64Histogram.Record(ctx, val, metric.WithAttributes(
-			attribute.String("server.address", serverAddress),
-			attribute.Int("server.port", serverPort),
-		))
+		m.Float64Histogram.Record(ctx, val)
 		return
 	}
 
@@ -447,11 +443,7 @@ func (m ClientOpenConnections) Add(
 	attrs ...attribute.KeyValue,
 ) {
 	if len(attrs) == 0 {
-		m.Int64UpDownCounter.Add(ctx, incr, metric.WithAttributes(
-			attribute.String("http.connection.state", string(connectionState)),
-			attribute.String("server.address", serverAddress),
-			attribute.Int("server.port", serverPort),
-		))
+		m.Int64UpDownCounter.Add(ctx, incr)
 		return
 	}
 
@@ -600,11 +592,7 @@ func (m ClientRequestBodySize) Record(
 	attrs ...attribute.KeyValue,
 ) {
 	if len(attrs) == 0 {
-		m.Int64Histogram.Record(ctx, val, metric.WithAttributes(
-			attribute.String("http.request.method", string(requestMethod)),
-			attribute.String("server.address", serverAddress),
-			attribute.Int("server.port", serverPort),
-		))
+		m.Int64Histogram.Record(ctx, val)
 		return
 	}
 
@@ -780,11 +768,7 @@ func (m ClientRequestDuration) Record(
 	attrs ...attribute.KeyValue,
 ) {
 	if len(attrs) == 0 {
-		m.Float64Histogram.Record(ctx, val, metric.WithAttributes(
-			attribute.String("http.request.method", string(requestMethod)),
-			attribute.String("server.address", serverAddress),
-			attribute.Int("server.port", serverPort),
-		))
+		m.Float64Histogram.Record(ctx, val)
 		return
 	}
 
@@ -960,11 +944,7 @@ func (m ClientResponseBodySize) Record(
 	attrs ...attribute.KeyValue,
 ) {
 	if len(attrs) == 0 {
-		m.Int64Histogram.Record(ctx, val, metric.WithAttributes(
-			attribute.String("http.request.method", string(requestMethod)),
-			attribute.String("server.address", serverAddress),
-			attribute.Int("server.port", serverPort),
-		))
+		m.Int64Histogram.Record(ctx, val)
 		return
 	}
 
@@ -1138,10 +1118,7 @@ func (m ServerActiveRequests) Add(
 	attrs ...attribute.KeyValue,
 ) {
 	if len(attrs) == 0 {
-		m.Int64UpDownCounter.Add(ctx, incr, metric.WithAttributes(
-			attribute.String("http.request.method", string(requestMethod)),
-			attribute.String("url.scheme", urlScheme),
-		))
+		m.Int64UpDownCounter.Add(ctx, incr)
 		return
 	}
 
@@ -1262,12 +1239,13 @@ func (ServerRequestBodySize) Description() string {
 //
 // All additional attrs passed are included in the recorded value.
 //
+// [URI scheme]: https://www.rfc-editor.org/rfc/rfc3986#section-3.1
+//
 // The size of the request payload body in bytes. This is the number of bytes
 // transferred excluding headers and is often, but not always, present as the
 // [Content-Length] header. For requests using transport encoding, this should be
 // the compressed size.
 //
-// [URI scheme]: https://www.rfc-editor.org/rfc/rfc3986#section-3.1
 // [Content-Length]: https://www.rfc-editor.org/rfc/rfc9110.html#field.content-length
 func (m ServerRequestBodySize) Record(
 	ctx context.Context,
@@ -1277,10 +1255,7 @@ func (m ServerRequestBodySize) Record(
 	attrs ...attribute.KeyValue,
 ) {
 	if len(attrs) == 0 {
-		m.Int64Histogram.Record(ctx, val, metric.WithAttributes(
-			attribute.String("http.request.method", string(requestMethod)),
-			attribute.String("url.scheme", urlScheme),
-		))
+		m.Int64Histogram.Record(ctx, val)
 		return
 	}
 
@@ -1464,10 +1439,7 @@ func (m ServerRequestDuration) Record(
 	attrs ...attribute.KeyValue,
 ) {
 	if len(attrs) == 0 {
-		m.Float64Histogram.Record(ctx, val, metric.WithAttributes(
-			attribute.String("http.request.method", string(requestMethod)),
-			attribute.String("url.scheme", urlScheme),
-		))
+		m.Float64Histogram.Record(ctx, val)
 		return
 	}
 
@@ -1635,12 +1607,13 @@ func (ServerResponseBodySize) Description() string {
 //
 // All additional attrs passed are included in the recorded value.
 //
+// [URI scheme]: https://www.rfc-editor.org/rfc/rfc3986#section-3.1
+//
 // The size of the response payload body in bytes. This is the number of bytes
 // transferred excluding headers and is often, but not always, present as the
 // [Content-Length] header. For requests using transport encoding, this should be
 // the compressed size.
 //
-// [URI scheme]: https://www.rfc-editor.org/rfc/rfc3986#section-3.1
 // [Content-Length]: https://www.rfc-editor.org/rfc/rfc9110.html#field.content-length
 func (m ServerResponseBodySize) Record(
 	ctx context.Context,
@@ -1650,10 +1623,7 @@ func (m ServerResponseBodySize) Record(
 	attrs ...attribute.KeyValue,
 ) {
 	if len(attrs) == 0 {
-		m.Int64Histogram.Record(ctx, val, metric.WithAttributes(
-			attribute.String("http.request.method", string(requestMethod)),
-			attribute.String("url.scheme", urlScheme),
-		))
+		m.Int64Histogram.Record(ctx, val)
 		return
 	}
 

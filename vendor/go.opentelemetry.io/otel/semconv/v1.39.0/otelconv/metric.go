@@ -26,9 +26,11 @@ var (
 // with.
 type ErrorTypeAttr string
 
-// ErrorTypeOther is a fallback error value to be used when the instrumentation
-// doesn't define a custom value.
-var ErrorTypeOther ErrorTypeAttr = "_OTHER"
+var (
+	// ErrorTypeOther is a fallback error value to be used when the instrumentation
+	// doesn't define a custom value.
+	ErrorTypeOther ErrorTypeAttr = "_OTHER"
+)
 
 // ComponentTypeAttr is an attribute conforming to the otel.component.type
 // semantic conventions. It represents a name identifying the type of the
