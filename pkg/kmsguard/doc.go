@@ -1,0 +1,51 @@
+// Package kmsguard wires every kmsguard controller into a static-pod operator in one call, shaped like library-go's
+// own entry points (encryption.NewControllers, staticpod.NewBuilder(...).ToControllers()): given what the
+// operator's starter already has, NewStaticPodControllers returns the controllers to run, the deployer and migrator
+// to hand to library-go's encryption controllers, and the revision controller's precondition and readiness check.
+//
+// In kube-apiserver-operator's starter (pkg/operator/starter.go) it goes between the deployer and the builder:
+//
+//	guard, err := kmsguard.NewStaticPodControllers(kmsguard.StaticPodOptions{
+//		InstanceName:         "kube-apiserver",
+//		OperandNamespace:     operatorclient.TargetNamespace,
+//		OperatorNamespace:    operatorclient.OperatorNamespace,
+//		EncryptedResources:   encryptedResources,
+//		KMSEncryptionEnabled: featureGates.Enabled(features.FeatureGateKMSEncryption),
+//		OperatorClient:       operatorClient,
+//		KubeClient:           kubeClient,
+//		KubeInformers:        kubeInformersForNamespaces,
+//		APIServerInformer:    configInformers.Config().V1().APIServers(),
+//		StatusProvider:       kmsEncryptionStatusProvider,
+//		Deployer:             deployer,
+//		Migrator:             migrator,
+//		Recorder:             controllerContext.EventRecorder,
+//		OperandPodSelector:   labels.Set{"apiserver": "true"}.AsSelector(),
+//	})
+//	...
+//	staticpod.NewBuilder(...).
+//		WithRevisionControllerPrecondition(guard.Precondition).
+//		WithRevisionControllerReadinessCheck(kmsguard.AllReady(kmsRevisionReadinessCheck(...), guard.ReadinessCheck)).
+//		ToControllers()
+//	encryption.NewControllers(..., guard.Deployer, guard.Migrator, ...)
+//	go guard.Run(ctx, 1)
+//
+// The builder keeps one function per slot: AllReady composes kmsguard's readiness check with the operator's own,
+// never replacing it.
+//
+// With KMSEncryptionEnabled false (the KMSEncryption feature gate off, as library-go's KMS code reads it), nothing of
+// kmsguard's is started: Deployer and Migrator are the operator's own, Precondition and ReadinessCheck always pass,
+// and Run only removes the conditions kmsguard set while the gate was on.
+//
+// What runs with the gate on:
+//
+//	controller                 needs                               conditions
+//	kmsstate                   always                              KMSPluginsDegraded, KMSKeyRotationProgressing
+//	rollout gate               always (Precondition, Readiness)    KMSRolloutGateProgressing, KMSRolloutGateDegraded
+//	kmsrollback                always (Deployer wraps the given)   KMSRollbackDegraded
+//	kmsmigration migrator      Migration (Migrator replaces)       KMSMigrationProgressing, KMSMigrationDegraded
+//	census of etcd             Etcd                                KMSEncryptionVerified
+//	lost-key recovery          Etcd with Dynamic and Discovery     KMSRecoveryDegraded
+//
+// Without Etcd the gate judges dropped read keys by library-go's migration annotations
+// (kmsprecondition.KeySecretMigrations), and its conditions say so.
+package kmsguard

@@ -1,0 +1,92 @@
+package kmsguard_test
+
+import (
+	"context"
+	"fmt"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	configfake "github.com/openshift/client-go/config/clientset/versioned/fake"
+	configinformers "github.com/openshift/client-go/config/informers/externalversions"
+	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
+	"github.com/openshift/library-go/pkg/operator/encryption"
+	encryptioncontrollers "github.com/openshift/library-go/pkg/operator/encryption/controllers"
+	"github.com/openshift/library-go/pkg/operator/encryption/controllers/migrators"
+	"github.com/openshift/library-go/pkg/operator/encryption/deployer"
+	kmspreflight "github.com/openshift/library-go/pkg/operator/encryption/kms/preflight"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
+	kubefake "k8s.io/client-go/kubernetes/fake"
+	"k8s.io/utils/clock"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+	"github.com/kmsguard/kmsguard/pkg/kmsguard"
+)
+
+// Example wires kmsguard into kube-apiserver-operator's starter: the clients and informers below are fakes standing
+// in for what the starter has when it builds library-go's encryption and static-pod controllers.
+func Example() {
+	const operandNamespace, operatorNamespace = "openshift-kube-apiserver", "openshift-kube-apiserver-operator"
+	encrypted := []schema.GroupResource{{Resource: "secrets"}, {Resource: "configmaps"}}
+	kubeClient := kubefake.NewClientset()
+	kubeInformers := v1helpers.NewKubeInformersForNamespaces(kubeClient, operandNamespace, operatorNamespace, "openshift-config-managed")
+	configClient := configfake.NewClientset()
+	configInformers := configinformers.NewSharedInformerFactory(configClient, 0)
+	operatorClient := v1helpers.NewFakeStaticPodOperatorClient(
+		&operatorv1.StaticPodOperatorSpec{OperatorSpec: operatorv1.OperatorSpec{ManagementState: operatorv1.Managed}},
+		&operatorv1.StaticPodOperatorStatus{}, nil, nil)
+	recorder := events.NewInMemoryRecorder("kube-apiserver-operator", clock.RealClock{})
+	statusProvider := encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset().OperatorV1().KubeAPIServers())
+	podDeployer, _ := deployer.NewRevisionLabelPodDeployer("revision", operandNamespace, kubeInformers, kubeClient.CoreV1(), kubeClient.CoreV1(),
+		deployer.StaticPodNodeProvider{OperatorClient: operatorClient})
+	// kube-apiserver-operator's is migrators.NewKubeStorageVersionMigrator.
+	migrator := migrators.NewInProcessMigrator(dynamicfake.NewSimpleDynamicClient(runtime.NewScheme()), kubeClient.Discovery())
+	// kube-apiserver-operator's kmsRevisionReadinessCheck: a revision's pod has the KMS sidecars its config needs.
+	operatorReadiness := func(context.Context, int32) (bool, error) { return true, nil }
+
+	guard, err := kmsguard.NewStaticPodControllers(kmsguard.StaticPodOptions{
+		InstanceName:       "kube-apiserver",
+		OperandNamespace:   operandNamespace,
+		OperatorNamespace:  operatorNamespace,
+		EncryptedResources: encrypted,
+		// featureGates.Enabled(features.FeatureGateKMSEncryption)
+		KMSEncryptionEnabled: true,
+		OperatorClient:       operatorClient,
+		KubeClient:           kubeClient,
+		KubeInformers:        kubeInformers,
+		APIServerInformer:    configInformers.Config().V1().APIServers(),
+		StatusProvider:       statusProvider,
+		Deployer:             podDeployer,
+		Migrator:             migrator,
+		Recorder:             recorder,
+		OperandPodSelector:   labels.Set{"apiserver": "true"}.AsSelector(),
+		// Optional: Migration (kmsguard's migrator), Etcd (the census and lost-key recovery), APIServers.
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	// library-go's encryption controllers take kmsguard's deployer and migrator in place of the operator's.
+	_, err = encryption.NewControllers(operandNamespace, nil, encryption.StaticEncryptionProvider(encrypted),
+		guard.Deployer, guard.Migrator, operatorClient, configClient.ConfigV1().APIServers(), configInformers.Config().V1().APIServers(),
+		kubeInformers, kubeClient.CoreV1(), kubeClient.CoreV1(), recorder, nil,
+		statusProvider, kmspreflight.NewAlwaysSucceedKMSPreflightDeployer(), encryptioncontrollers.NoopEncryptionConfigurationComputer{})
+	fmt.Println("encryption controllers:", err)
+
+	// The static-pod builder takes the gate; its one readiness slot takes the operator's check and kmsguard's:
+	//	staticpod.NewBuilder(...).
+	//		WithRevisionControllerPrecondition(guard.Precondition).
+	//		WithRevisionControllerReadinessCheck(readiness).
+	readiness := kmsguard.AllReady(operatorReadiness, guard.ReadinessCheck)
+	ready, err := readiness(context.Background(), 1)
+	fmt.Println("revision 1 without encryption ready:", ready, err)
+	// Then, with the informers: go guard.Run(ctx, 1)
+
+	// Output:
+	// encryption controllers: <nil>
+	// revision 1 without encryption ready: true <nil>
+}

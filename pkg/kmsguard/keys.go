@@ -1,0 +1,61 @@
+package kmsguard
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+)
+
+// heldKeys are the KMS keys of configs kmsrollback reverted (kmsrollback.HoldStore).
+type heldKeys interface {
+	HeldKeyIDs(ctx context.Context) ([]string, error)
+}
+
+// configKeys is the kmsstate.KeyLister of a library-go operator: the KMS keys of the deployed config (the latest
+// revision's), of the candidate the next revision copies (the rollout gate asks about those) and of the configs
+// kmsrollback holds out (a hold is released by their health).
+//
+// Adapter: kmsstate takes the keys as a list, and the configs and the holds come from two packages it does not
+// import; a kmsstate.KeyLister in kmsrollback, over a revisions.ConfigSource and the HoldStore, would remove it.
+type configKeys struct {
+	configs revisions.ConfigSource
+	holds   heldKeys
+}
+
+func (k configKeys) KMSKeys(ctx context.Context) (kmsstate.Keys, error) {
+	configs, err := k.configs.Configs(ctx)
+	if err != nil {
+		return kmsstate.Keys{}, err
+	}
+	ids := sets.New[string]()
+	keys := kmsstate.Keys{Providers: map[string]string{}}
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{configs.DeployedName, configs.Deployed}, {configs.CandidateName, configs.Candidate}} {
+		if c.data == nil {
+			continue
+		}
+		config, err := encryptionconfig.Decode(c.data)
+		if err != nil {
+			return kmsstate.Keys{}, fmt.Errorf("%s: %w", c.name, err)
+		}
+		of := encryptionconfig.KMSKeysOf(config)
+		ids.Insert(of.IDs...)
+		for provider, id := range of.Providers {
+			keys.Providers[provider] = id
+		}
+	}
+	held, err := k.holds.HeldKeyIDs(ctx)
+	if err != nil {
+		return kmsstate.Keys{}, err
+	}
+	ids.Insert(held...)
+	keys.IDs = sets.List(ids)
+	return keys, nil
+}

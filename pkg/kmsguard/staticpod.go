@@ -1,0 +1,381 @@
+package kmsguard
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	configv1informers "github.com/openshift/client-go/config/informers/externalversions/config/v1"
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/encryption/controllers/migrators"
+	"github.com/openshift/library-go/pkg/operator/encryption/kms"
+	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
+	"github.com/openshift/library-go/pkg/operator/encryption/statemachine"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/revisioncontroller"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
+	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+)
+
+// The ConfigMaps in the operator namespace that hold kmsguard's own state.
+const (
+	RollbackConfigMapName  = "kmsguard-rollback"
+	MigrationConfigMapName = "kmsguard-migration"
+)
+
+// StaticPodOptions are what a static-pod operator's starter (kube-apiserver-operator's) already has. Migration,
+// Etcd, APIServers and Intervals are optional; every other field is required.
+type StaticPodOptions struct {
+	// InstanceName prefixes kmsguard's controller names, field managers and events, as library-go's instanceName
+	// does ("kube-apiserver").
+	InstanceName string
+	// OperandNamespace is the operand's namespace, library-go's encryption component ("openshift-kube-apiserver"):
+	// its encryption-config and encryption-config-<revision> secrets, its mirror pods.
+	OperandNamespace string
+	// OperatorNamespace holds kmsguard's own state ConfigMaps ("openshift-kube-apiserver-operator").
+	OperatorNamespace string
+	// EncryptedResources are what the operator passes to encryption.StaticEncryptionProvider.
+	EncryptedResources []schema.GroupResource
+	// KMSEncryptionEnabled is the operator's KMSEncryption feature gate. False starts nothing (see the package
+	// doc).
+	KMSEncryptionEnabled bool
+
+	OperatorClient v1helpers.StaticPodOperatorClient
+	KubeClient     kubernetes.Interface
+	// KubeInformers must cover OperandNamespace, OperatorNamespace and openshift-config-managed; the operator
+	// starts them, as it starts its own.
+	KubeInformers     v1helpers.KubeInformersForNamespaces
+	APIServerInformer configv1informers.APIServerInformer
+	// StatusProvider is the operator's kms.EncryptionStatusProvider, the one it passes to encryption.NewControllers.
+	StatusProvider kms.EncryptionStatusProvider
+	// Deployer is the deployer the operator would pass to encryption.NewControllers; Controllers.Deployer wraps it.
+	Deployer statemachine.Deployer
+	// Migrator is the operator's own migrator; Controllers.Migrator is it unless Migration is set.
+	Migrator migrators.Migrator
+	Recorder events.Recorder
+	// OperandPodSelector selects the operand's mirror pods ("apiserver=true"), which the rollback reads the startup
+	// monitor's verdict from.
+	OperandPodSelector labels.Selector
+
+	// Migration, when set, runs kmsguard's migrator in place of Migrator.
+	Migration *MigrationOptions
+	// Etcd, when set, runs the census of etcd (KMSEncryptionVerified, the gate's evidence for dropping a read key)
+	// and, with Dynamic and Discovery, lost-key recovery.
+	Etcd *EtcdOptions
+	// APIServers, when set, adds each kube-apiserver's own view of its KMS plugins to kmsstate
+	// (apiserverprobe.Prober).
+	APIServers kmsstate.APIServerProber
+	// Intervals tune the controllers; zero fields keep each package's default.
+	Intervals Intervals
+}
+
+// MigrationOptions are what kmsguard's migrator needs.
+type MigrationOptions struct {
+	// Dynamic rewrites the objects: give it a client of its own, whose rate limiter then throttles only the
+	// migration.
+	Dynamic dynamic.Interface
+	Mapper  meta.RESTMapper
+}
+
+// EtcdOptions give kmsguard read access to etcd, for the raw values no API shows.
+type EtcdOptions struct {
+	KV clientv3.KV
+	// Prefix is kube-apiserver's --etcd-prefix ("/kubernetes.io" on OpenShift).
+	Prefix string
+	// Metadata and Mapper count the objects through the API, which confirms that a scan looked where they are.
+	Metadata metadata.Interface
+	Mapper   meta.RESTMapper
+	// Dynamic and Discovery, when both set, run lost-key recovery (bindata.RecoveryClusterRole's verbs).
+	Dynamic   dynamic.Interface
+	Discovery discovery.DiscoveryInterface
+}
+
+// Intervals tune the controllers. Zero keeps the package default; a lab or a test sets them shorter.
+type Intervals struct {
+	// ReportInterval is the health reporters' interval (kmsstate.Config.ReportInterval).
+	ReportInterval time.Duration
+	// Verify is how often the census scans etcd besides after each migration.
+	Verify time.Duration
+	// Recovery is how often lost-key recovery scans besides when the consent changes.
+	Recovery time.Duration
+}
+
+// Controllers are kmsguard's parts of an operator.
+type Controllers struct {
+	// Deployer is what to pass to encryption.NewControllers: the operator's deployer, held to a config kmsguard
+	// reverted (kmsrollback.HoldingDeployer).
+	Deployer statemachine.Deployer
+	// Migrator is what to pass to encryption.NewControllers: kmsguard's migrator with StaticPodOptions.Migration,
+	// the operator's own without.
+	Migrator migrators.Migrator
+	// Precondition and ReadinessCheck are the revision controller's hooks (the rollout gate).
+	Precondition   revisioncontroller.PreconditionFunc
+	ReadinessCheck revisioncontroller.ReadinessCheckFunc
+
+	// KMSState is kmsstate's controller, the KMS verdict every other controller reads; nil while the feature
+	// gate is off.
+	KMSState *kmsstate.Controller
+	// KMSMigrator is kmsguard's migrator; nil without StaticPodOptions.Migration or with the feature gate off.
+	KMSMigrator *kmsmigration.Migrator
+	// Verification is the census of etcd; nil without StaticPodOptions.Etcd or with the feature gate off.
+	Verification *kmsmigration.VerificationController
+
+	runners []runner
+}
+
+// runner is a controller: library-go's factory.Controller, or one of kmsguard's with loops of its own.
+type runner interface {
+	Run(ctx context.Context, workers int)
+}
+
+// Run runs every controller until ctx is done, as library-go's encryption.Controllers.Run does.
+func (c *Controllers) Run(ctx context.Context, workers int) {
+	for _, r := range c.runners {
+		go r.Run(ctx, workers)
+	}
+	<-ctx.Done()
+}
+
+// AllReady is a readiness check that passes when every check passes, asked in order; the first that is not ready
+// or fails answers. library-go's builder keeps one readiness check: compose the operator's with kmsguard's here.
+func AllReady(checks ...revisioncontroller.ReadinessCheckFunc) revisioncontroller.ReadinessCheckFunc {
+	return func(ctx context.Context, revision int32) (bool, error) {
+		for _, check := range checks {
+			if check == nil {
+				continue
+			}
+			if ready, err := check(ctx, revision); err != nil || !ready {
+				return false, err
+			}
+		}
+		return true, nil
+	}
+}
+
+// NewStaticPodControllers builds kmsguard's controllers for a static-pod operator. The options are checked the
+// same way whether the feature gate is on or off, so that a wiring mistake shows in either. Nothing is started
+// until Controllers.Run and the informers run; the one API call made here is lost-key recovery's discovery of the
+// encrypted resources (with Etcd.Discovery).
+func NewStaticPodControllers(opts StaticPodOptions) (*Controllers, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	if !opts.KMSEncryptionEnabled {
+		return disabled(opts.InstanceName, opts.OperatorClient, opts.Deployer, opts.Migrator, opts.Recorder), nil
+	}
+	kube := opts.KubeClient.CoreV1()
+	operatorNamespaceConfigMaps := opts.KubeInformers.InformersFor(opts.OperatorNamespace).Core().V1().ConfigMaps().Informer()
+	configs := revisions.Secrets(kube, opts.OperandNamespace, opts.OperatorClient)
+	nodes := kmsstate.StaticPodNodes(opts.OperatorClient)
+	holds := kmsrollback.NewHoldStore(kube, opts.OperatorNamespace, RollbackConfigMapName)
+	memory := kmsstate.ConfigMapMemory{Client: kube, Namespace: opts.OperatorNamespace, Name: kmsstate.DefaultConfigMapName}
+	c := &Controllers{Migrator: opts.Migrator}
+
+	kmsState, err := kmsstate.NewController(opts.InstanceName, kmsstate.Options{
+		Config:         kmsstate.Config{ReportInterval: opts.Intervals.ReportInterval},
+		OperatorClient: opts.OperatorClient,
+		StatusProvider: opts.StatusProvider,
+		Nodes:          nodes,
+		Keys:           configKeys{configs: configs, holds: holds},
+		APIServers:     opts.APIServers,
+		Recorder:       opts.Recorder.WithComponentSuffix("kms-state"),
+		Memory:         memory,
+		Publisher:      memory,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("kmsstate: %w", err)
+	}
+	c.KMSState = kmsState
+	c.runners = append(c.runners, kmsState)
+
+	holding := kmsrollback.NewHoldingDeployer(opts.Deployer, holds, operatorNamespaceConfigMaps)
+	c.Deployer = holding
+
+	if opts.Migration != nil {
+		if err := c.addMigration(opts, holding); err != nil {
+			return nil, err
+		}
+	}
+
+	gateOptions := kmsprecondition.Options{
+		Configs:        configs,
+		Nodes:          nodes,
+		Health:         kmsState,
+		Preflight:      kmsprecondition.PreflightFromStatus(opts.StatusProvider),
+		Migration:      kmsprecondition.KeySecretMigrations(opts.KubeInformers.InformersFor(keySecretsNamespace).Core().V1().Secrets().Lister(), opts.OperandNamespace),
+		Reverts:        holds,
+		OperatorClient: opts.OperatorClient,
+		Recorder:       opts.Recorder.WithComponentSuffix("kms-rollout-gate"),
+	}
+	if opts.Etcd != nil {
+		if err := c.addEtcd(opts, configs); err != nil {
+			return nil, err
+		}
+		gateOptions.Evidence = c.Verification
+	}
+	gate, err := kmsprecondition.NewGate(opts.InstanceName, gateOptions)
+	if err != nil {
+		return nil, fmt.Errorf("rollout gate: %w", err)
+	}
+	c.Precondition, c.ReadinessCheck = gate.Precondition, gate.ReadinessCheck
+
+	operandPods := opts.KubeInformers.InformersFor(opts.OperandNamespace).Core().V1().Pods()
+	rollback, err := kmsrollback.NewController(opts.InstanceName, kmsrollback.Options{
+		Rollout:        kmsrollback.StaticPodRollout(opts.OperatorClient, operandPods.Lister().Pods(opts.OperandNamespace), opts.OperandPodSelector, 0, nil),
+		Configs:        configs,
+		Target:         kmsrollback.ManagedEncryptionConfig(kube, opts.OperandNamespace),
+		Health:         kmsState,
+		AdminConfig:    kmsrollback.APIServerEncryption(opts.APIServerInformer.Lister()),
+		Store:          holds,
+		OperatorClient: opts.OperatorClient,
+		Recorder:       opts.Recorder.WithComponentSuffix("kms-rollback"),
+		Informers:      []factory.Informer{operandPods.Informer(), operatorNamespaceConfigMaps, opts.APIServerInformer.Informer()},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("kmsrollback: %w", err)
+	}
+	c.runners = append(c.runners, rollback)
+	return c, nil
+}
+
+// keySecretsNamespace is where library-go keeps the encryption key secrets.
+const keySecretsNamespace = "openshift-config-managed"
+
+// addMigration builds kmsguard's migrator, which pauses while the KMS write key is not healthy on every node, and
+// the controller that publishes its progress and migrates again after a KEK rotation.
+func (c *Controllers) addMigration(opts StaticPodOptions, deployer statemachine.Deployer) error {
+	migrator, err := kmsmigration.New(kmsmigration.Options{
+		Dynamic:     opts.Migration.Dynamic,
+		Mapper:      opts.Migration.Mapper,
+		Checkpoints: kmsmigration.ConfigMapCheckpoints{Client: opts.KubeClient.CoreV1(), Namespace: opts.OperatorNamespace, Name: MigrationConfigMapName},
+		KMS:         c.KMSState,
+	})
+	if err != nil {
+		return fmt.Errorf("kmsmigration: %w", err)
+	}
+	keySelector := metav1.ListOptions{LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + opts.OperandNamespace}
+	controller, err := kmsmigration.NewController(opts.InstanceName, kmsmigration.ControllerOptions{
+		Migrator:       migrator,
+		OperatorClient: opts.OperatorClient,
+		Recorder:       opts.Recorder.WithComponentSuffix("kms-migration"),
+		WriteKeys:      kmsmigration.WriteKeysFromDeployer(deployer, opts.KubeClient.CoreV1(), keySelector, opts.EncryptedResources),
+		Rotations:      c.KMSState,
+	})
+	if err != nil {
+		return fmt.Errorf("kmsmigration: %w", err)
+	}
+	c.KMSMigrator, c.Migrator = migrator, migrator
+	c.runners = append(c.runners, controller)
+	return nil
+}
+
+// addEtcd builds the census of etcd and, where it can delete, lost-key recovery.
+func (c *Controllers) addEtcd(opts StaticPodOptions, configs revisions.ConfigSource) error {
+	verifierOptions := evidence.Options{}
+	if opts.Etcd.Metadata != nil && opts.Etcd.Mapper != nil {
+		verifierOptions.Counter = &evidence.MetadataCounter{Client: opts.Etcd.Metadata, Mapper: opts.Etcd.Mapper}
+	}
+	census, err := kmsmigration.NewVerificationController(opts.InstanceName, kmsmigration.VerificationOptions{
+		Verifier:          evidence.NewVerifier(opts.Etcd.KV, verifierOptions),
+		Targets:           kmsmigration.TargetsFromConfig(configs, c.KMSState, kmsmigration.TargetOptions{EtcdPrefix: opts.Etcd.Prefix}),
+		OperatorClient:    opts.OperatorClient,
+		Recorder:          opts.Recorder,
+		Migrator:          c.KMSMigrator,
+		MigrationFinished: c.migrationFinished(opts),
+		Interval:          opts.Intervals.Verify,
+	})
+	if err != nil {
+		return fmt.Errorf("census: %w", err)
+	}
+	c.Verification = census
+	c.runners = append(c.runners, census)
+
+	if opts.Etcd.Dynamic == nil || opts.Etcd.Discovery == nil {
+		return nil
+	}
+	// The one API call at construction: which of the encrypted resources the apiserver serves, and where.
+	resources, _, err := kmsrecovery.Resolve(opts.Etcd.Discovery, opts.EncryptedResources)
+	if err != nil {
+		return fmt.Errorf("kmsrecovery: resolving %v: %w", opts.EncryptedResources, err)
+	}
+	recovery, err := kmsrecovery.NewController(opts.InstanceName, kmsrecovery.Options{
+		OperatorClient: opts.OperatorClient,
+		Dynamic:        opts.Etcd.Dynamic,
+		Resources:      resources,
+		Raw:            kmsrecovery.EtcdValues(opts.Etcd.KV),
+		KMS:            kmsrecovery.KMSStateView(c.KMSState),
+		ConfigMaps:     opts.KubeClient.CoreV1(),
+		Namespace:      opts.OperatorNamespace,
+		Recorder:       opts.Recorder.WithComponentSuffix("kms-recovery"),
+		Interval:       opts.Intervals.Recovery,
+	})
+	if err != nil {
+		return fmt.Errorf("kmsrecovery: %w", err)
+	}
+	c.runners = append(c.runners, recovery)
+	return nil
+}
+
+// migrationFinished says when the latest migration of a resource finished, for the rollback window: library-go
+// stamps its key secrets when its migration controller records a resource migrated (whichever migrator ran), and
+// kmsguard's migrator also migrates after a KEK rotation, which keeps the key id. The later of the two wins, so
+// the window is measured from the last migration.
+func (c *Controllers) migrationFinished(opts StaticPodOptions) kmsmigration.MigrationFinishedFunc {
+	libraryGo := kmsmigration.MigratedTimestamps(opts.KubeInformers.InformersFor(keySecretsNamespace).Core().V1().Secrets().Lister(), opts.OperandNamespace)
+	if c.KMSMigrator == nil {
+		return libraryGo
+	}
+	return kmsmigration.LatestFinished(libraryGo, c.KMSMigrator.LastFinished)
+}
+
+func (o StaticPodOptions) validate() error {
+	var missing []string
+	for name, unset := range map[string]bool{
+		"InstanceName":       o.InstanceName == "",
+		"OperandNamespace":   o.OperandNamespace == "",
+		"OperatorNamespace":  o.OperatorNamespace == "",
+		"EncryptedResources": len(o.EncryptedResources) == 0,
+		"OperatorClient":     o.OperatorClient == nil,
+		"KubeClient":         o.KubeClient == nil,
+		"KubeInformers":      o.KubeInformers == nil,
+		"APIServerInformer":  o.APIServerInformer == nil,
+		"StatusProvider":     o.StatusProvider == nil,
+		"Deployer":           o.Deployer == nil,
+		"Migrator":           o.Migrator == nil,
+		"Recorder":           o.Recorder == nil,
+		"OperandPodSelector": o.OperandPodSelector == nil,
+	} {
+		if unset {
+			missing = append(missing, name)
+		}
+	}
+	if o.Migration != nil && (o.Migration.Dynamic == nil || o.Migration.Mapper == nil) {
+		missing = append(missing, "Migration.Dynamic and Migration.Mapper")
+	}
+	if o.Etcd != nil && o.Etcd.KV == nil {
+		missing = append(missing, "Etcd.KV")
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return fmt.Errorf("kmsguard.StaticPodOptions: missing %s", strings.Join(missing, ", "))
+	}
+	return nil
+}

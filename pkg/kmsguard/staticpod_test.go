@@ -1,0 +1,297 @@
+package kmsguard
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	configfake "github.com/openshift/client-go/config/clientset/versioned/fake"
+	configinformers "github.com/openshift/client-go/config/informers/externalversions"
+	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
+	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
+	"github.com/openshift/library-go/pkg/operator/encryption/controllers/migrators"
+	"github.com/openshift/library-go/pkg/operator/encryption/statemachine"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/revisioncontroller"
+	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/sets"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
+	kubefake "k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/restmapper"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
+	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
+)
+
+const (
+	operandNamespace  = "openshift-kube-apiserver"
+	operatorNamespace = "openshift-kube-apiserver-operator"
+)
+
+// operatorDeployer and operatorMigrator stand for what the operator passes to library-go without kmsguard.
+type operatorDeployer struct{ statemachine.Deployer }
+type operatorMigrator struct{ migrators.Migrator }
+
+// fixture is what kube-apiserver-operator's starter has before it builds its controllers.
+type fixture struct {
+	kube     *kubefake.Clientset
+	operator v1helpers.StaticPodOperatorClient
+	opts     StaticPodOptions
+}
+
+func newFixture(t *testing.T, status *operatorv1.StaticPodOperatorStatus, objects ...runtime.Object) *fixture {
+	t.Helper()
+	kube := kubefake.NewClientset(objects...)
+	operator := v1helpers.NewFakeStaticPodOperatorClient(&operatorv1.StaticPodOperatorSpec{OperatorSpec: operatorv1.OperatorSpec{ManagementState: operatorv1.Managed}}, status, nil, nil)
+	configInformers := configinformers.NewSharedInformerFactory(configfake.NewClientset(), 0)
+	return &fixture{kube: kube, operator: operator, opts: StaticPodOptions{
+		InstanceName:         "kube-apiserver",
+		OperandNamespace:     operandNamespace,
+		OperatorNamespace:    operatorNamespace,
+		EncryptedResources:   []schema.GroupResource{{Resource: "secrets"}, {Resource: "configmaps"}},
+		KMSEncryptionEnabled: true,
+		OperatorClient:       operator,
+		KubeClient:           kube,
+		KubeInformers:        v1helpers.NewKubeInformersForNamespaces(kube, operandNamespace, operatorNamespace, keySecretsNamespace),
+		APIServerInformer:    configInformers.Config().V1().APIServers(),
+		StatusProvider:       encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset().OperatorV1().KubeAPIServers()),
+		Deployer:             operatorDeployer{},
+		Migrator:             operatorMigrator{},
+		Recorder:             events.NewInMemoryRecorder("kube-apiserver-operator", clocktesting.NewFakePassiveClock(metav1.Now().Time)),
+		OperandPodSelector:   labels.Set{"apiserver": "true"}.AsSelector(),
+	}}
+}
+
+func TestNewStaticPodControllersNamesMissingOptions(t *testing.T) {
+	_, err := NewStaticPodControllers(StaticPodOptions{Migration: &MigrationOptions{}, Etcd: &EtcdOptions{}})
+	if err == nil {
+		t.Fatal("want an error for empty options")
+	}
+	for _, name := range []string{"InstanceName", "OperandNamespace", "OperatorNamespace", "EncryptedResources", "OperatorClient",
+		"KubeClient", "KubeInformers", "APIServerInformer", "StatusProvider", "Deployer", "Migrator", "Recorder", "OperandPodSelector",
+		"Migration.Dynamic and Migration.Mapper", "Etcd.KV"} {
+		if !strings.Contains(err.Error(), name) {
+			t.Errorf("error %q does not name %s", err, name)
+		}
+	}
+}
+
+// TestKMSEncryptionDisabled: with the feature gate off the operator gets back what it had, the hooks pass, and the
+// one controller that runs only removes kmsguard's conditions, writing nothing once there are none.
+func TestKMSEncryptionDisabled(t *testing.T) {
+	foreign := operatorv1.OperatorCondition{Type: "EncryptionMigrationControllerProgressing", Status: operatorv1.ConditionFalse}
+	f := newFixture(t, &operatorv1.StaticPodOperatorStatus{OperatorStatus: operatorv1.OperatorStatus{Conditions: []operatorv1.OperatorCondition{
+		{Type: "KMSPluginsDegraded", Status: operatorv1.ConditionTrue, Reason: "PluginUnreachable"},
+		foreign,
+		{Type: "KMSRolloutGateProgressing", Status: operatorv1.ConditionTrue},
+		{Type: "KMSStateControllerDegraded", Status: operatorv1.ConditionFalse},
+	}}})
+	f.opts.KMSEncryptionEnabled = false
+	f.opts.Migration = &MigrationOptions{Dynamic: dynamicfake.NewSimpleDynamicClient(runtime.NewScheme()), Mapper: restmapper.NewDiscoveryRESTMapper(nil)}
+	f.opts.Etcd = &EtcdOptions{KV: unusedKV{}, Prefix: "/kubernetes.io"}
+
+	c, err := NewStaticPodControllers(f.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Deployer != f.opts.Deployer || c.Migrator != f.opts.Migrator {
+		t.Errorf("Deployer %T, Migrator %T: want the operator's own", c.Deployer, c.Migrator)
+	}
+	if c.KMSState != nil || c.KMSMigrator != nil || c.Verification != nil || len(c.runners) != 1 {
+		t.Errorf("controllers built while disabled: kmsstate %v, migrator %v, census %v, %d runners", c.KMSState, c.KMSMigrator, c.Verification, len(c.runners))
+	}
+	if ok, err := c.Precondition(t.Context()); !ok || err != nil {
+		t.Errorf("Precondition = %v, %v; want true", ok, err)
+	}
+	if ok, err := c.ReadinessCheck(t.Context(), 3); !ok || err != nil {
+		t.Errorf("ReadinessCheck = %v, %v; want true", ok, err)
+	}
+
+	writes := &countingOperatorClient{OperatorClient: f.operator}
+	owned := sets.New(OwnedConditionTypes...)
+	if err := removeConditions(t.Context(), writes, owned); err != nil {
+		t.Fatal(err)
+	}
+	_, status, _, _ := f.operator.GetOperatorState()
+	if len(status.Conditions) != 1 || status.Conditions[0].Type != foreign.Type {
+		t.Errorf("conditions after the cleanup: %+v, want only %s", status.Conditions, foreign.Type)
+	}
+	if writes.updates != 1 {
+		t.Errorf("%d status updates, want 1", writes.updates)
+	}
+	if err := removeConditions(t.Context(), writes, owned); err != nil {
+		t.Fatal(err)
+	}
+	if writes.updates != 1 || writes.applies != 0 {
+		t.Errorf("%d updates and %d applies after nothing was left to remove, want 1 and 0", writes.updates, writes.applies)
+	}
+	if actions := f.kube.Actions(); len(actions) != 0 {
+		t.Errorf("API calls while disabled: %v", actions)
+	}
+}
+
+// countingOperatorClient counts status writes.
+type countingOperatorClient struct {
+	v1helpers.OperatorClient
+	updates, applies int
+}
+
+func (c *countingOperatorClient) UpdateOperatorStatus(ctx context.Context, rv string, status *operatorv1.OperatorStatus) (*operatorv1.OperatorStatus, error) {
+	c.updates++
+	return c.OperatorClient.UpdateOperatorStatus(ctx, rv, status)
+}
+
+func (c *countingOperatorClient) ApplyOperatorStatus(ctx context.Context, manager string, status *applyoperatorv1.OperatorStatusApplyConfiguration) error {
+	c.applies++
+	return c.OperatorClient.ApplyOperatorStatus(ctx, manager, status)
+}
+
+// TestKMSEncryptionEnabled: what is built for each set of optional options, and that the hooks work on an
+// operator that runs no KMS yet.
+func TestKMSEncryptionEnabled(t *testing.T) {
+	mapper := restmapper.NewDiscoveryRESTMapper(nil)
+	scenarios := []struct {
+		name          string
+		migration     *MigrationOptions
+		etcd          *EtcdOptions
+		wantMigrator  bool
+		wantCensus    bool
+		wantRunners   int
+		wantMigration string
+	}{
+		{name: "the required options only", wantRunners: 2},
+		{name: "with kmsguard's migrator", migration: &MigrationOptions{Dynamic: dynamicfake.NewSimpleDynamicClient(runtime.NewScheme()), Mapper: mapper}, wantMigrator: true, wantRunners: 3},
+		{name: "with etcd but no recovery", etcd: &EtcdOptions{KV: unusedKV{}, Prefix: "/kubernetes.io"}, wantCensus: true, wantRunners: 3},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			f := newFixture(t, &operatorv1.StaticPodOperatorStatus{OperatorStatus: operatorv1.OperatorStatus{LatestAvailableRevision: 1}})
+			f.opts.Migration, f.opts.Etcd = s.migration, s.etcd
+			c, err := NewStaticPodControllers(f.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := c.Deployer.(*kmsrollback.HoldingDeployer); !ok {
+				t.Errorf("Deployer is %T, want the operator's wrapped in a *kmsrollback.HoldingDeployer", c.Deployer)
+			}
+			if s.wantMigrator != (c.KMSMigrator != nil) || s.wantMigrator && c.Migrator != c.KMSMigrator || !s.wantMigrator && c.Migrator != f.opts.Migrator {
+				t.Errorf("Migrator %T, KMSMigrator %v; want kmsguard's: %v", c.Migrator, c.KMSMigrator, s.wantMigrator)
+			}
+			if s.wantCensus != (c.Verification != nil) {
+				t.Errorf("census %v, want one: %v", c.Verification, s.wantCensus)
+			}
+			if c.KMSState == nil || len(c.runners) != s.wantRunners {
+				t.Errorf("kmsstate %v, %d runners; want kmsstate and %d runners", c.KMSState, len(c.runners), s.wantRunners)
+			}
+			// No encryption config anywhere: no KMS change to hold.
+			if ok, err := c.Precondition(t.Context()); !ok || err != nil {
+				t.Errorf("Precondition = %v, %v; want true", ok, err)
+			}
+		})
+	}
+}
+
+// unusedKV is an etcd client the census is built with but never runs in these tests.
+type unusedKV struct{ clientv3.KV }
+
+func TestAllReady(t *testing.T) {
+	ready := func(context.Context, int32) (bool, error) { return true, nil }
+	notReady := func(context.Context, int32) (bool, error) { return false, nil }
+	failing := func(context.Context, int32) (bool, error) { return false, errors.New("cannot read revision") }
+	asked := 0
+	counted := func(context.Context, int32) (bool, error) { asked++; return true, nil }
+	scenarios := []struct {
+		name      string
+		checks    []func(context.Context, int32) (bool, error)
+		wantReady bool
+		wantErr   bool
+		wantAsked int
+	}{
+		{name: "every check ready", checks: []func(context.Context, int32) (bool, error){ready, counted}, wantReady: true, wantAsked: 1},
+		{name: "the operator's check not ready stops there", checks: []func(context.Context, int32) (bool, error){notReady, counted}},
+		{name: "kmsguard's check not ready", checks: []func(context.Context, int32) (bool, error){counted, notReady}, wantAsked: 1},
+		{name: "an error is returned", checks: []func(context.Context, int32) (bool, error){failing, counted}, wantErr: true},
+		{name: "a nil check is skipped", checks: []func(context.Context, int32) (bool, error){nil, counted}, wantReady: true, wantAsked: 1},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			asked = 0
+			var checks []revisioncontroller.ReadinessCheckFunc
+			for _, c := range s.checks {
+				checks = append(checks, c)
+			}
+			got, err := AllReady(checks...)(t.Context(), 2)
+			if got != s.wantReady || (err != nil) != s.wantErr || asked != s.wantAsked {
+				t.Errorf("AllReady = %v, %v after asking the counted check %d times; want %v, error %v, %d", got, err, asked, s.wantReady, s.wantErr, s.wantAsked)
+			}
+		})
+	}
+}
+
+// TestConfigKeys: kmsstate watches the keys of the deployed config, of the candidate and of held configs.
+func TestConfigKeys(t *testing.T) {
+	secret := func(name string, data []byte) *corev1.Secret {
+		return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: operandNamespace, Name: name}, Data: map[string][]byte{"encryption-config": data}}
+	}
+	ectest := encryptionconfigtest.Marshal
+	scenarios := []struct {
+		name    string
+		objects []runtime.Object
+		held    []string
+		heldErr error
+		want    []string
+		wantErr string
+	}{
+		{name: "no encryption config", want: nil},
+		{
+			name: "deployed, candidate and held keys",
+			objects: []runtime.Object{
+				secret("encryption-config-1", ectest(t, encryptionconfigtest.Secrets(encryptionconfigtest.KMS("1"), encryptionconfigtest.Identity()))),
+				secret("encryption-config", ectest(t, encryptionconfigtest.Secrets(encryptionconfigtest.KMS("2"), encryptionconfigtest.KMS("1"), encryptionconfigtest.Identity()))),
+			},
+			held: []string{"3"},
+			want: []string{"1", "2", "3"},
+		},
+		{name: "an invalid candidate names its secret", objects: []runtime.Object{secret("encryption-config", []byte("kind: nope"))}, wantErr: operandNamespace + "/encryption-config"},
+		{name: "the holds cannot be read", heldErr: errors.New("configmap unreadable"), wantErr: "configmap unreadable"},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			f := newFixture(t, &operatorv1.StaticPodOperatorStatus{OperatorStatus: operatorv1.OperatorStatus{LatestAvailableRevision: 1}}, s.objects...)
+			keys, err := configKeys{
+				configs: revisions.Secrets(f.kube.CoreV1(), operandNamespace, f.operator),
+				holds:   staticHolds{ids: s.held, err: s.heldErr},
+			}.KMSKeys(t.Context())
+			if s.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), s.wantErr) {
+					t.Fatalf("KMSKeys error %v, want one naming %q", err, s.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(keys.IDs, ",") != strings.Join(s.want, ",") {
+				t.Errorf("key ids %v, want %v", keys.IDs, s.want)
+			}
+		})
+	}
+}
+
+type staticHolds struct {
+	ids []string
+	err error
+}
+
+func (h staticHolds) HeldKeyIDs(context.Context) ([]string, error) { return h.ids, h.err }
