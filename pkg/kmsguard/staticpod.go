@@ -265,6 +265,7 @@ func (c *Controllers) addMigration(opts StaticPodOptions, deployer statemachine.
 	migrator, err := kmsmigration.New(kmsmigration.Options{
 		Dynamic:     opts.Migration.Dynamic,
 		Mapper:      opts.Migration.Mapper,
+		Component:   opts.InstanceName,
 		Checkpoints: kmsmigration.ConfigMapCheckpoints{Client: opts.KubeClient.CoreV1(), Namespace: opts.OperatorNamespace, Name: MigrationConfigMapName},
 		KMS:         c.KMSState,
 	})

@@ -16,7 +16,9 @@ import (
 // component-base's legacy registry, which library-go operators serve on
 // /metrics. The rate is rate(kmsguard_migration_objects_total[1m]); the
 // Progressing and KMSEncryptionVerified conditions carry the same facts for
-// clusters without a monitoring stack.
+// clusters without a monitoring stack. Every series carries component (the
+// controller's instance name, the Migrator's Options.Component), so that two
+// migrators or controllers in one process keep theirs apart.
 type metricsSet struct {
 	objects   *metrics.CounterVec
 	remaining *metrics.GaugeVec
@@ -24,8 +26,19 @@ type metricsSet struct {
 
 	verification     *metrics.GaugeVec
 	resourceVerified *metrics.GaugeVec
-	mu               sync.Mutex
-	verifiedSeries   map[string]bool
+}
+
+// componentMetrics are one Migrator's or VerificationController's series: it
+// deletes those of its component only.
+type componentMetrics struct {
+	*metricsSet
+	component      string
+	mu             sync.Mutex
+	verifiedSeries map[string]bool
+}
+
+func newComponentMetrics(component string) *componentMetrics {
+	return &componentMetrics{metricsSet: registeredMetrics(), component: component, verifiedSeries: map[string]bool{}}
 }
 
 // verificationReasons are the values of the reason label of
@@ -47,32 +60,31 @@ func registeredMetrics() *metricsSet {
 				Name:           "migration_objects_total",
 				Help:           "Objects the KMS migration handled, by outcome: rewritten, unchanged, conflict, gone, failed, undecryptable.",
 				StabilityLevel: metrics.ALPHA,
-			}, []string{"resource", "outcome"}),
+			}, []string{"component", "resource", "outcome"}),
 			remaining: metrics.NewGaugeVec(&metrics.GaugeOpts{
 				Namespace:      "kmsguard",
 				Name:           "migration_remaining_objects",
 				Help:           "Objects of a resource the running KMS migration has not handled yet (apiserver estimate).",
 				StabilityLevel: metrics.ALPHA,
-			}, []string{"resource"}),
+			}, []string{"component", "resource"}),
 			paused: metrics.NewGaugeVec(&metrics.GaugeOpts{
 				Namespace:      "kmsguard",
 				Name:           "migration_paused",
 				Help:           "1 while the KMS migration of a resource is paused, by reason.",
 				StabilityLevel: metrics.ALPHA,
-			}, []string{"resource", "reason"}),
+			}, []string{"component", "resource", "reason"}),
 			verification: metrics.NewGaugeVec(&metrics.GaugeOpts{
 				Namespace:      "kmsguard",
 				Name:           "encryption_verification_state",
 				Help:           "1 for the reason of the KMSEncryptionVerified condition after the latest scan of etcd, 0 for the other reasons.",
 				StabilityLevel: metrics.ALPHA,
-			}, []string{"reason"}),
+			}, []string{"component", "reason"}),
 			resourceVerified: metrics.NewGaugeVec(&metrics.GaugeOpts{
 				Namespace:      "kmsguard",
 				Name:           "encryption_resource_verified",
 				Help:           "1 when the last successful scan of etcd found every value of an encrypted resource under its write key, 0 otherwise.",
 				StabilityLevel: metrics.ALPHA,
-			}, []string{"resource"}),
-			verifiedSeries: map[string]bool{},
+			}, []string{"component", "resource"}),
 		}
 		legacyregistry.MustRegister(sharedSet.all()...)
 	})
@@ -101,29 +113,29 @@ var outcomeNames = map[outcome]string{
 	outcomeUndecryptable: "undecryptable",
 }
 
-func (m *metricsSet) observe(gr schema.GroupResource, o outcome) {
-	m.objects.WithLabelValues(gr.String(), outcomeNames[o]).Inc()
+func (m *componentMetrics) observe(gr schema.GroupResource, o outcome) {
+	m.objects.WithLabelValues(m.component, gr.String(), outcomeNames[o]).Inc()
 }
 
 // update publishes the gauges of a running migration.
-func (m *metricsSet) update(p Progress) {
+func (m *componentMetrics) update(p Progress) {
 	resource := p.Resource.String()
 	if p.Total > 0 {
-		m.remaining.WithLabelValues(resource).Set(float64(max(p.Total-p.Counts.Done()-p.Counts.Failed-p.Counts.Undecryptable, 0)))
+		m.remaining.WithLabelValues(m.component, resource).Set(float64(max(p.Total-p.Counts.Done()-p.Counts.Failed-p.Counts.Undecryptable, 0)))
 	}
 	m.setPaused(resource, p.Paused)
 }
 
 // finished zeroes the gauges of a migration that ended or was stopped: no
 // migration of the resource runs, so nothing remains and nothing is paused.
-func (m *metricsSet) finished(gr schema.GroupResource) {
-	m.remaining.WithLabelValues(gr.String()).Set(0)
+func (m *componentMetrics) finished(gr schema.GroupResource) {
+	m.remaining.WithLabelValues(m.component, gr.String()).Set(0)
 	m.setPaused(gr.String(), NotPaused)
 }
 
 // setPaused sets the paused gauge of every reason: 1 for the current one, 0 for the others.
-func (m *metricsSet) setPaused(resource string, paused PauseReason) {
-	metricsutil.SetOneOf(m.paused, string(paused), []string{string(PausedKMSUnhealthy), string(PausedErrorThreshold), string(PausedRetryAfter)}, resource)
+func (m *componentMetrics) setPaused(resource string, paused PauseReason) {
+	metricsutil.SetOneOf(m.paused, string(paused), []string{string(PausedKMSUnhealthy), string(PausedErrorThreshold), string(PausedRetryAfter)}, m.component, resource)
 }
 
 // verified publishes one sync of the VerificationController: the condition's
@@ -131,8 +143,8 @@ func (m *metricsSet) setPaused(resource string, paused PauseReason) {
 // verify), each resource's verdict. A failed scan leaves the resources as the
 // last successful one found them, as Reports does; the series of resources no
 // longer scanned are deleted.
-func (m *metricsSet) verified(reason string, scanned bool, reports []*evidence.Report) {
-	metricsutil.SetOneOf(m.verification, reason, verificationReasons)
+func (m *componentMetrics) verified(reason string, scanned bool, reports []*evidence.Report) {
+	metricsutil.SetOneOf(m.verification, reason, verificationReasons, m.component)
 	if !scanned {
 		return
 	}
@@ -147,12 +159,12 @@ func (m *metricsSet) verified(reason string, scanned bool, reports []*evidence.R
 			if r.Verified() {
 				v = 1
 			}
-			m.resourceVerified.WithLabelValues(r.Resource).Set(v)
+			m.resourceVerified.WithLabelValues(m.component, r.Resource).Set(v)
 		}
 	}
 	for resource := range m.verifiedSeries {
 		if !resources[resource] {
-			m.resourceVerified.DeleteLabelValues(resource)
+			m.resourceVerified.DeleteLabelValues(m.component, resource)
 		}
 	}
 	m.verifiedSeries = resources

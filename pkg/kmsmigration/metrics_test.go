@@ -14,12 +14,12 @@ import (
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/component-base/metrics/legacyregistry"
 	"k8s.io/component-base/metrics/testutil"
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/kmsguard/kmsguard/internal/apiservertest"
 	"github.com/kmsguard/kmsguard/internal/etcdtest"
+	"github.com/kmsguard/kmsguard/internal/metricstest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
@@ -27,12 +27,12 @@ import (
 
 // verificationExposition is what the verification metrics read after a sync that set reason, with the given
 // resource verdicts (resource -> 0 or 1).
-func verificationExposition(reason string, resources map[string]int) string {
+func verificationExposition(component, reason string, resources map[string]int) string {
 	var b strings.Builder
 	if len(resources) > 0 {
 		b.WriteString("# HELP kmsguard_encryption_resource_verified [ALPHA] 1 when the last successful scan of etcd found every value of an encrypted resource under its write key, 0 otherwise.\n# TYPE kmsguard_encryption_resource_verified gauge\n")
 		for resource, v := range resources {
-			b.WriteString("kmsguard_encryption_resource_verified{resource=\"" + resource + "\"} " + map[int]string{0: "0", 1: "1"}[v] + "\n")
+			b.WriteString("kmsguard_encryption_resource_verified{component=\"" + component + "\",resource=\"" + resource + "\"} " + map[int]string{0: "0", 1: "1"}[v] + "\n")
 		}
 	}
 	b.WriteString("# HELP kmsguard_encryption_verification_state [ALPHA] 1 for the reason of the KMSEncryptionVerified condition after the latest scan of etcd, 0 for the other reasons.\n# TYPE kmsguard_encryption_verification_state gauge\n")
@@ -41,7 +41,7 @@ func verificationExposition(reason string, resources map[string]int) string {
 		if r == reason {
 			v = "1"
 		}
-		b.WriteString("kmsguard_encryption_verification_state{reason=\"" + r + "\"} " + v + "\n")
+		b.WriteString("kmsguard_encryption_verification_state{component=\"" + component + "\",reason=\"" + r + "\"} " + v + "\n")
 	}
 	return b.String()
 }
@@ -57,7 +57,8 @@ func TestVerificationMetrics(t *testing.T) {
 	kv.BeforeGet = func(int, clientv3.Op) error { return getErr }
 	targets := []VerifyTarget{secrets}
 	recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
-	c := newTestVerificationController(t, "test", VerificationOptions{
+	// An instance name of its own: the package's tests share the legacy registry.
+	c := newTestVerificationController(t, t.Name(), VerificationOptions{
 		Verifier:       evidence.NewVerifier(kv, evidence.Options{Counter: storeCounter{kv}}),
 		Targets:        func(context.Context) ([]VerifyTarget, error) { return targets, nil },
 		OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
@@ -97,7 +98,7 @@ func TestVerificationMetrics(t *testing.T) {
 	for _, s := range scenarios {
 		s.change()
 		_ = c.sync(context.Background(), factory.NewSyncContext("test", recorder))
-		if err := testutil.GatherAndCompare(legacyregistry.DefaultGatherer, strings.NewReader(verificationExposition(s.wantReason, s.wantResources)),
+		if err := testutil.GatherAndCompare(metricstest.Gatherer(t.Name()), strings.NewReader(verificationExposition(t.Name(), s.wantReason, s.wantResources)),
 			"kmsguard_encryption_verification_state", "kmsguard_encryption_resource_verified"); err != nil {
 			t.Errorf("%s:\n%v", s.name, err)
 		}
@@ -142,9 +143,9 @@ func TestStoppedMigrationMetrics(t *testing.T) {
 		var err error
 		switch name {
 		case "remaining":
-			v, err = testutil.GetGaugeMetricValue(m.metrics.remaining.WithLabelValues(labels...))
+			v, err = testutil.GetGaugeMetricValue(m.metrics.remaining.WithLabelValues(append([]string{m.metrics.component}, labels...)...))
 		case "paused":
-			v, err = testutil.GetGaugeMetricValue(m.metrics.paused.WithLabelValues(labels...))
+			v, err = testutil.GetGaugeMetricValue(m.metrics.paused.WithLabelValues(append([]string{m.metrics.component}, labels...)...))
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -25,7 +25,7 @@ import (
 // in-process migrator; Migrate runs one migration synchronously for the CLI.
 type Migrator struct {
 	opts    Options
-	metrics *metricsSet
+	metrics *componentMetrics
 
 	lock    sync.Mutex
 	runs    map[schema.GroupResource]*migration
@@ -57,7 +57,7 @@ func New(opts Options) (*Migrator, error) {
 	if opts.Checkpoints == nil {
 		opts.Checkpoints = &memoryCheckpoints{}
 	}
-	return &Migrator{opts: opts, metrics: registeredMetrics(), runs: map[schema.GroupResource]*migration{}}, nil
+	return &Migrator{opts: opts, metrics: newComponentMetrics(opts.Component), runs: map[schema.GroupResource]*migration{}}, nil
 }
 
 // EnsureMigration implements migrators.Migrator for library-go's migration

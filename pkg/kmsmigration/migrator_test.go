@@ -467,7 +467,7 @@ func TestMigrationMetrics(t *testing.T) {
 	c.Unreadable["ns00/s0007"] = true
 	m := newTestMigrator(t, testOptions(t, c))
 	counter := func(outcome string) float64 {
-		v, err := testutil.GetCounterMetricValue(m.metrics.objects.WithLabelValues("secrets", outcome))
+		v, err := testutil.GetCounterMetricValue(m.metrics.objects.WithLabelValues(m.metrics.component, "secrets", outcome))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -483,7 +483,7 @@ func TestMigrationMetrics(t *testing.T) {
 	if got := counter("undecryptable") - undecryptable; got != 1 {
 		t.Errorf("kmsguard_migration_objects_total{outcome=undecryptable} rose by %v, want 1", got)
 	}
-	if v, _ := testutil.GetGaugeMetricValue(m.metrics.remaining.WithLabelValues("secrets")); v != 0 {
+	if v, _ := testutil.GetGaugeMetricValue(m.metrics.remaining.WithLabelValues(m.metrics.component, "secrets")); v != 0 {
 		t.Errorf("kmsguard_migration_remaining_objects is %v after the migration, want 0", v)
 	}
 }

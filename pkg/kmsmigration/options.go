@@ -53,6 +53,11 @@ const (
 
 // Options configure a Migrator. Dynamic and Mapper are required.
 type Options struct {
+	// Component labels the Migrator's metrics: the operator's instance name, as its controllers are named
+	// ("kube-apiserver"), so that two migrators in one process keep their series apart. Empty for a standalone
+	// run (kmsguard migrate).
+	Component string
+
 	Dynamic dynamic.Interface
 	// Mapper resolves a GroupResource to its preferred version and scope,
 	// e.g. restmapper.NewDeferredDiscoveryRESTMapper over a cached discovery

@@ -31,7 +31,7 @@ type run struct {
 	health     healthFunc // kmsstate's verdict on the write key (writeKeyHealth); nil never pauses
 	inFlight   *latencyLimiter
 	rate       flowcontrol.RateLimiter
-	metrics    *metricsSet
+	metrics    *componentMetrics
 
 	lock sync.Mutex
 	// cp is the committed progress: what Checkpoints get.

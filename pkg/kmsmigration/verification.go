@@ -119,7 +119,7 @@ type VerificationController struct {
 
 	name    string
 	options VerificationOptions
-	metrics *metricsSet
+	metrics *componentMetrics
 
 	lock   sync.Mutex
 	report []*evidence.Report
@@ -140,7 +140,7 @@ func NewVerificationController(instanceName string, options VerificationOptions)
 	if options.MigrationFinished == nil && options.Migrator != nil {
 		options.MigrationFinished = options.Migrator.LastFinished
 	}
-	c := &VerificationController{name: factory.ControllerInstanceName(instanceName, "KMSEncryptionVerification"), options: options, metrics: registeredMetrics()}
+	c := &VerificationController{name: factory.ControllerInstanceName(instanceName, "KMSEncryptionVerification"), options: options, metrics: newComponentMetrics(instanceName)}
 	f := factory.New().
 		WithSync(c.sync).
 		WithControllerInstanceName(c.name).

@@ -60,7 +60,7 @@ type Controller struct {
 	options Options
 	scanner *Scanner
 	deleter *Deleter
-	metrics *metricsSet
+	metrics *componentMetrics
 
 	mu          sync.Mutex
 	lastScan    time.Time
@@ -90,7 +90,7 @@ func NewController(instanceName string, opts Options) (*Controller, error) {
 		name:      factory.ControllerInstanceName(instanceName, "KMSRecovery"),
 		options:   opts,
 		scanner:   &Scanner{Client: opts.Dynamic, Raw: opts.Raw},
-		metrics:   registeredMetrics(),
+		metrics:   newComponentMetrics(instanceName),
 		recreated: sets.New[ObjectRef](),
 	}
 	c.deleter = &Deleter{Client: opts.Dynamic, Raw: opts.Raw, Resources: opts.Resources, Now: opts.Clock.Now}

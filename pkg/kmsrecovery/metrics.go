@@ -10,11 +10,23 @@ import (
 // metricsSet are the recovery metrics, registered once in component-base's legacy registry, which library-go
 // operators serve on /metrics: kmsguard_undecryptable_objects{resource}, the objects of each encrypted
 // resource the latest scan could not read. Its resource label is bounded by the encrypted resources; the
-// objects and the keys they were written under are in the condition and the ConfigMap, never in labels.
+// objects and the keys they were written under are in the condition and the ConfigMap, never in labels. Every
+// series carries component, the controller's instance name, so that two controllers in one process keep theirs
+// apart.
 type metricsSet struct {
 	undecryptable *metrics.GaugeVec
-	mu            sync.Mutex
-	series        map[string]bool
+}
+
+// componentMetrics are one controller's series: it deletes those of its component only.
+type componentMetrics struct {
+	*metricsSet
+	component string
+	mu        sync.Mutex
+	series    map[string]bool
+}
+
+func newComponentMetrics(component string) *componentMetrics {
+	return &componentMetrics{metricsSet: registeredMetrics(), component: component, series: map[string]bool{}}
 }
 
 var (
@@ -30,8 +42,7 @@ func registeredMetrics() *metricsSet {
 				Name:           "undecryptable_objects",
 				Help:           "Objects of an encrypted resource that kube-apiserver could not read in the latest scan.",
 				StabilityLevel: metrics.ALPHA,
-			}, []string{"resource"}),
-			series: map[string]bool{},
+			}, []string{"component", "resource"}),
 		}
 		legacyregistry.MustRegister(sharedSet.all()...)
 	})
@@ -51,17 +62,17 @@ func RegisterMetrics() []metrics.Registerable {
 
 // scanned sets the count of every resource of a scan, 0 included, and deletes the series of resources it no
 // longer has.
-func (m *metricsSet) scanned(findings *Findings) {
+func (m *componentMetrics) scanned(findings *Findings) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	resources := map[string]bool{}
 	for _, r := range findings.Resources {
 		resources[r.Resource.String()] = true
-		m.undecryptable.WithLabelValues(r.Resource.String()).Set(float64(len(r.Unreadable)))
+		m.undecryptable.WithLabelValues(m.component, r.Resource.String()).Set(float64(len(r.Unreadable)))
 	}
 	for resource := range m.series {
 		if !resources[resource] {
-			m.undecryptable.DeleteLabelValues(resource)
+			m.undecryptable.DeleteLabelValues(m.component, resource)
 		}
 	}
 	m.series = resources

@@ -9,9 +9,9 @@ import (
 	"github.com/openshift/library-go/pkg/controller/factory"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	clienttesting "k8s.io/client-go/testing"
-	"k8s.io/component-base/metrics/legacyregistry"
 	"k8s.io/component-base/metrics/testutil"
 
+	"github.com/kmsguard/kmsguard/internal/metricstest"
 	"github.com/kmsguard/kmsguard/internal/recoverytest"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 )
@@ -70,10 +70,10 @@ func TestUndecryptableObjectsMetric(t *testing.T) {
 		_ = env.ctrl.Sync(context.Background(), factory.NewSyncContext("test", env.recorder))
 		want := fmt.Sprintf(`# HELP kmsguard_undecryptable_objects [ALPHA] Objects of an encrypted resource that kube-apiserver could not read in the latest scan.
 # TYPE kmsguard_undecryptable_objects gauge
-kmsguard_undecryptable_objects{resource="configmaps"} %d
-kmsguard_undecryptable_objects{resource="secrets"} %d
+kmsguard_undecryptable_objects{component="kube-apiserver",resource="configmaps"} %d
+kmsguard_undecryptable_objects{component="kube-apiserver",resource="secrets"} %d
 `, s.wantConfigMaps, s.wantSecrets)
-		if err := testutil.GatherAndCompare(legacyregistry.DefaultGatherer, strings.NewReader(want), "kmsguard_undecryptable_objects"); err != nil {
+		if err := testutil.GatherAndCompare(metricstest.Gatherer("kube-apiserver"), strings.NewReader(want), "kmsguard_undecryptable_objects"); err != nil {
 			t.Errorf("%s:\n%v", s.name, err)
 		}
 	}

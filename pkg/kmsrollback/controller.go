@@ -75,7 +75,7 @@ type Controller struct {
 
 	name    string
 	options Options
-	metrics *metricsSet
+	metrics *componentMetrics
 }
 
 // NewController builds the controller; run it with Run(ctx, 1). instanceName is the operator's controller
@@ -91,7 +91,7 @@ func NewController(instanceName string, opts Options) (*Controller, error) {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
-	c := &Controller{name: factory.ControllerInstanceName(instanceName, "KMSRollback"), options: opts, metrics: registeredMetrics()}
+	c := &Controller{name: factory.ControllerInstanceName(instanceName, "KMSRollback"), options: opts, metrics: newComponentMetrics(instanceName)}
 	c.Controller = factory.New().
 		WithSync(c.sync).
 		WithControllerInstanceName(c.name).
@@ -221,7 +221,7 @@ func (c *Controller) revert(ctx context.Context, recorder events.Recorder, faile
 	if err := c.options.Target.Apply(ctx, data, recorder); err != nil {
 		return holds, version, err
 	}
-	c.metrics.reverts.Inc()
+	c.metrics.reverted()
 	klog.Warningf("%s: reverted the encryption config to revision %d: %v", c.name, failed.LastGood, failed)
 	recorder.Warningf(EventReverted, "reverted the encryption config to that of revision %d (%s): %v", failed.LastGood, failed.LastGoodHash, failed)
 	return holds, version, nil

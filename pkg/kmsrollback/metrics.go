@@ -21,9 +21,22 @@ var reasons = []Reason{ReasonAsExpected, ReasonFailureNotAttributedToKMS, Reason
 //     the others. RevertedFailingKMSConfig stays 1 from the revert until the next config rolls out healthy,
 //     across operator restarts (the HoldStore keeps the revert).
 //   - kmsguard_kms_config_reverts_total: the reverts this process wrote.
+//
+// Every series carries component, the controller's instance name, so that two controllers in one process keep
+// theirs apart.
 type metricsSet struct {
 	state   *metrics.GaugeVec
-	reverts *metrics.Counter
+	reverts *metrics.CounterVec
+}
+
+// componentMetrics are one controller's series.
+type componentMetrics struct {
+	*metricsSet
+	component string
+}
+
+func newComponentMetrics(component string) *componentMetrics {
+	return &componentMetrics{metricsSet: registeredMetrics(), component: component}
 }
 
 var (
@@ -39,13 +52,13 @@ func registeredMetrics() *metricsSet {
 				Name:           "kms_rollback_state",
 				Help:           "1 for the reason of the KMSRollbackDegraded condition after the latest sync, 0 for the other reasons.",
 				StabilityLevel: metrics.ALPHA,
-			}, []string{"reason"}),
-			reverts: metrics.NewCounter(&metrics.CounterOpts{
+			}, []string{"component", "reason"}),
+			reverts: metrics.NewCounterVec(&metrics.CounterOpts{
 				Namespace:      "kmsguard",
 				Name:           "kms_config_reverts_total",
 				Help:           "Reverts of an encryption config whose KMS change made kube-apiservers fail, written by this process.",
 				StabilityLevel: metrics.ALPHA,
-			}),
+			}, []string{"component"}),
 		}
 		legacyregistry.MustRegister(sharedSet.all()...)
 	})
@@ -64,10 +77,13 @@ func RegisterMetrics() []metrics.Registerable {
 }
 
 // setState sets the series of every reason: 1 for reason, 0 for the others.
-func (m *metricsSet) setState(reason string) {
+func (m *componentMetrics) setState(reason string) {
 	values := make([]string, 0, len(reasons))
 	for _, r := range reasons {
 		values = append(values, string(r))
 	}
-	metricsutil.SetOneOf(m.state, reason, values)
+	metricsutil.SetOneOf(m.state, reason, values, m.component)
 }
+
+// reverted counts a revert written.
+func (m *componentMetrics) reverted() { m.reverts.WithLabelValues(m.component).Inc() }

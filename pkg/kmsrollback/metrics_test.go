@@ -8,13 +8,13 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
-	"k8s.io/component-base/metrics/legacyregistry"
 	"k8s.io/component-base/metrics/testutil"
 
 	"github.com/kmsguard/kmsguard/internal/conventionstest"
+	"github.com/kmsguard/kmsguard/internal/metricstest"
 )
 
-// stateExposition is kmsguard_kms_rollback_state with a 1 on reason.
+// stateExposition is kmsguard_kms_rollback_state of the fixture's controller (kube-apiserver) with a 1 on reason.
 func stateExposition(reason Reason) string {
 	var b strings.Builder
 	b.WriteString("# HELP kmsguard_kms_rollback_state [ALPHA] 1 for the reason of the KMSRollbackDegraded condition after the latest sync, 0 for the other reasons.\n# TYPE kmsguard_kms_rollback_state gauge\n")
@@ -23,7 +23,7 @@ func stateExposition(reason Reason) string {
 		if r == reason {
 			v = 1
 		}
-		fmt.Fprintf(&b, "kmsguard_kms_rollback_state{reason=%q} %d\n", r, v)
+		fmt.Fprintf(&b, "kmsguard_kms_rollback_state{component=\"kube-apiserver\",reason=%q} %d\n", r, v)
 	}
 	return b.String()
 }
@@ -101,7 +101,7 @@ func TestRollbackMetrics(t *testing.T) {
 			}
 			reverts := func() float64 {
 				t.Helper()
-				v, err := testutil.GetCounterMetricValue(registeredMetrics().reverts)
+				v, err := testutil.GetCounterMetricValue(registeredMetrics().reverts.WithLabelValues("kube-apiserver"))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -113,7 +113,7 @@ func TestRollbackMetrics(t *testing.T) {
 				f.controller = f.newController()
 			}
 			f.sync()
-			if err := testutil.GatherAndCompare(legacyregistry.DefaultGatherer, strings.NewReader(stateExposition(s.wantReason)), "kmsguard_kms_rollback_state"); err != nil {
+			if err := testutil.GatherAndCompare(metricstest.Gatherer("kube-apiserver"), strings.NewReader(stateExposition(s.wantReason)), "kmsguard_kms_rollback_state"); err != nil {
 				t.Error(err)
 			}
 			if got := reverts() - before; got != s.wantReverts {

@@ -148,7 +148,7 @@ type Controller struct {
 
 	name    string
 	options Options
-	metrics *metricsSet
+	metrics *componentMetrics
 
 	mu       sync.RWMutex
 	memory   Memory
@@ -187,7 +187,7 @@ func NewController(instanceName string, opts Options) (*Controller, error) {
 	c := &Controller{
 		name:     factory.ControllerInstanceName(instanceName, "KMSState"),
 		options:  opts,
-		metrics:  registeredMetrics(),
+		metrics:  newComponentMetrics(instanceName),
 		probeNow: make(chan struct{}, 1),
 	}
 	f := factory.New().

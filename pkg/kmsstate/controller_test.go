@@ -15,10 +15,10 @@ import (
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/component-base/metrics/legacyregistry"
 	"k8s.io/component-base/metrics/testutil"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/kmsguard/kmsguard/internal/metricstest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 )
 
@@ -294,7 +294,7 @@ func TestControllerMetrics(t *testing.T) {
 	statusProvider := &fakeStatusProvider{}
 	nodes := staticNodes{"master-0", "master-1"}
 	recorder := events.NewInMemoryRecorder("test", clock)
-	c := newTestController(t, Options{
+	c := newMetricsTestController(t, Options{
 		OperatorClient: &recordingOperatorClient{OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)},
 		StatusProvider: statusProvider, Nodes: &nodes, Keys: staticKeys{IDs: []string{"9"}},
 		Recorder: recorder, Clock: clock,
@@ -310,7 +310,7 @@ func TestControllerMetrics(t *testing.T) {
 	// run of -count: read this key's series alone, before and after.
 	rotations := func() float64 {
 		t.Helper()
-		got, err := testutil.GetCounterMetricValue(registeredMetrics().rotations.WithLabelValues("9"))
+		got, err := testutil.GetCounterMetricValue(registeredMetrics().rotations.WithLabelValues(t.Name(), "9"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -329,12 +329,12 @@ func TestControllerMetrics(t *testing.T) {
 	want := `
 # HELP kmsguard_kms_plugin_healthy [ALPHA] 1 when the KMS plugin for a key on a node is healthy with a fresh report, 0 otherwise.
 # TYPE kmsguard_kms_plugin_healthy gauge
-kmsguard_kms_plugin_healthy{key_id="9",node="master-0"} 0
+kmsguard_kms_plugin_healthy{component="TestControllerMetrics",key_id="9",node="master-0"} 0
 # HELP kmsguard_kms_plugin_last_report_timestamp_seconds [ALPHA] Unix time at which the reporter last checked the KMS plugin for a key on a node.
 # TYPE kmsguard_kms_plugin_last_report_timestamp_seconds gauge
-kmsguard_kms_plugin_last_report_timestamp_seconds{key_id="9",node="master-0"} ` + fmt.Sprint(float64(clock.Now().Add(-20*time.Second).Unix())) + `
+kmsguard_kms_plugin_last_report_timestamp_seconds{component="TestControllerMetrics",key_id="9",node="master-0"} ` + fmt.Sprint(float64(clock.Now().Add(-20*time.Second).Unix())) + `
 `
-	if err := testutil.GatherAndCompare(legacyregistry.DefaultGatherer, strings.NewReader(want),
+	if err := testutil.GatherAndCompare(metricstest.Gatherer(t.Name()), strings.NewReader(want),
 		"kmsguard_kms_plugin_healthy", "kmsguard_kms_plugin_last_report_timestamp_seconds"); err != nil {
 		t.Error(err)
 	}

@@ -44,17 +44,36 @@ var pluginStates = []PluginHealth{PluginHealthy, PluginUnhealthy, PluginUnreacha
 // And kmsguard_kms_key_rotations_total{key_id}, the completed rotations of a key's KEK id. The series of
 // plugins and nodes that are no longer evaluated (a node or key that went away, KMS no longer in use) are
 // deleted.
+//
+// Every series carries component, the controller's instance name ("kube-apiserver"), so that two controllers in
+// one process (two operators' wirings, or two components) share the registration without mixing their series.
 type metricsSet struct {
-	pluginHealthy    *metrics.GaugeVec
-	pluginState      *metrics.GaugeVec
-	lastReport       *metrics.GaugeVec
-	rotationPending  *metrics.GaugeVec
-	failures         *metrics.GaugeVec
-	rotations        *metrics.CounterVec
+	pluginHealthy   *metrics.GaugeVec
+	pluginState     *metrics.GaugeVec
+	lastReport      *metrics.GaugeVec
+	rotationPending *metrics.GaugeVec
+	failures        *metrics.GaugeVec
+	rotations       *metrics.CounterVec
+}
+
+// componentMetrics are one controller's series: it sets and deletes those of its component only.
+type componentMetrics struct {
+	*metricsSet
+	component        string
 	mu               sync.Mutex
 	pluginSeries     map[pluginSeries]bool
 	lastReportSeries map[pluginSeries]bool
 	nodeSeries       map[string]bool
+}
+
+func newComponentMetrics(component string) *componentMetrics {
+	return &componentMetrics{
+		metricsSet:       registeredMetrics(),
+		component:        component,
+		pluginSeries:     map[pluginSeries]bool{},
+		lastReportSeries: map[pluginSeries]bool{},
+		nodeSeries:       map[string]bool{},
+	}
 }
 
 // pluginSeries are the labels of one plugin's series.
@@ -73,40 +92,37 @@ func registeredMetrics() *metricsSet {
 				Name:           "kms_plugin_healthy",
 				Help:           "1 when the KMS plugin for a key on a node is healthy with a fresh report, 0 otherwise.",
 				StabilityLevel: metrics.ALPHA,
-			}, []string{"node", "key_id"}),
+			}, []string{"component", "node", "key_id"}),
 			pluginState: metrics.NewGaugeVec(&metrics.GaugeOpts{
 				Namespace:      "kmsguard",
 				Name:           "kms_plugin_state",
 				Help:           "1 for the state of the KMS plugin for a key on a node (Healthy, Unhealthy, Unreachable, Stale, Missing), 0 for the other states.",
 				StabilityLevel: metrics.ALPHA,
-			}, []string{"node", "key_id", "state"}),
+			}, []string{"component", "node", "key_id", "state"}),
 			lastReport: metrics.NewGaugeVec(&metrics.GaugeOpts{
 				Namespace:      "kmsguard",
 				Name:           "kms_plugin_last_report_timestamp_seconds",
 				Help:           "Unix time at which the reporter last checked the KMS plugin for a key on a node.",
 				StabilityLevel: metrics.ALPHA,
-			}, []string{"node", "key_id"}),
+			}, []string{"component", "node", "key_id"}),
 			rotationPending: metrics.NewGaugeVec(&metrics.GaugeOpts{
 				Namespace:      "kmsguard",
 				Name:           "kms_key_rotation_pending",
 				Help:           "1 while a rotation of the KEK id behind a key waits for a node, 0 otherwise.",
 				StabilityLevel: metrics.ALPHA,
-			}, []string{"node", "key_id"}),
+			}, []string{"component", "node", "key_id"}),
 			failures: metrics.NewGaugeVec(&metrics.GaugeOpts{
 				Namespace:      "kmsguard",
 				Name:           "kms_failures",
 				Help:           "KMS failures on a node in kmsstate's latest evaluation, by KMSPluginsDegraded reason: one per key, or one for an apiserver failure that names no key.",
 				StabilityLevel: metrics.ALPHA,
-			}, []string{"node", "reason"}),
+			}, []string{"component", "node", "reason"}),
 			rotations: metrics.NewCounterVec(&metrics.CounterOpts{
 				Namespace:      "kmsguard",
 				Name:           "kms_key_rotations_total",
 				Help:           "Completed rotations of the remote KMS key_id behind a key, seen on every node.",
 				StabilityLevel: metrics.ALPHA,
-			}, []string{"key_id"}),
-			pluginSeries:     map[pluginSeries]bool{},
-			lastReportSeries: map[pluginSeries]bool{},
-			nodeSeries:       map[string]bool{},
+			}, []string{"component", "key_id"}),
 		}
 		legacyregistry.MustRegister(sharedSet.all()...)
 	})
@@ -126,7 +142,7 @@ func RegisterMetrics() []metrics.Registerable {
 
 // update sets the series of every plugin of state and deletes those of plugins it no longer has. Series that
 // stay are set in place, never deleted and created again, so that a scrape never misses them.
-func (m *metricsSet) update(state *State, _ time.Time) {
+func (m *componentMetrics) update(state *State, _ time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	plugins := map[pluginSeries]bool{}
@@ -140,40 +156,40 @@ func (m *metricsSet) update(state *State, _ time.Time) {
 	for _, p := range state.Plugins {
 		series := pluginSeries{p.Node, p.KeyID}
 		plugins[series] = true
-		m.pluginHealthy.WithLabelValues(p.Node, p.KeyID).Set(oneIf(p.Health == PluginHealthy))
-		m.rotationPending.WithLabelValues(p.Node, p.KeyID).Set(oneIf(pending[series]))
+		m.pluginHealthy.WithLabelValues(m.component, p.Node, p.KeyID).Set(oneIf(p.Health == PluginHealthy))
+		m.rotationPending.WithLabelValues(m.component, p.Node, p.KeyID).Set(oneIf(pending[series]))
 		for _, s := range pluginStates {
-			m.pluginState.WithLabelValues(p.Node, p.KeyID, string(s)).Set(oneIf(p.Health == s))
+			m.pluginState.WithLabelValues(m.component, p.Node, p.KeyID, string(s)).Set(oneIf(p.Health == s))
 		}
 		if !p.LastChecked.IsZero() {
 			reported[series] = true
-			m.lastReport.WithLabelValues(p.Node, p.KeyID).Set(float64(p.LastChecked.UnixNano()) / float64(time.Second))
+			m.lastReport.WithLabelValues(m.component, p.Node, p.KeyID).Set(float64(p.LastChecked.UnixNano()) / float64(time.Second))
 		}
 	}
 	for series := range m.pluginSeries {
 		if !plugins[series] {
-			m.pluginHealthy.DeleteLabelValues(series.node, series.keyID)
-			m.rotationPending.DeleteLabelValues(series.node, series.keyID)
+			m.pluginHealthy.DeleteLabelValues(m.component, series.node, series.keyID)
+			m.rotationPending.DeleteLabelValues(m.component, series.node, series.keyID)
 			for _, s := range pluginStates {
-				m.pluginState.DeleteLabelValues(series.node, series.keyID, string(s))
+				m.pluginState.DeleteLabelValues(m.component, series.node, series.keyID, string(s))
 			}
 		}
 	}
 	for series := range m.lastReportSeries {
 		if !reported[series] {
-			m.lastReport.DeleteLabelValues(series.node, series.keyID)
+			m.lastReport.DeleteLabelValues(m.component, series.node, series.keyID)
 		}
 	}
 	m.pluginSeries, m.lastReportSeries = plugins, reported
 	m.updateFailures(state)
 	for _, r := range state.Completed {
-		m.rotations.WithLabelValues(r.KeyID).Inc()
+		m.rotations.WithLabelValues(m.component, r.KeyID).Inc()
 	}
 }
 
 // updateFailures sets the failure counts of every node of state, every reason present, and deletes the series
 // of nodes it no longer has; with no KMS key in use, there is nothing to fail and no series.
-func (m *metricsSet) updateFailures(state *State) {
+func (m *componentMetrics) updateFailures(state *State) {
 	counts := map[string]map[Reason]int{}
 	nodes := map[string]bool{}
 	for _, node := range state.Nodes {
@@ -190,13 +206,13 @@ func (m *metricsSet) updateFailures(state *State) {
 	}
 	for node := range nodes {
 		for _, reason := range failureReasons {
-			m.failures.WithLabelValues(node, string(reason)).Set(float64(counts[node][reason]))
+			m.failures.WithLabelValues(m.component, node, string(reason)).Set(float64(counts[node][reason]))
 		}
 	}
 	for node := range m.nodeSeries {
 		if !nodes[node] {
 			for _, reason := range failureReasons {
-				m.failures.DeleteLabelValues(node, string(reason))
+				m.failures.DeleteLabelValues(m.component, node, string(reason))
 			}
 		}
 	}

@@ -13,10 +13,22 @@ import (
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
-	"k8s.io/component-base/metrics/legacyregistry"
 	"k8s.io/component-base/metrics/testutil"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kmsguard/kmsguard/internal/metricstest"
 )
+
+// newMetricsTestController is newTestController with an instance name of the test's own: the tests of the package
+// share the legacy registry, and each reads back only its own component's series (metricstest.Gatherer).
+func newMetricsTestController(t *testing.T, opts Options) *Controller {
+	t.Helper()
+	c, err := NewController(t.Name(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
 
 const (
 	healthyMetric    = "kmsguard_kms_plugin_healthy"
@@ -38,10 +50,10 @@ var metricsHeader = map[string]string{
 
 // wantPluginMetrics is the exposition of the plugin metrics for plugins, in the registry's order (by node, then
 // key; states sorted by name).
-func wantPluginMetrics(plugins ...Plugin) string {
+func wantPluginMetrics(component string, plugins ...Plugin) string {
 	var healthy, state, last strings.Builder
 	for _, p := range plugins {
-		labels := fmt.Sprintf(`key_id=%q,node=%q`, p.KeyID, p.Node)
+		labels := fmt.Sprintf(`component=%q,key_id=%q,node=%q`, component, p.KeyID, p.Node)
 		fmt.Fprintf(&healthy, "%s{%s} %v\n", healthyMetric, labels, oneIf(p.Health == PluginHealthy))
 		for _, s := range []PluginHealth{PluginHealthy, PluginMissing, PluginStale, PluginUnhealthy, PluginUnreachable} {
 			fmt.Fprintf(&state, "%s{%s,state=%q} %v\n", stateMetric, labels, s, oneIf(p.Health == s))
@@ -61,7 +73,8 @@ func wantPluginMetrics(plugins ...Plugin) string {
 // from the registry after each: one healthy series per plugin whose value flips without the series changing,
 // all five state series with the 1 on the current state, and the time of the last report.
 func TestPluginMetricsFollowEachState(t *testing.T) {
-	m := registeredMetrics()
+	component := t.Name()
+	m := newComponentMetrics(component)
 	t0 := time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
 	plugin := func(node string, health PluginHealth, lastChecked time.Duration) Plugin {
 		p := Plugin{Node: node, KeyID: "1", Health: health}
@@ -70,7 +83,7 @@ func TestPluginMetricsFollowEachState(t *testing.T) {
 		}
 		return p
 	}
-	healthySeries := m.pluginHealthy.WithLabelValues("master-0", "1")
+	healthySeries := m.pluginHealthy.WithLabelValues(component, "master-0", "1")
 
 	for i, plugins := range [][]Plugin{
 		{plugin("master-0", PluginMissing, -1), plugin("master-1", PluginHealthy, 0)},
@@ -83,13 +96,13 @@ func TestPluginMetricsFollowEachState(t *testing.T) {
 		{plugin("master-0", PluginHealthy, 7*time.Minute)},
 	} {
 		m.update(&State{Plugins: plugins}, t0)
-		if err := testutil.GatherAndCompare(legacyregistry.DefaultGatherer, strings.NewReader(wantPluginMetrics(plugins...)),
+		if err := testutil.GatherAndCompare(metricstest.Gatherer(component), strings.NewReader(wantPluginMetrics(component, plugins...)),
 			healthyMetric, stateMetric, lastReportMetric); err != nil {
 			t.Errorf("step %d (%s):\n%v", i, plugins[0].Health, err)
 		}
 		// The series is the same object throughout: never deleted and made again, which would restart the
 		// "for:" timer of an alert on it and could be missed by a scrape in between.
-		if got := m.pluginHealthy.WithLabelValues("master-0", "1"); got != healthySeries && i > 0 {
+		if got := m.pluginHealthy.WithLabelValues(component, "master-0", "1"); got != healthySeries && i > 0 {
 			t.Errorf("step %d: the healthy series of master-0 was replaced", i)
 		}
 	}
@@ -97,14 +110,14 @@ func TestPluginMetricsFollowEachState(t *testing.T) {
 	// A plugin that stops having reports loses its timestamp, not its state series.
 	missing := []Plugin{plugin("master-0", PluginMissing, -1)}
 	m.update(&State{Plugins: missing}, t0)
-	if err := testutil.GatherAndCompare(legacyregistry.DefaultGatherer, strings.NewReader(wantPluginMetrics(missing...)),
+	if err := testutil.GatherAndCompare(metricstest.Gatherer(component), strings.NewReader(wantPluginMetrics(component, missing...)),
 		healthyMetric, stateMetric, lastReportMetric); err != nil {
 		t.Error(err)
 	}
 
 	// Nothing evaluated: nothing exported.
 	m.update(&State{}, t0)
-	if err := testutil.GatherAndCompare(legacyregistry.DefaultGatherer, strings.NewReader(""),
+	if err := testutil.GatherAndCompare(metricstest.Gatherer(component), strings.NewReader(""),
 		healthyMetric, stateMetric, lastReportMetric); err != nil {
 		t.Error(err)
 	}
@@ -130,7 +143,7 @@ const (
 
 // wantNodeMetrics is the exposition of the rotation and failure metrics: pending by node (of key 9), failures by
 // node and reason. Every reason of a node's failures is listed, 0 when absent.
-func wantNodeMetrics(pending map[string]int, failures map[string]map[Reason]int) string {
+func wantNodeMetrics(component string, pending map[string]int, failures map[string]map[Reason]int) string {
 	var b strings.Builder
 	if len(failures) > 0 {
 		b.WriteString("# HELP kmsguard_kms_failures [ALPHA] KMS failures on a node in kmsstate's latest evaluation, by KMSPluginsDegraded reason: one per key, or one for an apiserver failure that names no key.\n# TYPE kmsguard_kms_failures gauge\n")
@@ -139,14 +152,14 @@ func wantNodeMetrics(pending map[string]int, failures map[string]map[Reason]int)
 	slices.Sort(reasons)
 	for _, node := range slices.Sorted(maps.Keys(failures)) {
 		for _, r := range reasons {
-			fmt.Fprintf(&b, "%s{node=%q,reason=%q} %d\n", failuresMetric, node, r, failures[node][r])
+			fmt.Fprintf(&b, "%s{component=%q,node=%q,reason=%q} %d\n", failuresMetric, component, node, r, failures[node][r])
 		}
 	}
 	if len(pending) > 0 {
 		b.WriteString("# HELP kmsguard_kms_key_rotation_pending [ALPHA] 1 while a rotation of the KEK id behind a key waits for a node, 0 otherwise.\n# TYPE kmsguard_kms_key_rotation_pending gauge\n")
 	}
 	for _, node := range slices.Sorted(maps.Keys(pending)) {
-		fmt.Fprintf(&b, "%s{key_id=\"9\",node=%q} %d\n", rotationPendingMetric, node, pending[node])
+		fmt.Fprintf(&b, "%s{component=%q,key_id=\"9\",node=%q} %d\n", rotationPendingMetric, component, node, pending[node])
 	}
 	return b.String()
 }
@@ -162,7 +175,7 @@ func TestControllerRotationAndFailureMetrics(t *testing.T) {
 	keys := staticKeys{IDs: []string{"9"}, Providers: map[string]string{"kms-9": "9"}}
 	apiservers := staticAPIServers{}
 	recorder := events.NewInMemoryRecorder("test", clock)
-	c := newTestController(t, Options{
+	c := newMetricsTestController(t, Options{
 		OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
 		StatusProvider: statusProvider, Nodes: &nodes, Keys: &keys, APIServers: &apiservers, Recorder: recorder, Clock: clock,
 	})
@@ -272,14 +285,34 @@ func TestControllerRotationAndFailureMetrics(t *testing.T) {
 		if err := c.sync(context.Background(), factory.NewSyncContext("test", recorder)); err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
-		if err := testutil.GatherAndCompare(legacyregistry.DefaultGatherer, strings.NewReader(wantNodeMetrics(s.wantPending, s.wantFailures)),
+		if err := testutil.GatherAndCompare(metricstest.Gatherer(t.Name()), strings.NewReader(wantNodeMetrics(t.Name(), s.wantPending, s.wantFailures)),
 			rotationPendingMetric, failuresMetric); err != nil {
 			t.Errorf("%s:\n%v", s.name, err)
 		}
 		if s.noKeys {
-			if err := testutil.GatherAndCompare(legacyregistry.DefaultGatherer, strings.NewReader(""), healthyMetric, stateMetric, lastReportMetric); err != nil {
+			if err := testutil.GatherAndCompare(metricstest.Gatherer(t.Name()), strings.NewReader(""), healthyMetric, stateMetric, lastReportMetric); err != nil {
 				t.Errorf("%s: plugin series left:\n%v", s.name, err)
 			}
 		}
+	}
+}
+
+// TestMetricsOfTwoComponents: two controllers in one process (kube-apiserver's and openshift-apiserver's wiring)
+// share the registration; each sets and deletes only its own component's series.
+func TestMetricsOfTwoComponents(t *testing.T) {
+	t0 := time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
+	kas, oas := newComponentMetrics(t.Name()+"-kube"), newComponentMetrics(t.Name()+"-openshift")
+	kasPlugins := []Plugin{{Node: "master-0", KeyID: "1", Health: PluginHealthy, LastChecked: t0}}
+	kas.update(&State{Plugins: kasPlugins}, t0)
+	oas.update(&State{Plugins: []Plugin{{Node: "master-0", KeyID: "1", Health: PluginUnreachable}}}, t0)
+	// openshift-apiserver stops using KMS: its series go, kube-apiserver's stay as they were.
+	oas.update(&State{}, t0)
+	if err := testutil.GatherAndCompare(metricstest.Gatherer(t.Name()+"-kube"), strings.NewReader(wantPluginMetrics(t.Name()+"-kube", kasPlugins...)),
+		healthyMetric, stateMetric, lastReportMetric); err != nil {
+		t.Error(err)
+	}
+	if err := testutil.GatherAndCompare(metricstest.Gatherer(t.Name()+"-openshift"), strings.NewReader(""),
+		healthyMetric, stateMetric, lastReportMetric); err != nil {
+		t.Error(err)
 	}
 }
