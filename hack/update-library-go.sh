@@ -8,8 +8,9 @@
 # kmsguard's `replace` and builds against its own, identical, library-go. Delete the copy, the manifest and the
 # `replace` once the proxy serves the pinned version.
 #
-# What is copied: LICENSE, go.mod, go.sum and pkg/ at COMMIT, without *_test.go files, testdata/ directories and
-# OWNERS files (library-go's approvers are not this repository's). Nothing else is changed.
+# What is copied: LICENSE, go.mod, go.sum, pkg/ and test/ (the operators' e2e tests import test/library) at
+# COMMIT, without *_test.go files, testdata/ directories and OWNERS files (library-go's approvers are not this
+# repository's). Nothing else is changed.
 #
 # Usage: hack/update-library-go.sh LIBRARY_GO_GIT_DIR COMMIT
 #   LIBRARY_GO_GIT_DIR  a clone (or bare git directory) of github.com/openshift/library-go that has COMMIT
@@ -29,7 +30,7 @@ commit=$(git --git-dir="$(git -C "$src" rev-parse --absolute-git-dir 2>/dev/null
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git --git-dir="$(git -C "$src" rev-parse --absolute-git-dir 2>/dev/null || echo "$src")" archive "$commit" LICENSE go.mod go.sum pkg |
+git --git-dir="$(git -C "$src" rev-parse --absolute-git-dir 2>/dev/null || echo "$src")" archive "$commit" LICENSE go.mod go.sum pkg test |
   tar -x -C "$tmp"
 find "$tmp" \( -name '*_test.go' -o -name OWNERS \) -type f -delete
 find "$tmp" -type d -name testdata -prune -exec rm -rf {} +
