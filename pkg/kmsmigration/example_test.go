@@ -117,7 +117,7 @@ func Example() {
 		// library-go records its migrations in its key secrets; this
 		// Migrator's own rotation migrations come later.
 		MigrationFinished: kmsmigration.LatestFinished(
-			kmsmigration.MigratedTimestamps(informers.NewSharedInformerFactory(kubeClient, 0).Core().V1().Secrets().Lister(), "kube-apiserver"),
+			kmsmigration.MigratedTimestamps(informers.NewSharedInformerFactory(kubeClient, 0).Core().V1().Secrets().Lister(), "openshift-kube-apiserver"),
 			migrator.LastFinished),
 		ScanTimeout: kmsmigration.DefaultScanTimeout,
 	})

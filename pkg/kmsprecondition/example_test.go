@@ -93,7 +93,7 @@ func Example() {
 		Targets:           kmsmigration.TargetsFromConfig(configs, kmsState, kmsmigration.TargetOptions{EtcdPrefix: "/kubernetes.io"}),
 		OperatorClient:    operatorClient,
 		Recorder:          events.NewInMemoryRecorder("kms-encryption-verification", clock.RealClock{}),
-		MigrationFinished: kmsmigration.MigratedTimestamps(keySecrets, "kube-apiserver"),
+		MigrationFinished: kmsmigration.MigratedTimestamps(keySecrets, operandNamespace),
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -108,7 +108,8 @@ func Example() {
 		Evidence: census,
 		// Only where the operator has no etcd access: leave Evidence nil, and library-go's annotations decide
 		// (the conditions then say so).
-		Migration:      kmsprecondition.KeySecretMigrations(keySecrets, "kube-apiserver"),
+		// library-go labels its key secrets with its encryption component, the operand namespace.
+		Migration:      kmsprecondition.KeySecretMigrations(keySecrets, operandNamespace),
 		RollbackWindow: kmsprecondition.DefaultRollbackWindow,
 		OperatorClient: operatorClient,
 		Recorder:       events.NewInMemoryRecorder("kms-rollout-gate", clock.RealClock{}),

@@ -90,7 +90,7 @@ func Example() {
 	podDeployer, _ := deployer.NewRevisionLabelPodDeployer("revision", operandNamespace, kubeInformers, kubeClient.CoreV1(), kubeClient.CoreV1(),
 		deployer.StaticPodNodeProvider{OperatorClient: operatorClient})
 	holdingDeployer := kmsrollback.NewHoldingDeployer(podDeployer, store, kubeInformers.InformersFor(operatorNamespace).Core().V1().ConfigMaps().Informer())
-	_, err := encryption.NewControllers("kube-apiserver", nil, provider{}, holdingDeployer,
+	_, err := encryption.NewControllers(operandNamespace, nil, provider{}, holdingDeployer,
 		migrators.NewInProcessMigrator(dynamicfake.NewSimpleDynamicClient(runtime.NewScheme()), kubeClient.Discovery()),
 		operatorClient, configClient.ConfigV1().APIServers(), configInformers.Config().V1().APIServers(), kubeInformers,
 		kubeClient.CoreV1(), kubeClient.CoreV1(), recorder, nil,
@@ -107,8 +107,9 @@ func Example() {
 	rollback, err := kmsrollback.NewController("kube-apiserver", kmsrollback.Options{
 		Rollout: kmsrollback.StaticPodRollout(operatorClient, kubeInformers.InformersFor(operandNamespace).Core().V1().Pods().Lister().Pods(operandNamespace),
 			labels.SelectorFromSet(labels.Set{"apiserver": "true"}), 0, nil),
-		Configs:        revisions.Secrets(kubeClient.CoreV1(), operandNamespace, operatorClient),
-		Target:         kmsrollback.ManagedEncryptionConfig(kubeClient.CoreV1(), "kube-apiserver"),
+		Configs: revisions.Secrets(kubeClient.CoreV1(), operandNamespace, operatorClient),
+		// library-go's encryption component is the operand namespace.
+		Target:         kmsrollback.ManagedEncryptionConfig(kubeClient.CoreV1(), operandNamespace),
 		Health:         &state,
 		AdminConfig:    kmsrollback.APIServerEncryption(configInformers.Config().V1().APIServers().Lister()),
 		Store:          store,
@@ -129,7 +130,7 @@ func Example() {
 	_, status, _, _ := operatorClient.GetOperatorState()
 	cond := v1helpers.FindOperatorCondition(status.Conditions, kmsrollback.ConditionDegraded)
 	fmt.Println(cond.Type, cond.Status, cond.Reason)
-	desired, _ := kubeClient.CoreV1().Secrets("openshift-config-managed").Get(context.Background(), "encryption-config-kube-apiserver", metav1.GetOptions{})
+	desired, _ := kubeClient.CoreV1().Secrets("openshift-config-managed").Get(context.Background(), "encryption-config-"+operandNamespace, metav1.GetOptions{})
 	fmt.Println("desired encryption config is revision 4's:", string(desired.Data["encryption-config"]) == revision4)
 	holds, _, _ := store.Load(context.Background())
 	fmt.Printf("held: revision %d, keys %v\n", holds.Active().FailedRevision, holds.Active().KeyIDs)
