@@ -7,9 +7,6 @@ import (
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
-	"github.com/openshift/library-go/pkg/operator/encryption/controllers/migrators"
-	"github.com/openshift/library-go/pkg/operator/encryption/statemachine"
-	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/apimachinery/pkg/util/sets"
 
@@ -34,7 +31,7 @@ var OwnedConditionTypes = []string{
 // disabled are kmsguard's parts while the KMSEncryption feature gate is off: the operator's own deployer and
 // migrator, hooks that always pass, and one controller that removes what kmsguard set while the gate was on, so
 // that no condition of kmsguard's outlives it. Once none is left it writes nothing.
-func disabled(instanceName string, operator v1helpers.OperatorClient, deployer statemachine.Deployer, migrator migrators.Migrator, recorder events.Recorder) *Controllers {
+func disabled(opts Options, operator v1helpers.OperatorClient) *Controllers {
 	owned := sets.New(OwnedConditionTypes...)
 	cleanup := factory.New().
 		WithInformers(operator.Informer()).
@@ -42,10 +39,10 @@ func disabled(instanceName string, operator v1helpers.OperatorClient, deployer s
 		WithSync(func(ctx context.Context, _ factory.SyncContext) error {
 			return removeConditions(ctx, operator, owned)
 		}).
-		ToController(factory.ControllerInstanceName(instanceName, "KMSGuardDisabled"), recorder.WithComponentSuffix("kmsguard-disabled"))
+		ToController(factory.ControllerInstanceName(opts.InstanceName, "KMSGuardDisabled"), opts.Recorder.WithComponentSuffix("kmsguard-disabled"))
 	return &Controllers{
-		Deployer:       deployer,
-		Migrator:       migrator,
+		Deployer:       opts.Deployer,
+		Migrator:       opts.Migrator,
 		Precondition:   func(context.Context) (bool, error) { return true, nil },
 		ReadinessCheck: func(context.Context, int32) (bool, error) { return true, nil },
 		runners:        []runner{cleanup},

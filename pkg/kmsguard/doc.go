@@ -1,25 +1,28 @@
-// Package kmsguard wires every kmsguard controller into a static-pod operator in one call, shaped like library-go's
-// own entry points (encryption.NewControllers, staticpod.NewBuilder(...).ToControllers()): given what the
-// operator's starter already has, NewStaticPodControllers returns the controllers to run, the deployer and migrator
+// Package kmsguard wires every kmsguard controller into an operator in one call, shaped like library-go's own entry
+// points (encryption.NewControllers, staticpod.NewBuilder(...).ToControllers()): given what the
+// operator's starter already has, NewStaticPodControllers (and NewDeploymentControllers, for an operand that is a
+// Deployment) returns the controllers to run, the deployer and migrator
 // to hand to library-go's encryption controllers, and the revision controller's precondition and readiness check.
 //
 // In kube-apiserver-operator's starter (pkg/operator/starter.go) it goes between the deployer and the builder:
 //
 //	guard, err := kmsguard.NewStaticPodControllers(kmsguard.StaticPodOptions{
-//		InstanceName:         "kube-apiserver",
-//		OperandNamespace:     operatorclient.TargetNamespace,
-//		OperatorNamespace:    operatorclient.OperatorNamespace,
-//		EncryptedResources:   encryptedResources,
-//		KMSEncryptionEnabled: featureGates.Enabled(features.FeatureGateKMSEncryption),
-//		OperatorClient:       operatorClient,
-//		KubeClient:           kubeClient,
-//		KubeInformers:        kubeInformersForNamespaces,
-//		APIServerInformer:    configInformers.Config().V1().APIServers(),
-//		StatusProvider:       kmsEncryptionStatusProvider,
-//		Deployer:             deployer,
-//		Migrator:             migrator,
-//		Recorder:             controllerContext.EventRecorder,
-//		OperandPodSelector:   labels.Set{"apiserver": "true"}.AsSelector(),
+//		Options: kmsguard.Options{
+//			InstanceName:         "kube-apiserver",
+//			OperandNamespace:     operatorclient.TargetNamespace,
+//			OperatorNamespace:    operatorclient.OperatorNamespace,
+//			EncryptedResources:   encryptedResources,
+//			KMSEncryptionEnabled: featureGates.Enabled(features.FeatureGateKMSEncryption),
+//			KubeClient:           kubeClient,
+//			KubeInformers:        kubeInformersForNamespaces,
+//			APIServerInformer:    configInformers.Config().V1().APIServers(),
+//			StatusProvider:       kmsEncryptionStatusProvider,
+//			Deployer:             deployer,
+//			Migrator:             migrator,
+//			Recorder:             controllerContext.EventRecorder,
+//		},
+//		OperatorClient:     operatorClient,
+//		OperandPodSelector: labels.Set{"apiserver": "true"}.AsSelector(),
 //	})
 //	...
 //	staticpod.NewBuilder(...).
@@ -41,7 +44,8 @@
 //	controller                 needs                               conditions
 //	kmsstate                   always                              KMSPluginsDegraded, KMSKeyRotationProgressing
 //	rollout gate               always (Precondition, Readiness)    KMSRolloutGateProgressing, KMSRolloutGateDegraded
-//	kmsrollback                always (Deployer wraps the given)   KMSRollbackDegraded
+//	kmsrollback                static-pod operators (Deployer      KMSRollbackDegraded
+//	                           wraps the operator's)
 //	kmsmigration migrator      Migration (Migrator replaces)       KMSMigrationProgressing, KMSMigrationDegraded
 //	census of etcd             Etcd                                KMSEncryptionVerified
 //	lost-key recovery          Etcd with Dynamic and Discovery     KMSRecoveryDegraded

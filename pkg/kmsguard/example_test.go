@@ -48,22 +48,24 @@ func Example() {
 	operatorReadiness := func(context.Context, int32) (bool, error) { return true, nil }
 
 	guard, err := kmsguard.NewStaticPodControllers(kmsguard.StaticPodOptions{
-		InstanceName:       "kube-apiserver",
-		OperandNamespace:   operandNamespace,
-		OperatorNamespace:  operatorNamespace,
-		EncryptedResources: encrypted,
-		// featureGates.Enabled(features.FeatureGateKMSEncryption)
-		KMSEncryptionEnabled: true,
-		OperatorClient:       operatorClient,
-		KubeClient:           kubeClient,
-		KubeInformers:        kubeInformers,
-		APIServerInformer:    configInformers.Config().V1().APIServers(),
-		StatusProvider:       statusProvider,
-		Deployer:             podDeployer,
-		Migrator:             migrator,
-		Recorder:             recorder,
-		OperandPodSelector:   labels.Set{"apiserver": "true"}.AsSelector(),
-		// Optional: Migration (kmsguard's migrator), Etcd (the census and lost-key recovery), APIServers.
+		Options: kmsguard.Options{
+			InstanceName:       "kube-apiserver",
+			OperandNamespace:   operandNamespace,
+			OperatorNamespace:  operatorNamespace,
+			EncryptedResources: encrypted,
+			// featureGates.Enabled(features.FeatureGateKMSEncryption)
+			KMSEncryptionEnabled: true,
+			KubeClient:           kubeClient,
+			KubeInformers:        kubeInformers,
+			APIServerInformer:    configInformers.Config().V1().APIServers(),
+			StatusProvider:       statusProvider,
+			Deployer:             podDeployer,
+			Migrator:             migrator,
+			Recorder:             recorder,
+			// Optional: Migration (kmsguard's migrator), Etcd (the census and lost-key recovery), APIServers.
+		},
+		OperatorClient:     operatorClient,
+		OperandPodSelector: labels.Set{"apiserver": "true"}.AsSelector(),
 	})
 	if err != nil {
 		fmt.Println(err)

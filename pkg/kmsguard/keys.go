@@ -24,7 +24,8 @@ type heldKeys interface {
 // import; a kmsstate.KeyLister in kmsrollback, over a revisions.ConfigSource and the HoldStore, would remove it.
 type configKeys struct {
 	configs revisions.ConfigSource
-	holds   heldKeys
+	// holds is nil where kmsguard runs no rollback.
+	holds heldKeys
 }
 
 func (k configKeys) KMSKeys(ctx context.Context) (kmsstate.Keys, error) {
@@ -51,11 +52,13 @@ func (k configKeys) KMSKeys(ctx context.Context) (kmsstate.Keys, error) {
 			keys.Providers[provider] = id
 		}
 	}
-	held, err := k.holds.HeldKeyIDs(ctx)
-	if err != nil {
-		return kmsstate.Keys{}, err
+	if k.holds != nil {
+		held, err := k.holds.HeldKeyIDs(ctx)
+		if err != nil {
+			return kmsstate.Keys{}, err
+		}
+		ids.Insert(held...)
 	}
-	ids.Insert(held...)
 	keys.IDs = sets.List(ids)
 	return keys, nil
 }

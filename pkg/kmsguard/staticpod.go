@@ -10,6 +10,7 @@ import (
 	configv1informers "github.com/openshift/client-go/config/informers/externalversions/config/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/encryption/controllers/migrators"
+	encryptiondeployer "github.com/openshift/library-go/pkg/operator/encryption/deployer"
 	"github.com/openshift/library-go/pkg/operator/encryption/kms"
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	"github.com/openshift/library-go/pkg/operator/encryption/statemachine"
@@ -41,14 +42,14 @@ const (
 	MigrationConfigMapName = "kmsguard-migration"
 )
 
-// StaticPodOptions are what a static-pod operator's starter (kube-apiserver-operator's) already has. Migration,
-// Etcd, APIServers and Intervals are optional; every other field is required.
-type StaticPodOptions struct {
+// Options are what every operator's starter already has, whatever runs its operand. Migration, Etcd, APIServers
+// and Intervals are optional; every other field is required.
+type Options struct {
 	// InstanceName prefixes kmsguard's controller names, field managers and events, as library-go's instanceName
 	// does ("kube-apiserver").
 	InstanceName string
 	// OperandNamespace is the operand's namespace, library-go's encryption component ("openshift-kube-apiserver"):
-	// its encryption-config and encryption-config-<revision> secrets, its mirror pods.
+	// its encryption-config and encryption-config-<revision> secrets, its pods.
 	OperandNamespace string
 	// OperatorNamespace holds kmsguard's own state ConfigMaps ("openshift-kube-apiserver-operator").
 	OperatorNamespace string
@@ -58,8 +59,7 @@ type StaticPodOptions struct {
 	// doc).
 	KMSEncryptionEnabled bool
 
-	OperatorClient v1helpers.StaticPodOperatorClient
-	KubeClient     kubernetes.Interface
+	KubeClient kubernetes.Interface
 	// KubeInformers must cover OperandNamespace, OperatorNamespace and openshift-config-managed; the operator
 	// starts them, as it starts its own.
 	KubeInformers     v1helpers.KubeInformersForNamespaces
@@ -71,9 +71,6 @@ type StaticPodOptions struct {
 	// Migrator is the operator's own migrator; Controllers.Migrator is it unless Migration is set.
 	Migrator migrators.Migrator
 	Recorder events.Recorder
-	// OperandPodSelector selects the operand's mirror pods ("apiserver=true"), which the rollback reads the startup
-	// monitor's verdict from.
-	OperandPodSelector labels.Selector
 
 	// Migration, when set, runs kmsguard's migrator in place of Migrator.
 	Migration *MigrationOptions
@@ -85,6 +82,24 @@ type StaticPodOptions struct {
 	APIServers kmsstate.APIServerProber
 	// Intervals tune the controllers; zero fields keep each package's default.
 	Intervals Intervals
+}
+
+// StaticPodOptions are what a static-pod operator's starter (kube-apiserver-operator's) has.
+type StaticPodOptions struct {
+	Options
+	OperatorClient v1helpers.StaticPodOperatorClient
+	// OperandPodSelector selects the operand's mirror pods ("apiserver=true"), which the rollback reads the startup
+	// monitor's verdict from.
+	OperandPodSelector labels.Selector
+}
+
+// DeploymentOptions are what an operator whose operand is a Deployment (openshift-apiserver-operator) has.
+type DeploymentOptions struct {
+	Options
+	OperatorClient v1helpers.OperatorClient
+	// NodeProvider names the nodes that run the operand: the one the operator gives library-go's
+	// RevisionLabelPodDeployer (encryptiondeployer.NewDeploymentNodeProvider).
+	NodeProvider encryptiondeployer.MasterNodeProvider
 }
 
 // MigrationOptions are what kmsguard's migrator needs.
@@ -121,9 +136,9 @@ type Intervals struct {
 // Controllers are kmsguard's parts of an operator.
 type Controllers struct {
 	// Deployer is what to pass to encryption.NewControllers: the operator's deployer, held to a config kmsguard
-	// reverted (kmsrollback.HoldingDeployer).
+	// reverted (kmsrollback.HoldingDeployer) where kmsguard can revert (static-pod operators).
 	Deployer statemachine.Deployer
-	// Migrator is what to pass to encryption.NewControllers: kmsguard's migrator with StaticPodOptions.Migration,
+	// Migrator is what to pass to encryption.NewControllers: kmsguard's migrator with Options.Migration,
 	// the operator's own without.
 	Migrator migrators.Migrator
 	// Precondition and ReadinessCheck are the revision controller's hooks (the rollout gate).
@@ -133,9 +148,9 @@ type Controllers struct {
 	// KMSState is kmsstate's controller, the KMS verdict every other controller reads; nil while the feature
 	// gate is off.
 	KMSState *kmsstate.Controller
-	// KMSMigrator is kmsguard's migrator; nil without StaticPodOptions.Migration or with the feature gate off.
+	// KMSMigrator is kmsguard's migrator; nil without Options.Migration or with the feature gate off.
 	KMSMigrator *kmsmigration.Migrator
-	// Verification is the census of etcd; nil without StaticPodOptions.Etcd or with the feature gate off.
+	// Verification is the census of etcd; nil without Options.Etcd or with the feature gate off.
 	Verification *kmsmigration.VerificationController
 
 	runners []runner
@@ -175,26 +190,89 @@ func AllReady(checks ...revisioncontroller.ReadinessCheckFunc) revisioncontrolle
 // until Controllers.Run and the informers run; the one API call made here is lost-key recovery's discovery of the
 // encrypted resources (with Etcd.Discovery).
 func NewStaticPodControllers(opts StaticPodOptions) (*Controllers, error) {
-	if err := opts.validate(); err != nil {
+	missing := opts.Options.missing()
+	if opts.OperatorClient == nil {
+		missing = append(missing, "OperatorClient")
+	}
+	if opts.OperandPodSelector == nil {
+		missing = append(missing, "OperandPodSelector")
+	}
+	if err := missingError("StaticPodOptions", missing); err != nil {
 		return nil, err
 	}
 	if !opts.KMSEncryptionEnabled {
-		return disabled(opts.InstanceName, opts.OperatorClient, opts.Deployer, opts.Migrator, opts.Recorder), nil
+		return disabled(opts.Options, opts.OperatorClient), nil
 	}
+	operandPods := opts.KubeInformers.InformersFor(opts.OperandNamespace).Core().V1().Pods()
+	return build(opts.Options, topology{
+		operator:         opts.OperatorClient,
+		nodes:            kmsstate.StaticPodNodes(opts.OperatorClient),
+		rollout:          kmsrollback.StaticPodRollout(opts.OperatorClient, operandPods.Lister().Pods(opts.OperandNamespace), opts.OperandPodSelector, 0, nil),
+		rolloutInformers: []factory.Informer{operandPods.Informer()},
+	})
+}
+
+// NewDeploymentControllers builds kmsguard's controllers for an operator whose operand is a Deployment
+// (openshift-apiserver-operator): kmsstate, the rollout gate and, with Migration and Etcd, the migrator, the census
+// and lost-key recovery. It runs no rollback: kmsrollback reads a rollout from static-pod node statuses and mirror
+// pods, and has no reader of a Deployment's rollout yet, so Controllers.Deployer is the operator's own.
+//
+// library-go's apiservercontrollerset builds its revision controller without a precondition or readiness check;
+// to gate, the operator builds the revision controller itself (WithoutRevisionController, then
+// revisioncontroller.NewRevisionController with Precondition and ReadinessCheck), until apiservercontrollerset
+// takes both.
+func NewDeploymentControllers(opts DeploymentOptions) (*Controllers, error) {
+	missing := opts.Options.missing()
+	if opts.OperatorClient == nil {
+		missing = append(missing, "OperatorClient")
+	}
+	if opts.NodeProvider == nil {
+		missing = append(missing, "NodeProvider")
+	}
+	if err := missingError("DeploymentOptions", missing); err != nil {
+		return nil, err
+	}
+	if !opts.KMSEncryptionEnabled {
+		return disabled(opts.Options, opts.OperatorClient), nil
+	}
+	return build(opts.Options, topology{
+		operator: opts.OperatorClient,
+		nodes: kmsstate.NodeListerFunc(func(context.Context) ([]string, error) {
+			return opts.NodeProvider.MasterNodeNames()
+		}),
+	})
+}
+
+// topology is what differs between operands: the operator client, the nodes that run the operand and, where
+// kmsguard can revert, how a rollout and its failures are read.
+type topology struct {
+	operator v1helpers.OperatorClient
+	nodes    kmsstate.NodeLister
+	// rollout is nil where kmsguard runs no rollback.
+	rollout          kmsrollback.RolloutReader
+	rolloutInformers []factory.Informer
+}
+
+// build builds the controllers of an operator whose feature gate is on.
+func build(opts Options, t topology) (*Controllers, error) {
 	kube := opts.KubeClient.CoreV1()
 	operatorNamespaceConfigMaps := opts.KubeInformers.InformersFor(opts.OperatorNamespace).Core().V1().ConfigMaps().Informer()
-	configs := revisions.Secrets(kube, opts.OperandNamespace, opts.OperatorClient)
-	nodes := kmsstate.StaticPodNodes(opts.OperatorClient)
-	holds := kmsrollback.NewHoldStore(kube, opts.OperatorNamespace, RollbackConfigMapName)
+	configs := revisions.Secrets(kube, opts.OperandNamespace, t.operator)
 	memory := kmsstate.ConfigMapMemory{Client: kube, Namespace: opts.OperatorNamespace, Name: kmsstate.DefaultConfigMapName}
-	c := &Controllers{Migrator: opts.Migrator}
+	c := &Controllers{Deployer: opts.Deployer, Migrator: opts.Migrator}
+	keys := configKeys{configs: configs}
+	var holds *kmsrollback.HoldStore
+	if t.rollout != nil {
+		holds = kmsrollback.NewHoldStore(kube, opts.OperatorNamespace, RollbackConfigMapName)
+		keys.holds = holds
+	}
 
 	kmsState, err := kmsstate.NewController(opts.InstanceName, kmsstate.Options{
 		Config:         kmsstate.Config{ReportInterval: opts.Intervals.ReportInterval},
-		OperatorClient: opts.OperatorClient,
+		OperatorClient: t.operator,
 		StatusProvider: opts.StatusProvider,
-		Nodes:          nodes,
-		Keys:           configKeys{configs: configs, holds: holds},
+		Nodes:          t.nodes,
+		Keys:           keys,
 		APIServers:     opts.APIServers,
 		Recorder:       opts.Recorder.WithComponentSuffix("kms-state"),
 		Memory:         memory,
@@ -206,27 +284,29 @@ func NewStaticPodControllers(opts StaticPodOptions) (*Controllers, error) {
 	c.KMSState = kmsState
 	c.runners = append(c.runners, kmsState)
 
-	holding := kmsrollback.NewHoldingDeployer(opts.Deployer, holds, operatorNamespaceConfigMaps)
-	c.Deployer = holding
-
+	if holds != nil {
+		c.Deployer = kmsrollback.NewHoldingDeployer(opts.Deployer, holds, operatorNamespaceConfigMaps)
+	}
 	if opts.Migration != nil {
-		if err := c.addMigration(opts, holding); err != nil {
+		if err := c.addMigration(opts, t.operator); err != nil {
 			return nil, err
 		}
 	}
 
 	gateOptions := kmsprecondition.Options{
 		Configs:        configs,
-		Nodes:          nodes,
+		Nodes:          t.nodes,
 		Health:         kmsState,
 		Preflight:      kmsprecondition.PreflightFromStatus(opts.StatusProvider),
 		Migration:      kmsprecondition.KeySecretMigrations(opts.KubeInformers.InformersFor(keySecretsNamespace).Core().V1().Secrets().Lister(), opts.OperandNamespace),
-		Reverts:        holds,
-		OperatorClient: opts.OperatorClient,
+		OperatorClient: t.operator,
 		Recorder:       opts.Recorder.WithComponentSuffix("kms-rollout-gate"),
 	}
+	if holds != nil {
+		gateOptions.Reverts = holds
+	}
 	if opts.Etcd != nil {
-		if err := c.addEtcd(opts, configs); err != nil {
+		if err := c.addEtcd(opts, t.operator, configs); err != nil {
 			return nil, err
 		}
 		gateOptions.Evidence = c.Verification
@@ -237,17 +317,19 @@ func NewStaticPodControllers(opts StaticPodOptions) (*Controllers, error) {
 	}
 	c.Precondition, c.ReadinessCheck = gate.Precondition, gate.ReadinessCheck
 
-	operandPods := opts.KubeInformers.InformersFor(opts.OperandNamespace).Core().V1().Pods()
+	if t.rollout == nil {
+		return c, nil
+	}
 	rollback, err := kmsrollback.NewController(opts.InstanceName, kmsrollback.Options{
-		Rollout:        kmsrollback.StaticPodRollout(opts.OperatorClient, operandPods.Lister().Pods(opts.OperandNamespace), opts.OperandPodSelector, 0, nil),
+		Rollout:        t.rollout,
 		Configs:        configs,
 		Target:         kmsrollback.ManagedEncryptionConfig(kube, opts.OperandNamespace),
 		Health:         kmsState,
 		AdminConfig:    kmsrollback.APIServerEncryption(opts.APIServerInformer.Lister()),
 		Store:          holds,
-		OperatorClient: opts.OperatorClient,
+		OperatorClient: t.operator,
 		Recorder:       opts.Recorder.WithComponentSuffix("kms-rollback"),
-		Informers:      []factory.Informer{operandPods.Informer(), operatorNamespaceConfigMaps, opts.APIServerInformer.Informer()},
+		Informers:      append(t.rolloutInformers, operatorNamespaceConfigMaps, opts.APIServerInformer.Informer()),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kmsrollback: %w", err)
@@ -261,7 +343,7 @@ const keySecretsNamespace = "openshift-config-managed"
 
 // addMigration builds kmsguard's migrator, which pauses while the KMS write key is not healthy on every node, and
 // the controller that publishes its progress and migrates again after a KEK rotation.
-func (c *Controllers) addMigration(opts StaticPodOptions, deployer statemachine.Deployer) error {
+func (c *Controllers) addMigration(opts Options, operator v1helpers.OperatorClient) error {
 	migrator, err := kmsmigration.New(kmsmigration.Options{
 		Dynamic:     opts.Migration.Dynamic,
 		Mapper:      opts.Migration.Mapper,
@@ -275,9 +357,9 @@ func (c *Controllers) addMigration(opts StaticPodOptions, deployer statemachine.
 	keySelector := metav1.ListOptions{LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + opts.OperandNamespace}
 	controller, err := kmsmigration.NewController(opts.InstanceName, kmsmigration.ControllerOptions{
 		Migrator:       migrator,
-		OperatorClient: opts.OperatorClient,
+		OperatorClient: operator,
 		Recorder:       opts.Recorder.WithComponentSuffix("kms-migration"),
-		WriteKeys:      kmsmigration.WriteKeysFromDeployer(deployer, opts.KubeClient.CoreV1(), keySelector, opts.EncryptedResources),
+		WriteKeys:      kmsmigration.WriteKeysFromDeployer(c.Deployer, opts.KubeClient.CoreV1(), keySelector, opts.EncryptedResources),
 		Rotations:      c.KMSState,
 	})
 	if err != nil {
@@ -289,7 +371,7 @@ func (c *Controllers) addMigration(opts StaticPodOptions, deployer statemachine.
 }
 
 // addEtcd builds the census of etcd and, where it can delete, lost-key recovery.
-func (c *Controllers) addEtcd(opts StaticPodOptions, configs revisions.ConfigSource) error {
+func (c *Controllers) addEtcd(opts Options, operator v1helpers.OperatorClient, configs revisions.ConfigSource) error {
 	verifierOptions := evidence.Options{}
 	if opts.Etcd.Metadata != nil && opts.Etcd.Mapper != nil {
 		verifierOptions.Counter = &evidence.MetadataCounter{Client: opts.Etcd.Metadata, Mapper: opts.Etcd.Mapper}
@@ -297,7 +379,7 @@ func (c *Controllers) addEtcd(opts StaticPodOptions, configs revisions.ConfigSou
 	census, err := kmsmigration.NewVerificationController(opts.InstanceName, kmsmigration.VerificationOptions{
 		Verifier:          evidence.NewVerifier(opts.Etcd.KV, verifierOptions),
 		Targets:           kmsmigration.TargetsFromConfig(configs, c.KMSState, kmsmigration.TargetOptions{EtcdPrefix: opts.Etcd.Prefix}),
-		OperatorClient:    opts.OperatorClient,
+		OperatorClient:    operator,
 		Recorder:          opts.Recorder,
 		Migrator:          c.KMSMigrator,
 		MigrationFinished: c.migrationFinished(opts),
@@ -318,7 +400,7 @@ func (c *Controllers) addEtcd(opts StaticPodOptions, configs revisions.ConfigSou
 		return fmt.Errorf("kmsrecovery: resolving %v: %w", opts.EncryptedResources, err)
 	}
 	recovery, err := kmsrecovery.NewController(opts.InstanceName, kmsrecovery.Options{
-		OperatorClient: opts.OperatorClient,
+		OperatorClient: operator,
 		Dynamic:        opts.Etcd.Dynamic,
 		Resources:      resources,
 		Raw:            kmsrecovery.EtcdValues(opts.Etcd.KV),
@@ -339,7 +421,7 @@ func (c *Controllers) addEtcd(opts StaticPodOptions, configs revisions.ConfigSou
 // stamps its key secrets when its migration controller records a resource migrated (whichever migrator ran), and
 // kmsguard's migrator also migrates after a KEK rotation, which keeps the key id. The later of the two wins, so
 // the window is measured from the last migration.
-func (c *Controllers) migrationFinished(opts StaticPodOptions) kmsmigration.MigrationFinishedFunc {
+func (c *Controllers) migrationFinished(opts Options) kmsmigration.MigrationFinishedFunc {
 	libraryGo := kmsmigration.MigratedTimestamps(opts.KubeInformers.InformersFor(keySecretsNamespace).Core().V1().Secrets().Lister(), opts.OperandNamespace)
 	if c.KMSMigrator == nil {
 		return libraryGo
@@ -347,14 +429,14 @@ func (c *Controllers) migrationFinished(opts StaticPodOptions) kmsmigration.Migr
 	return kmsmigration.LatestFinished(libraryGo, c.KMSMigrator.LastFinished)
 }
 
-func (o StaticPodOptions) validate() error {
+// missing names the required options that are not set.
+func (o Options) missing() []string {
 	var missing []string
 	for name, unset := range map[string]bool{
 		"InstanceName":       o.InstanceName == "",
 		"OperandNamespace":   o.OperandNamespace == "",
 		"OperatorNamespace":  o.OperatorNamespace == "",
 		"EncryptedResources": len(o.EncryptedResources) == 0,
-		"OperatorClient":     o.OperatorClient == nil,
 		"KubeClient":         o.KubeClient == nil,
 		"KubeInformers":      o.KubeInformers == nil,
 		"APIServerInformer":  o.APIServerInformer == nil,
@@ -362,7 +444,6 @@ func (o StaticPodOptions) validate() error {
 		"Deployer":           o.Deployer == nil,
 		"Migrator":           o.Migrator == nil,
 		"Recorder":           o.Recorder == nil,
-		"OperandPodSelector": o.OperandPodSelector == nil,
 	} {
 		if unset {
 			missing = append(missing, name)
@@ -374,9 +455,14 @@ func (o StaticPodOptions) validate() error {
 	if o.Etcd != nil && o.Etcd.KV == nil {
 		missing = append(missing, "Etcd.KV")
 	}
-	if len(missing) > 0 {
-		sort.Strings(missing)
-		return fmt.Errorf("kmsguard.StaticPodOptions: missing %s", strings.Join(missing, ", "))
+	return missing
+}
+
+// missingError is the error of an options type with missing fields, nil when none is missing.
+func missingError(options string, missing []string) error {
+	if len(missing) == 0 {
+		return nil
 	}
-	return nil
+	sort.Strings(missing)
+	return fmt.Errorf("kmsguard.%s: missing %s", options, strings.Join(missing, ", "))
 }

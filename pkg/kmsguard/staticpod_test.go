@@ -26,6 +26,7 @@ import (
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/restmapper"
+	"k8s.io/client-go/tools/cache"
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
@@ -56,25 +57,27 @@ func newFixture(t *testing.T, status *operatorv1.StaticPodOperatorStatus, object
 	operator := v1helpers.NewFakeStaticPodOperatorClient(&operatorv1.StaticPodOperatorSpec{OperatorSpec: operatorv1.OperatorSpec{ManagementState: operatorv1.Managed}}, status, nil, nil)
 	configInformers := configinformers.NewSharedInformerFactory(configfake.NewClientset(), 0)
 	return &fixture{kube: kube, operator: operator, opts: StaticPodOptions{
-		InstanceName:         "kube-apiserver",
-		OperandNamespace:     operandNamespace,
-		OperatorNamespace:    operatorNamespace,
-		EncryptedResources:   []schema.GroupResource{{Resource: "secrets"}, {Resource: "configmaps"}},
-		KMSEncryptionEnabled: true,
-		OperatorClient:       operator,
-		KubeClient:           kube,
-		KubeInformers:        v1helpers.NewKubeInformersForNamespaces(kube, operandNamespace, operatorNamespace, keySecretsNamespace),
-		APIServerInformer:    configInformers.Config().V1().APIServers(),
-		StatusProvider:       encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset().OperatorV1().KubeAPIServers()),
-		Deployer:             operatorDeployer{},
-		Migrator:             operatorMigrator{},
-		Recorder:             events.NewInMemoryRecorder("kube-apiserver-operator", clocktesting.NewFakePassiveClock(metav1.Now().Time)),
-		OperandPodSelector:   labels.Set{"apiserver": "true"}.AsSelector(),
+		Options: Options{
+			InstanceName:         "kube-apiserver",
+			OperandNamespace:     operandNamespace,
+			OperatorNamespace:    operatorNamespace,
+			EncryptedResources:   []schema.GroupResource{{Resource: "secrets"}, {Resource: "configmaps"}},
+			KMSEncryptionEnabled: true,
+			KubeClient:           kube,
+			KubeInformers:        v1helpers.NewKubeInformersForNamespaces(kube, operandNamespace, operatorNamespace, keySecretsNamespace),
+			APIServerInformer:    configInformers.Config().V1().APIServers(),
+			StatusProvider:       encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset().OperatorV1().KubeAPIServers()),
+			Deployer:             operatorDeployer{},
+			Migrator:             operatorMigrator{},
+			Recorder:             events.NewInMemoryRecorder("kube-apiserver-operator", clocktesting.NewFakePassiveClock(metav1.Now().Time)),
+		},
+		OperatorClient:     operator,
+		OperandPodSelector: labels.Set{"apiserver": "true"}.AsSelector(),
 	}}
 }
 
 func TestNewStaticPodControllersNamesMissingOptions(t *testing.T) {
-	_, err := NewStaticPodControllers(StaticPodOptions{Migration: &MigrationOptions{}, Etcd: &EtcdOptions{}})
+	_, err := NewStaticPodControllers(StaticPodOptions{Options: Options{Migration: &MigrationOptions{}, Etcd: &EtcdOptions{}}})
 	if err == nil {
 		t.Fatal("want an error for empty options")
 	}
@@ -200,6 +203,42 @@ func TestKMSEncryptionEnabled(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDeploymentControllers: an operator whose operand is a Deployment gets kmsstate and the gate, no rollback, so
+// its own deployer back; its nodes are the node provider's.
+func TestDeploymentControllers(t *testing.T) {
+	f := newFixture(t, &operatorv1.StaticPodOperatorStatus{OperatorStatus: operatorv1.OperatorStatus{LatestAvailableRevision: 1}})
+	opts := DeploymentOptions{Options: f.opts.Options, OperatorClient: f.operator, NodeProvider: staticNodeProvider{"master-0", "master-1", "master-2"}}
+	if _, err := NewDeploymentControllers(DeploymentOptions{Options: opts.Options}); err == nil || !strings.Contains(err.Error(), "kmsguard.DeploymentOptions: missing NodeProvider, OperatorClient") {
+		t.Errorf("error %v, want one naming NodeProvider and OperatorClient", err)
+	}
+	c, err := NewDeploymentControllers(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Deployer != f.opts.Deployer || c.Migrator != f.opts.Migrator {
+		t.Errorf("Deployer %T, Migrator %T: want the operator's own", c.Deployer, c.Migrator)
+	}
+	if c.KMSState == nil || len(c.runners) != 1 {
+		t.Errorf("kmsstate %v, %d runners; want kmsstate alone", c.KMSState, len(c.runners))
+	}
+	if ok, err := c.Precondition(t.Context()); !ok || err != nil {
+		t.Errorf("Precondition = %v, %v; want true without encryption", ok, err)
+	}
+	opts.KMSEncryptionEnabled = false
+	if c, err = NewDeploymentControllers(opts); err != nil || c.KMSState != nil || len(c.runners) != 1 {
+		t.Errorf("disabled: %v, kmsstate %v; want the cleanup alone", err, c)
+	}
+}
+
+// staticNodeProvider is a encryptiondeployer.MasterNodeProvider over fixed nodes.
+type staticNodeProvider []string
+
+func (p staticNodeProvider) MasterNodeNames() ([]string, error) { return p, nil }
+
+func (staticNodeProvider) AddEventHandler(cache.ResourceEventHandler) []cache.InformerSynced {
+	return nil
 }
 
 // unusedKV is an etcd client the census is built with but never runs in these tests.

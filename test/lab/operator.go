@@ -131,32 +131,34 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 
 	// kmsguard, through the one entry point an operator uses.
 	guard, err := kmsguard.NewStaticPodControllers(kmsguard.StaticPodOptions{
-		InstanceName:         "kube-apiserver",
-		OperandNamespace:     TargetNamespace,
-		OperatorNamespace:    OperatorNamespace,
-		EncryptedResources:   encryptedResources,
-		KMSEncryptionEnabled: true,
-		OperatorClient:       operatorClient,
-		KubeClient:           kubeClient,
-		KubeInformers:        kubeInformers,
-		APIServerInformer:    configInformers.Config().V1().APIServers(),
-		StatusProvider:       statusProvider,
-		Deployer:             podDeployer,
-		Migrator:             migrators.NewInProcessMigrator(dynamicClient, kubeClient.Discovery()),
-		Recorder:             recorder,
-		OperandPodSelector:   labels.Set{"apiserver": "true"}.AsSelector(),
-		Migration:            &kmsguard.MigrationOptions{Dynamic: migratorClient, Mapper: mapper},
-		Etcd: &kmsguard.EtcdOptions{
-			KV:        etcd,
-			Prefix:    etcdPrefix,
-			Metadata:  metadataClient,
-			Mapper:    mapper,
-			Dynamic:   dynamicClient,
-			Discovery: kubeClient.Discovery(),
+		Options: kmsguard.Options{
+			InstanceName:         "kube-apiserver",
+			OperandNamespace:     TargetNamespace,
+			OperatorNamespace:    OperatorNamespace,
+			EncryptedResources:   encryptedResources,
+			KMSEncryptionEnabled: true,
+			KubeClient:           kubeClient,
+			KubeInformers:        kubeInformers,
+			APIServerInformer:    configInformers.Config().V1().APIServers(),
+			StatusProvider:       statusProvider,
+			Deployer:             podDeployer,
+			Migrator:             migrators.NewInProcessMigrator(dynamicClient, kubeClient.Discovery()),
+			Recorder:             recorder,
+			Migration:            &kmsguard.MigrationOptions{Dynamic: migratorClient, Mapper: mapper},
+			Etcd: &kmsguard.EtcdOptions{
+				KV:        etcd,
+				Prefix:    etcdPrefix,
+				Metadata:  metadataClient,
+				Mapper:    mapper,
+				Dynamic:   dynamicClient,
+				Discovery: kubeClient.Discovery(),
+			},
+			// Each kube-apiserver's own view: /healthz/kms-providers and its KMS metrics.
+			APIServers: apiservers,
+			Intervals:  kmsguard.Intervals{ReportInterval: reportInterval, Verify: verifyInterval, Recovery: recoveryInterval},
 		},
-		// Each kube-apiserver's own view: /healthz/kms-providers and its KMS metrics.
-		APIServers: apiservers,
-		Intervals:  kmsguard.Intervals{ReportInterval: reportInterval, Verify: verifyInterval, Recovery: recoveryInterval},
+		OperatorClient:     operatorClient,
+		OperandPodSelector: labels.Set{"apiserver": "true"}.AsSelector(),
 	})
 	if err != nil {
 		return nil, err
