@@ -25,6 +25,7 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/metadata"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
@@ -259,6 +260,7 @@ func build(opts Options, t topology) (*Controllers, error) {
 	operatorNamespaceConfigMaps := opts.KubeInformers.InformersFor(opts.OperatorNamespace).Core().V1().ConfigMaps().Informer()
 	configs := revisions.Secrets(kube, opts.OperandNamespace, t.operator)
 	memory := kmsstate.ConfigMapMemory{Client: kube, Namespace: opts.OperatorNamespace, Name: kmsstate.DefaultConfigMapName}
+	keySecrets := opts.KubeInformers.InformersFor(kmsprecondition.KeySecretsNamespace).Core().V1().Secrets().Lister()
 	c := &Controllers{Deployer: opts.Deployer, Migrator: opts.Migrator}
 	keys := configKeys{configs: configs}
 	var holds *kmsrollback.HoldStore
@@ -298,7 +300,7 @@ func build(opts Options, t topology) (*Controllers, error) {
 		Nodes:          t.nodes,
 		Health:         kmsState,
 		Preflight:      kmsprecondition.PreflightFromStatus(opts.StatusProvider),
-		Migration:      kmsprecondition.KeySecretMigrations(opts.KubeInformers.InformersFor(keySecretsNamespace).Core().V1().Secrets().Lister(), opts.OperandNamespace),
+		Migration:      kmsprecondition.KeySecretMigrations(keySecrets, opts.OperandNamespace),
 		OperatorClient: t.operator,
 		Recorder:       opts.Recorder.WithComponentSuffix("kms-rollout-gate"),
 	}
@@ -306,7 +308,7 @@ func build(opts Options, t topology) (*Controllers, error) {
 		gateOptions.Reverts = holds
 	}
 	if opts.Etcd != nil {
-		if err := c.addEtcd(opts, t.operator, configs); err != nil {
+		if err := c.addEtcd(opts, t.operator, configs, keySecrets); err != nil {
 			return nil, err
 		}
 		gateOptions.Evidence = c.Verification
@@ -342,9 +344,6 @@ func build(opts Options, t topology) (*Controllers, error) {
 	return c, nil
 }
 
-// keySecretsNamespace is where library-go keeps the encryption key secrets.
-const keySecretsNamespace = "openshift-config-managed"
-
 // addMigration builds kmsguard's migrator, which pauses while the KMS write key is not healthy on every node, and
 // the controller that publishes its progress and migrates again after a KEK rotation.
 func (c *Controllers) addMigration(opts Options, operator v1helpers.OperatorClient) error {
@@ -375,7 +374,7 @@ func (c *Controllers) addMigration(opts Options, operator v1helpers.OperatorClie
 }
 
 // addEtcd builds the census of etcd and, where it can delete, lost-key recovery.
-func (c *Controllers) addEtcd(opts Options, operator v1helpers.OperatorClient, configs revisions.ConfigSource) error {
+func (c *Controllers) addEtcd(opts Options, operator v1helpers.OperatorClient, configs revisions.ConfigSource, keySecrets corev1listers.SecretLister) error {
 	verifierOptions := evidence.Options{}
 	if opts.Etcd.Metadata != nil && opts.Etcd.Mapper != nil {
 		verifierOptions.Counter = &evidence.MetadataCounter{Client: opts.Etcd.Metadata, Mapper: opts.Etcd.Mapper}
@@ -386,7 +385,7 @@ func (c *Controllers) addEtcd(opts Options, operator v1helpers.OperatorClient, c
 		OperatorClient:    operator,
 		Recorder:          opts.Recorder,
 		Migrator:          c.KMSMigrator,
-		MigrationFinished: c.migrationFinished(opts),
+		MigrationFinished: c.migrationFinished(keySecrets, opts.OperandNamespace),
 		Interval:          opts.Intervals.Verify,
 	})
 	if err != nil {
@@ -425,8 +424,8 @@ func (c *Controllers) addEtcd(opts Options, operator v1helpers.OperatorClient, c
 // stamps its key secrets when its migration controller records a resource migrated (whichever migrator ran), and
 // kmsguard's migrator also migrates after a KEK rotation, which keeps the key id. The later of the two wins, so
 // the window is measured from the last migration.
-func (c *Controllers) migrationFinished(opts Options) kmsmigration.MigrationFinishedFunc {
-	libraryGo := kmsmigration.MigratedTimestamps(opts.KubeInformers.InformersFor(keySecretsNamespace).Core().V1().Secrets().Lister(), opts.OperandNamespace)
+func (c *Controllers) migrationFinished(keySecrets corev1listers.SecretLister, component string) kmsmigration.MigrationFinishedFunc {
+	libraryGo := kmsmigration.MigratedTimestamps(keySecrets, component)
 	if c.KMSMigrator == nil {
 		return libraryGo
 	}

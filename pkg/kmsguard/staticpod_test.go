@@ -32,6 +32,7 @@ import (
 	"github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
 )
 
@@ -64,7 +65,7 @@ func newFixture(t *testing.T, status *operatorv1.StaticPodOperatorStatus, object
 			EncryptedResources:   []schema.GroupResource{{Resource: "secrets"}, {Resource: "configmaps"}},
 			KMSEncryptionEnabled: true,
 			KubeClient:           kube,
-			KubeInformers:        v1helpers.NewKubeInformersForNamespaces(kube, operandNamespace, operatorNamespace, keySecretsNamespace),
+			KubeInformers:        v1helpers.NewKubeInformersForNamespaces(kube, operandNamespace, operatorNamespace, kmsprecondition.KeySecretsNamespace),
 			APIServerInformer:    configInformers.Config().V1().APIServers(),
 			StatusProvider:       encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset().OperatorV1().KubeAPIServers()),
 			Deployer:             operatorDeployer{},

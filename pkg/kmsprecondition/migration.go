@@ -32,8 +32,9 @@ type MigrationRecord struct {
 	Missing string
 }
 
-// keySecretsNamespace is where library-go keeps the encryption-key-<component>-<id> secrets.
-const keySecretsNamespace = "openshift-config-managed"
+// KeySecretsNamespace is where library-go keeps the encryption-key-<component>-<id> secrets: the lister given to
+// KeySecretMigrations must cover it.
+const KeySecretsNamespace = "openshift-config-managed"
 
 // KeySecretMigrations is the MigrationEvidence of library-go's key secrets: a key's data has been rewritten when
 // a newer key of the component (any mode) lists the resource in its migrated-resources annotation. library-go
@@ -60,7 +61,7 @@ func (m *keySecretMigrations) Rewritten(_ context.Context, resource schema.Group
 	if err != nil {
 		return MigrationRecord{Missing: fmt.Sprintf("key %q is not a library-go key id, so no migration evidence can exist for it", keyID)}, nil
 	}
-	keySecrets, err := m.lister.Secrets(keySecretsNamespace).List(labels.SelectorFromSet(labels.Set{secrets.EncryptionKeySecretsLabel: m.component}))
+	keySecrets, err := m.lister.Secrets(KeySecretsNamespace).List(labels.SelectorFromSet(labels.Set{secrets.EncryptionKeySecretsLabel: m.component}))
 	if err != nil {
 		return MigrationRecord{}, fmt.Errorf("listing the encryption key secrets of %s: %w", m.component, err)
 	}
