@@ -132,6 +132,9 @@ type Intervals struct {
 	Verify time.Duration
 	// Recovery is how often lost-key recovery scans besides when the consent changes.
 	Recovery time.Duration
+	// RollbackWindow is how long the rollout gate keeps a replaced read key after the last migration away from
+	// it finished (kmsprecondition.Options.RollbackWindow).
+	RollbackWindow time.Duration
 }
 
 // Controllers are kmsguard's parts of an operator.
@@ -301,6 +304,7 @@ func build(opts Options, t topology) (*Controllers, error) {
 		Health:         kmsState,
 		Preflight:      kmsprecondition.PreflightFromStatus(opts.StatusProvider),
 		Migration:      kmsprecondition.KeySecretMigrations(keySecrets, opts.OperandNamespace),
+		RollbackWindow: opts.Intervals.RollbackWindow,
 		OperatorClient: t.operator,
 		Recorder:       opts.Recorder.WithComponentSuffix("kms-rollout-gate"),
 	}
