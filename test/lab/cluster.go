@@ -2,11 +2,7 @@ package lab
 
 import (
 	"context"
-	"embed"
 	"fmt"
-	"os"
-	"path"
-	"path/filepath"
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
@@ -14,8 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kmsguard/kmsguard/bindata"
@@ -59,35 +53,6 @@ func apiServerOptions(encryptionConfigFile string) kmsenv.APIServerOptions {
 // cores; one whose KMS plugin cannot work never does. (OpenShift's startup monitor waits minutes: a real
 // apiserver starts slower.)
 const startupTimeout = 45 * time.Second
-
-//go:embed crds/*.yaml
-var crdFiles embed.FS
-
-// installConfigCRDs installs the config.openshift.io CRDs the controllers read (see doc.go for why they are
-// copies). They are written to dir first: envtest installs CRDs from files (its typed option would make
-// k8s.io/apiextensions-apiserver a direct dependency of kmsguard).
-func installConfigCRDs(cfg *rest.Config, dir string) error {
-	entries, err := crdFiles.ReadDir("crds")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	for _, e := range entries {
-		data, err := crdFiles.ReadFile(path.Join("crds", e.Name()))
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o600); err != nil {
-			return err
-		}
-	}
-	if _, err := envtest.InstallCRDs(cfg, envtest.CRDInstallOptions{Paths: []string{dir}, ErrorIfPathMissing: true}); err != nil {
-		return fmt.Errorf("installing the config.openshift.io CRDs: %w", err)
-	}
-	return nil
-}
 
 // createClusterObjects creates what exists in a cluster before kube-apiserver-operator's controllers start:
 // namespaces, the cluster-scoped config resources and the static pod manifest.

@@ -34,8 +34,5 @@
 // Clients of the lab (the operator, the node agents) reach the apiservers through kmsenv's failover config, as
 // they would through the load balancer of a cluster, so that they keep working while one apiserver restarts.
 //
-// The CRDs of config.openshift.io/v1 (APIServer, Infrastructure) are copies, in crds/, of openshift/api's
-// generated manifests at the vendored version: the package that holds them
-// (github.com/openshift/api/config/v1/zz_generated.crd-manifests) is not vendored. A blank import of it,
-// as test/kmsenv does for operator/v1, followed by `go work vendor`, removes the copies.
+// The CRDs of config.openshift.io/v1 come from kmsenv (APIServer.InstallConfigCRDs).
 package lab

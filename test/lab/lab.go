@@ -162,7 +162,7 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	if _, _, err := l.cp.APIServer(0).InstallKubeAPIServerOperator(ctx); err != nil {
 		return nil, err
 	}
-	if err := installConfigCRDs(l.cp.APIServer(0).RESTConfig(), filepath.Join(dir, "crds")); err != nil {
+	if err := l.cp.APIServer(0).InstallConfigCRDs(); err != nil {
 		return nil, err
 	}
 	if err := createClusterObjects(ctx, kubeClient, configClient, opts.Nodes); err != nil {
