@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
+	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	"k8s.io/client-go/kubernetes"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
@@ -35,9 +36,12 @@ func TestMain(m *testing.M) {
 // plaintext ones through identity.
 func startKMSControlPlane(t *testing.T, plugin *fake.Plugin) *kmsenv.ControlPlane {
 	t.Helper()
-	return kmsenv.StartForTest(t, kmsenv.Options{APIServerOptions: kmsenv.APIServerOptions{
-		EncryptionConfig: ectest.Secrets(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), ectest.Identity()),
-	}})
+	return kmsenv.StartForTest(t, kmsenv.Options{APIServerOptions: kmsenv.APIServerOptions{EncryptionConfig: kmsControlPlaneConfig(plugin)}})
+}
+
+// kmsControlPlaneConfig is the encryption config of startKMSControlPlane's apiserver.
+func kmsControlPlaneConfig(plugin *fake.Plugin) *apiserverv1.EncryptionConfiguration {
+	return ectest.Secrets(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), ectest.Identity())
 }
 
 func createSecret(t *testing.T, client kubernetes.Interface, name, value string) *corev1.Secret {

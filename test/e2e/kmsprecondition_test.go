@@ -8,7 +8,8 @@ import (
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
-	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/encryption/kms"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/revisioncontroller"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
@@ -21,26 +22,22 @@ import (
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
-	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+	"github.com/kmsguard/kmsguard/pkg/kmsguard"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
-	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
-const preconditionOperandNamespace = "openshift-kube-apiserver"
-
 // TestKMSPreconditionGatesRevision runs library-go's real revision controller against a real apiserver and the
-// real KubeAPIServer resource, gated by kmsprecondition, fed by kmsstate and a health reporter per node:
+// real KubeAPIServer resource, gated by kmsguard as the operator wires it and fed by a health reporter per node:
 //  1. with master-1's plugin dead, a revision without KMS is still created (nothing KMS changes);
 //  2. an encryption-config that adds KMS key 1 creates no revision and sets KMSRolloutGateProgressing True
 //     (KMSPluginsNotHealthy, naming master-1);
 //  3. once the plugin is back, revision 2 is created with no other action, and the gate reports AsExpected.
 //
-// library-go's preflight controller needs a pod runtime envtest has not; the test posts its two conditions as
-// that controller and the key controller would, under their field managers, before the KMS change.
+// library-go's preflight controller needs a pod runtime envtest has not; the test records its verdict
+// (preflightSucceeded) before the KMS change.
 func TestKMSPreconditionGatesRevision(t *testing.T) {
 	kms := fake.NewKMS()
 	nodes := []string{"master-0", "master-1"}
@@ -55,64 +52,20 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 
-	operator, operatorInformers, err := a.InstallKubeAPIServerOperator(ctx, nodes...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kubeClient := a.Client()
-	if _, err := kubeClient.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: preconditionOperandNamespace}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := kubeClient.CoreV1().ConfigMaps(preconditionOperandNamespace).Create(ctx, &corev1.ConfigMap{
+	g := newGuard(ctx, t, a, nodes, guardOptions{Intervals: kmsguard.Intervals{ReportInterval: probeInterval}})
+	operator, kubeClient := g.Operator, a.Client()
+	if _, err := kubeClient.CoreV1().ConfigMaps(operandNamespace).Create(ctx, &corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{Name: "kube-apiserver-pod"}, Data: map[string]string{"pod.yaml": "the static pod"},
 	}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-
-	// Health: a reporter per node and kmsstate, as in kmsstate_test.go.
-	provider := encryptionstatus.NewKubeAPIServer(operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers())
+	// Health: a reporter per node, as in kmsstate_test.go, for the key the candidate below adds.
 	const keyID = "1"
-	startReporters(ctx, t, provider, keyID, plugins)
-	kmsState, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
-		Config:         kmsstate.Config{ReportInterval: probeInterval},
-		OperatorClient: operator,
-		StatusProvider: provider,
-		Nodes:          kmsstate.StaticPodNodes(operator),
-		Keys: kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) {
-			return kmsstate.Keys{IDs: []string{keyID}, Providers: map[string]string{keyID + "_secrets": keyID}}, nil
-		}),
-		Recorder: events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{}),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	startReporters(ctx, t, g.Provider, keyID, plugins)
 
-	// The gate and library-go's revision controller, wired as staticpod.NewBuilder does.
-	kubeInformers := v1helpers.NewKubeInformersForNamespaces(kubeClient, preconditionOperandNamespace, "openshift-config-managed")
-	gateRecorder := events.NewInMemoryRecorder("kms-rollout-gate-e2e", clock.RealClock{})
-	gate, err := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
-		Configs:        revisions.Secrets(kubeClient.CoreV1(), preconditionOperandNamespace, operator),
-		Nodes:          kmsstate.StaticPodNodes(operator),
-		Health:         kmsState,
-		Preflight:      kmsprecondition.PreflightFromStatus(provider),
-		Migration:      kmsprecondition.KeySecretMigrations(kubeInformers.InformersFor("openshift-config-managed").Core().V1().Secrets().Lister(), "kube-apiserver"),
-		OperatorClient: operator,
-		Recorder:       gateRecorder,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	revisionController := revisioncontroller.NewRevisionController("kube-apiserver", preconditionOperandNamespace,
-		[]revisioncontroller.RevisionResource{{Name: "kube-apiserver-pod"}},
-		[]revisioncontroller.RevisionResource{{Name: "encryption-config", Optional: true}},
-		kubeInformers.InformersFor(preconditionOperandNamespace), operator,
-		v1helpers.CachedConfigMapGetter(kubeClient.CoreV1(), kubeInformers), v1helpers.CachedSecretGetter(kubeClient.CoreV1(), kubeInformers),
-		events.NewInMemoryRecorder("revision-controller-e2e", clock.RealClock{}), gate.Precondition, gate.ReadinessCheck)
-
-	operatorInformers.Start(ctx.Done())
-	kubeInformers.Start(ctx.Done())
-	operatorInformers.WaitForCacheSync(ctx.Done())
-	go kmsState.Run(ctx, 1)
+	// library-go's revision controller, gated as staticpod.NewBuilder wires it.
+	revisionController := newRevisionController(t, g)
+	g.start(ctx)
 	go revisionController.Run(ctx, 1)
 
 	// 1. A revision that changes no KMS is created although master-1's plugin is dead.
@@ -120,16 +73,11 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 
 	// library-go's key and preflight controllers' verdict on the KMS configuration behind key 1, written where
 	// they write it.
-	if err := provider.UpdateKMSEncryptionStatus(ctx, func(status *operatorv1.KMSEncryptionStatus) {
-		status.Preflight = operatorv1.KMSPreflightCheck{ObservedConfigHash: "kmsconf1", Result: operatorv1.KMSPreflightResult{
-			Status: operatorv1.KMSPreflightResultSucceeded, ConfigHash: "kmsconf1", RemoteKeyID: "e2e-kek"}}
-	}); err != nil {
-		t.Fatal(err)
-	}
+	preflightSucceeded(ctx, t, g.Provider)
 
 	// 2. encryption-config adds KMS key 1: no revision.
 	data := ectest.Marshal(t, ectest.Secrets(ectest.KMS(keyID), ectest.Identity()))
-	if _, err := kubeClient.CoreV1().Secrets(preconditionOperandNamespace).Create(ctx, &corev1.Secret{
+	if _, err := kubeClient.CoreV1().Secrets(operandNamespace).Create(ctx, &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: "encryption-config"}, Data: map[string][]byte{"encryption-config": data},
 	}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
@@ -150,7 +98,7 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	if _, status, _, err := operator.GetOperatorState(); err != nil || status.LatestAvailableRevision != 1 {
 		t.Errorf("latestAvailableRevision = %d (%v), want 1 while blocked", status.LatestAvailableRevision, err)
 	}
-	switch status2, err := kubeClient.CoreV1().ConfigMaps(preconditionOperandNamespace).Get(ctx, "revision-status-2", metav1.GetOptions{}); {
+	switch status2, err := kubeClient.CoreV1().ConfigMaps(operandNamespace).Get(ctx, "revision-status-2", metav1.GetOptions{}); {
 	case apierrors.IsNotFound(err):
 		t.Logf("revision 2 was refused by Precondition")
 	case err != nil:
@@ -171,17 +119,14 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	start = time.Now()
 	waitForLatestRevision(t, operator, 2)
 	t.Logf("revision 2 created %s after the plugin came back (report interval %s)", time.Since(start).Round(10*time.Millisecond), probeInterval)
-	copied, err := kubeClient.CoreV1().Secrets(preconditionOperandNamespace).Get(ctx, "encryption-config-2", metav1.GetOptions{})
+	copied, err := kubeClient.CoreV1().Secrets(operandNamespace).Get(ctx, "encryption-config-2", metav1.GetOptions{})
 	if err != nil || string(copied.Data["encryption-config"]) != string(data) {
 		t.Fatalf("encryption-config-2 is not the candidate: %v", err)
 	}
 	waitForConditionMatching(t, operator, kmsprecondition.ConditionProgressing, func(c *operatorv1.OperatorCondition) bool {
 		return c.Status == operatorv1.ConditionFalse && c.Reason == string(kmsprecondition.ReasonAsExpected)
 	})
-	var reasons []string
-	for _, e := range gateRecorder.Events() {
-		reasons = append(reasons, e.Reason)
-	}
+	reasons := g.eventReasons(kmsprecondition.EventBlocked, kmsprecondition.EventUnblocked, kmsprecondition.EventDegraded, kmsprecondition.EventForced)
 	if got := strings.Join(reasons, ","); got != kmsprecondition.EventBlocked+","+kmsprecondition.EventUnblocked {
 		t.Errorf("gate events %s, want %s,%s", got, kmsprecondition.EventBlocked, kmsprecondition.EventUnblocked)
 	}
@@ -250,86 +195,34 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 
-	operator, operatorInformers, err := a.InstallKubeAPIServerOperator(ctx, node)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kubeClient := a.Client()
-	if _, err := kubeClient.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: preconditionOperandNamespace}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := kubeClient.CoreV1().ConfigMaps(preconditionOperandNamespace).Create(ctx, &corev1.ConfigMap{
+	// kmsguard with its migrator and the census of etcd; the API's object count confirms that the scan looked where
+	// the Secrets are.
+	counter := metadataCounter(t, a)
+	g := newGuard(ctx, t, a, []string{node}, guardOptions{
+		Migration: true,
+		Etcd:      &kmsguard.EtcdOptions{KV: etcd, Prefix: "/registry", Metadata: counter.Client, Mapper: counter.Mapper},
+		Intervals: kmsguard.Intervals{ReportInterval: probeInterval, Verify: time.Second, RollbackWindow: window},
+	})
+	operator, kubeClient, migrator := g.Operator, a.Client(), g.KMSMigrator
+	if _, err := kubeClient.CoreV1().ConfigMaps(operandNamespace).Create(ctx, &corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{Name: "kube-apiserver-pod"}, Data: map[string]string{"pod.yaml": "the static pod"},
 	}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-
-	// kmsstate, fed by a reporter for the plugin: the health of the KMS key and the KEK id it settles on. The
-	// provider's endpoint is not library-go's, so the key is named after the provider (encryptionconfig.KMSKeyID).
-	provider := encryptionstatus.NewKubeAPIServer(operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers())
+	// A reporter for the plugin: the health of the KMS key and the KEK id it settles on. The provider's endpoint
+	// is not library-go's, so the key is named after the provider (encryptionconfig.KMSKeyID).
 	keyID := encryptionconfig.KMSKeyID(providerName, plugin.Endpoint())
-	startReporters(ctx, t, provider, keyID, map[string]*fake.Plugin{node: plugin})
-	kmsState, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
-		Config:         kmsstate.Config{ReportInterval: probeInterval},
-		OperatorClient: operator,
-		StatusProvider: provider,
-		Nodes:          kmsstate.StaticPodNodes(operator),
-		Keys: kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) {
-			return encryptionconfig.KMSKeysOf(withAESCBC), nil
-		}),
-		Recorder: events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{}),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	startReporters(ctx, t, g.Provider, keyID, map[string]*fake.Plugin{node: plugin})
+	revisionController := newRevisionController(t, g)
 
-	// The census and the gate read the configs from the same place.
-	configs := revisions.Secrets(kubeClient.CoreV1(), preconditionOperandNamespace, operator)
-	migrator := newE2EMigrator(t, a, kmsmigration.Options{})
-	census, err := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
-		// The API's object count confirms that the scan looked where the Secrets are.
-		Verifier:       evidence.NewVerifier(etcd, evidence.Options{Counter: metadataCounter(t, a)}),
-		Targets:        kmsmigration.TargetsFromConfig(configs, kmsState, kmsmigration.TargetOptions{}),
-		OperatorClient: operator,
-		Recorder:       events.NewInMemoryRecorder("census-e2e", clock.RealClock{}),
-		Migrator:       migrator,
-		Interval:       time.Second,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	kubeInformers := v1helpers.NewKubeInformersForNamespaces(kubeClient, preconditionOperandNamespace)
-	gateRecorder := events.NewInMemoryRecorder("kms-rollout-gate-e2e", clock.RealClock{})
-	gate, err := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
-		Configs:        configs,
-		Nodes:          kmsstate.StaticPodNodes(operator),
-		Health:         kmsState,
-		Evidence:       census,
-		RollbackWindow: window,
-		OperatorClient: operator,
-		Recorder:       gateRecorder,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	revisionController := revisioncontroller.NewRevisionController("kube-apiserver", preconditionOperandNamespace,
-		[]revisioncontroller.RevisionResource{{Name: "kube-apiserver-pod"}},
-		[]revisioncontroller.RevisionResource{{Name: "encryption-config", Optional: true}},
-		kubeInformers.InformersFor(preconditionOperandNamespace), operator,
-		v1helpers.CachedConfigMapGetter(kubeClient.CoreV1(), kubeInformers), v1helpers.CachedSecretGetter(kubeClient.CoreV1(), kubeInformers),
-		events.NewInMemoryRecorder("revision-controller-e2e", clock.RealClock{}), gate.Precondition, gate.ReadinessCheck)
-
-	// Revision 1 is the config the apiserver runs: KMS v2 added as write key, its plugin healthy.
-	if _, err := kubeClient.CoreV1().Secrets(preconditionOperandNamespace).Create(ctx, &corev1.Secret{
+	// Revision 1 is the config the apiserver runs: KMS v2 added as write key, preflighted, its plugin healthy.
+	preflightSucceeded(ctx, t, g.Provider)
+	if _, err := kubeClient.CoreV1().Secrets(operandNamespace).Create(ctx, &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: "encryption-config"}, Data: map[string][]byte{"encryption-config": ectest.Marshal(t, withAESCBC)},
 	}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	operatorInformers.Start(ctx.Done())
-	kubeInformers.Start(ctx.Done())
-	operatorInformers.WaitForCacheSync(ctx.Done())
-	go kmsState.Run(ctx, 1)
-	go census.Run(ctx, 1)
+	g.start(ctx)
 	go revisionController.Run(ctx, 1)
 	start := time.Now()
 	waitForLatestRevision(t, operator, 1)
@@ -337,12 +230,12 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 
 	// 1. encryption-config drops the aescbc read key while every Secret is still under it.
 	withoutAESCBC := ectest.Marshal(t, ectest.Secrets(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), ectest.Identity()))
-	current, err := kubeClient.CoreV1().Secrets(preconditionOperandNamespace).Get(ctx, "encryption-config", metav1.GetOptions{})
+	current, err := kubeClient.CoreV1().Secrets(operandNamespace).Get(ctx, "encryption-config", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	current.Data["encryption-config"] = withoutAESCBC
-	if _, err := kubeClient.CoreV1().Secrets(preconditionOperandNamespace).Update(ctx, current, metav1.UpdateOptions{}); err != nil {
+	if _, err := kubeClient.CoreV1().Secrets(operandNamespace).Update(ctx, current, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	start = time.Now()
@@ -398,7 +291,7 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 		allowed.LastTransitionTime.Time.Before(windowEnd.Truncate(time.Second)) {
 		t.Errorf("the gate allowed the drop at %s (%s), before the rollback window ended at %s", allowed.LastTransitionTime, allowed.Status, windowEnd)
 	}
-	copied, err := kubeClient.CoreV1().Secrets(preconditionOperandNamespace).Get(ctx, "encryption-config-2", metav1.GetOptions{})
+	copied, err := kubeClient.CoreV1().Secrets(operandNamespace).Get(ctx, "encryption-config-2", metav1.GetOptions{})
 	if err != nil || string(copied.Data["encryption-config"]) != string(withoutAESCBC) {
 		t.Fatalf("encryption-config-2 is not the candidate without aescbc: %v", err)
 	}
@@ -408,7 +301,7 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	// The sync that let revision 2 through said why, in the event of the transition (the gate may have waited
 	// for kmsstate's first evaluation before revision 1 too: the last event is revision 2's).
 	var unblocked string
-	for _, e := range gateRecorder.Events() {
+	for _, e := range g.Recorder.Events() {
 		if e.Reason == kmsprecondition.EventUnblocked {
 			unblocked = e.Message
 		}
@@ -419,4 +312,28 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 		t.Errorf("the last %s event says %q, want %q", kmsprecondition.EventUnblocked, unblocked, want)
 	}
 	t.Logf("allowed: %s", unblocked)
+}
+
+// newRevisionController is library-go's revision controller as staticpod.NewBuilder builds it for
+// kube-apiserver-operator (less the revisioned resources these tests have no use for), gated by kmsguard.
+func newRevisionController(t *testing.T, g *guard) factory.Controller {
+	t.Helper()
+	return revisioncontroller.NewRevisionController("kube-apiserver", operandNamespace,
+		[]revisioncontroller.RevisionResource{{Name: "kube-apiserver-pod"}},
+		[]revisioncontroller.RevisionResource{{Name: "encryption-config", Optional: true}},
+		g.Informers.InformersFor(operandNamespace), g.Operator,
+		v1helpers.CachedConfigMapGetter(g.kube.CoreV1(), g.Informers), v1helpers.CachedSecretGetter(g.kube.CoreV1(), g.Informers),
+		events.NewInMemoryRecorder("revision-controller-e2e", clock.RealClock{}), g.Precondition, g.ReadinessCheck)
+}
+
+// preflightSucceeded records library-go's KMS preflight verdict on the KMS configuration, where its key and
+// preflight controllers write it: envtest runs no pods, so no preflight pod runs.
+func preflightSucceeded(ctx context.Context, t *testing.T, provider kms.EncryptionStatusProvider) {
+	t.Helper()
+	if err := provider.UpdateKMSEncryptionStatus(ctx, func(status *operatorv1.KMSEncryptionStatus) {
+		status.Preflight = operatorv1.KMSPreflightCheck{ObservedConfigHash: "kmsconf1", Result: operatorv1.KMSPreflightResult{
+			Status: operatorv1.KMSPreflightResultSucceeded, ConfigHash: "kmsconf1", RemoteKeyID: "e2e-kek"}}
+	}); err != nil {
+		t.Fatal(err)
+	}
 }

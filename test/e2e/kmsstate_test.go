@@ -8,16 +8,16 @@ import (
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
-	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	"github.com/openshift/library-go/pkg/operator/encryption/kms"
-	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"google.golang.org/grpc/codes"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/utils/clock"
 
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+	"github.com/kmsguard/kmsguard/pkg/kmsguard"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
@@ -32,13 +32,14 @@ const probeInterval = 5 * time.Second
 const roundTripInterval = 3 * probeInterval
 
 // kmsStateFixture is a two-node control plane as kube-apiserver-operator sees it: one KMS, a plugin per node,
-// a health reporter per node writing to the real KubeAPIServer resource, and the kmsstate controller.
+// a health reporter per node writing to the real KubeAPIServer resource, and kmsguard wired as the operator
+// wires it, with each apiserver's own view. Revision 1 (the apiserver's config, KMS key keyID) runs on both nodes.
 type kmsStateFixture struct {
-	kms      *fake.KMS
-	provider kms.EncryptionStatusProvider
-	plugins  map[string]*fake.Plugin
-	operator v1helpers.StaticPodOperatorClient
-	recorder events.InMemoryRecorder
+	kms     *fake.KMS
+	plugins map[string]*fake.Plugin
+	guard   *guard
+	// keyID is the key id of the one KMS key: its provider name, since its endpoint is not library-go's.
+	keyID string
 }
 
 func startKMSStateFixture(t *testing.T) *kmsStateFixture {
@@ -55,17 +56,6 @@ func startKMSStateFixture(t *testing.T) *kmsStateFixture {
 	// first, and kube-apiserver shuts down without waiting for them.
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	operator, informers, err := a.InstallKubeAPIServerOperator(ctx, nodes...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.operator = operator
-	client := operatorclient.NewForConfigOrDie(a.RESTConfig())
-	provider := encryptionstatus.NewKubeAPIServer(client.OperatorV1().KubeAPIServers())
-	f.provider = provider
-
-	const keyID = "1"
-	startReporters(ctx, t, provider, keyID, f.plugins)
 
 	// kube-apiserver-operator would target every apiserver pod; here the one apiserver runs on master-0.
 	// /metrics is read at most once per report interval, the controller's resync period.
@@ -74,24 +64,12 @@ func startKMSStateFixture(t *testing.T) *kmsStateFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-
-	f.recorder = events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{})
-	controller, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
-		Config:         kmsstate.Config{ReportInterval: probeInterval},
-		OperatorClient: operator,
-		StatusProvider: provider,
-		Nodes:          kmsstate.StaticPodNodes(operator),
-		Keys: kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) {
-			return kmsstate.Keys{IDs: []string{keyID}, Providers: map[string]string{providerName: keyID}}, nil
-		}),
-		APIServers: apiservers,
-		Recorder:   f.recorder,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	informers.Start(ctx.Done())
-	go controller.Run(ctx, 1)
+	f.guard = newGuard(ctx, t, a, nodes, guardOptions{APIServers: apiservers, Intervals: kmsguard.Intervals{ReportInterval: probeInterval}})
+	config := kmsControlPlaneConfig(f.plugins["master-0"])
+	f.keyID = encryptionconfig.KMSKeysOf(config).IDs[0]
+	f.guard.deployed(ctx, t, 1, config)
+	startReporters(ctx, t, f.guard.Provider, f.keyID, f.plugins)
+	f.guard.start(ctx)
 	return f
 }
 
@@ -116,34 +94,29 @@ func startReporters(ctx context.Context, t *testing.T, provider kms.EncryptionSt
 	}
 }
 
-// eventReasons are the reasons of kmsstate's events, in order (library-go's factory records its own too).
+// eventReasons are the reasons of kmsstate's events, in order.
 func (f *kmsStateFixture) eventReasons() []string {
-	var reasons []string
-	for _, e := range f.recorder.Events() {
-		if strings.HasPrefix(e.Reason, "KMS") {
-			reasons = append(reasons, e.Reason)
-		}
-	}
-	return reasons
+	return f.guard.eventReasons(kmsstate.EventPluginUnhealthy, kmsstate.EventPluginRecovered, kmsstate.EventKeyRotated,
+		kmsstate.EventHealthReportRemoved, kmsstate.EventMemoryDiscarded)
 }
 
 // TestKMSStateReportsPluginOutage: a plugin that dies on one node turns KMSPluginsDegraded True with reason
 // PluginUnreachable naming that node, within about one probe interval; back, it turns False again.
 func TestKMSStateReportsPluginOutage(t *testing.T) {
 	f := startKMSStateFixture(t)
-	waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 
 	f.plugins["master-1"].Stop()
-	cond, latency := waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnreachable))
+	cond, latency := waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnreachable))
 	t.Logf("detection latency, plugin stopped -> KMSPluginsDegraded=True/PluginUnreachable: %s (probe interval %s)", latency.Round(10*time.Millisecond), probeInterval)
-	if !strings.Contains(cond.Message, "node master-1 key 1") || strings.Contains(cond.Message, "master-0") {
+	if !strings.Contains(cond.Message, "node master-1 key "+f.keyID) || strings.Contains(cond.Message, "master-0") {
 		t.Errorf("message %q should name master-1 and only master-1", cond.Message)
 	}
 
 	if err := f.plugins["master-1"].Start(); err != nil {
 		t.Fatal(err)
 	}
-	_, latency = waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	_, latency = waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 	t.Logf("recovery latency, plugin started -> KMSPluginsDegraded=False: %s", latency.Round(10*time.Millisecond))
 
 	if got := strings.Join(f.eventReasons(), ","); got != kmsstate.EventPluginUnhealthy+","+kmsstate.EventPluginRecovered {
@@ -157,13 +130,13 @@ func TestKMSStateReportsPluginOutage(t *testing.T) {
 // PluginUnreachable; each clears when fixed.
 func TestKMSStateTellsPluginAnswerFromOutage(t *testing.T) {
 	f := startKMSStateFixture(t)
-	waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 	plugin := f.plugins["master-1"]
 
 	plugin.FailMethodWith(fake.MethodStatus, codes.FailedPrecondition, "key disabled")
-	cond, latency := waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnhealthy))
+	cond, latency := waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnhealthy))
 	t.Logf("detection latency, Status answers FailedPrecondition -> PluginUnhealthy: %s: %s", latency.Round(10*time.Millisecond), cond.Message)
-	for _, want := range []string{"node master-1 key 1", "code = FailedPrecondition", "key disabled"} {
+	for _, want := range []string{"node master-1 key " + f.keyID, "code = FailedPrecondition", "key disabled"} {
 		if !strings.Contains(cond.Message, want) {
 			t.Errorf("message %q does not say %q", cond.Message, want)
 		}
@@ -173,20 +146,20 @@ func TestKMSStateTellsPluginAnswerFromOutage(t *testing.T) {
 	}
 
 	plugin.FailMethodWith(fake.MethodStatus, codes.OK, "")
-	_, latency = waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	_, latency = waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 	t.Logf("recovery latency, Status answers again -> KMSPluginsDegraded=False: %s", latency.Round(10*time.Millisecond))
 
 	plugin.Stop()
-	cond, latency = waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnreachable))
+	cond, latency = waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnreachable))
 	t.Logf("detection latency, plugin stopped -> PluginUnreachable: %s: %s", latency.Round(10*time.Millisecond), cond.Message)
-	if !strings.Contains(cond.Message, "node master-1 key 1") || strings.Contains(cond.Message, "master-0") {
+	if !strings.Contains(cond.Message, "node master-1 key "+f.keyID) || strings.Contains(cond.Message, "master-0") {
 		t.Errorf("message %q should name master-1 and only master-1", cond.Message)
 	}
 
 	if err := plugin.Start(); err != nil {
 		t.Fatal(err)
 	}
-	_, latency = waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	_, latency = waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 	t.Logf("recovery latency, plugin started -> KMSPluginsDegraded=False: %s", latency.Round(10*time.Millisecond))
 }
 
@@ -194,20 +167,20 @@ func TestKMSStateTellsPluginAnswerFromOutage(t *testing.T) {
 // every node's plugin reports it and the kube-apiserver uses it, then False, with a KMSKeyRotated event.
 func TestKMSStateFollowsKeyRotation(t *testing.T) {
 	f := startKMSStateFixture(t)
-	waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 	// Let every node settle on key-1 before rotating.
-	waitForCondition(t, f.operator, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 	time.Sleep(probeInterval + time.Second)
 
 	oldKey := f.kms.CurrentKEKID()
 	newKey := f.kms.Rotate()
-	cond, latency := waitForCondition(t, f.operator, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionTrue, kmsstate.ReasonKeyRotationInProgress)
+	cond, latency := waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionTrue, kmsstate.ReasonKeyRotationInProgress)
 	if want := oldKey + " -> " + newKey; !strings.Contains(cond.Message, want) {
 		t.Errorf("message %q does not say %q", cond.Message, want)
 	}
 	t.Logf("rotation noticed after %s: %s", latency.Round(10*time.Millisecond), cond.Message)
 
-	cond, latency = waitForCondition(t, f.operator, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	cond, latency = waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 	t.Logf("rotation complete after %s more: %s", latency.Round(10*time.Millisecond), cond.Message)
 	if !strings.Contains(cond.Message, newKey) {
 		t.Errorf("message %q does not name the completed rotation to %s", cond.Message, newKey)
@@ -223,12 +196,12 @@ func TestKMSStateFollowsKeyRotation(t *testing.T) {
 // key is disabled, across round-trip intervals, and the recovery is seen within about one report interval.
 func TestKMSStateActiveProbeCatchesRevokedDecrypt(t *testing.T) {
 	f := startKMSStateFixture(t)
-	waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 
 	if err := f.kms.Disable(f.kms.CurrentKEKID()); err != nil {
 		t.Fatal(err)
 	}
-	cond, latency := waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnhealthy))
+	cond, latency := waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnhealthy))
 	t.Logf("detection latency, key disabled (Status still ok) -> PluginUnhealthy: %s (round-trip interval %s, report interval %s)",
 		latency.Round(10*time.Millisecond), roundTripInterval, probeInterval)
 	if !strings.Contains(cond.Message, "round trip failed") {
@@ -243,7 +216,7 @@ func TestKMSStateActiveProbeCatchesRevokedDecrypt(t *testing.T) {
 	// The failure is not forgotten between round trips: it holds through more than a round-trip interval.
 	deadline := time.Now().Add(roundTripInterval + probeInterval)
 	for time.Now().Before(deadline) {
-		_, status, _, err := f.operator.GetOperatorState()
+		_, status, _, err := f.guard.Operator.GetOperatorState()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,7 +229,7 @@ func TestKMSStateActiveProbeCatchesRevokedDecrypt(t *testing.T) {
 	if err := f.kms.Restore(f.kms.CurrentKEKID()); err != nil {
 		t.Fatal(err)
 	}
-	_, latency = waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	_, latency = waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 	t.Logf("recovery latency, key restored -> KMSPluginsDegraded=False: %s", latency.Round(10*time.Millisecond))
 	if bound := probeInterval*11/10 + 3*time.Second; latency > bound {
 		t.Errorf("recovery took %s, more than one report interval (%s): a failed round trip must be repeated every interval", latency.Round(10*time.Millisecond), bound)
@@ -267,18 +240,18 @@ func TestKMSStateActiveProbeCatchesRevokedDecrypt(t *testing.T) {
 // applying, as that node's reporter, its reports without it; the live nodes' reports stay.
 func TestKMSStateRemovesOrphanedReports(t *testing.T) {
 	f := startKMSStateFixture(t)
-	waitForCondition(t, f.operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 
 	// What a reporter on a since-removed node left behind an hour ago.
 	gone := applyoperatorv1.KMSEncryptionStatus().WithHealthReports(applyoperatorv1.KMSPluginHealthReport().
-		WithNodeName("master-9").WithKeyID("1").WithStatus(operatorv1.KMSPluginHealthStatusHealthy).
+		WithNodeName("master-9").WithKeyID(f.keyID).WithStatus(operatorv1.KMSPluginHealthStatusHealthy).
 		WithRemoteKeyID(f.kms.CurrentKEKID()).WithLastCheckedTime(metav1.NewTime(time.Now().Add(-time.Hour))))
-	if err := f.provider.ApplyKMSEncryptionStatus(context.Background(), encryptionstatus.ReporterFieldManager("master-9"), gone); err != nil {
+	if err := f.guard.Provider.ApplyKMSEncryptionStatus(context.Background(), encryptionstatus.ReporterFieldManager("master-9"), gone); err != nil {
 		t.Fatal(err)
 	}
 
 	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
-		status, err := f.provider.GetKMSEncryptionStatus(ctx)
+		status, err := f.guard.Provider.GetKMSEncryptionStatus(ctx)
 		if err != nil {
 			return false, nil
 		}

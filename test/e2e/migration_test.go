@@ -13,11 +13,9 @@ import (
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/clock"
 
@@ -46,6 +44,11 @@ var secretsGR = schema.GroupResource{Resource: "secrets"}
 //  2. the KMS key is rotated: the controller migrates again, and every Secret ends under the new key_id;
 //  3. the plugin stops mid-migration: the migration pauses with KMSMigrationDegraded=PausedKMSUnhealthy,
 //     and finishes once the plugin is back.
+//
+// Unlike the other e2e tests, this one builds kmsmigration's Migrator and controller itself, with the KMS verdict
+// (probedKMS) and the write keys injected: kmsguard.NewStaticPodControllers reads the write keys through
+// library-go's deployer, from mirror pods and key secrets envtest has not, with KMS endpoints under
+// /var/run/kmsplugin. The lab (TestTour) runs the migration through the entry point.
 func TestMigrationFromAESCBCToKMS(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -281,15 +284,7 @@ type kmsstateRotation struct {
 
 func newE2EMigrator(t *testing.T, a *kmsenv.APIServer, opts kmsmigration.Options) *kmsmigration.Migrator {
 	t.Helper()
-	config := a.RESTConfig()
-	// Room for the migrator's workers; client-go's default is 5 QPS.
-	config.QPS, config.Burst = -1, 100
-	// Its writes show as this manager in managedFields.
-	config.UserAgent = "kmsguard-migrator"
-	opts.Dynamic = dynamic.NewForConfigOrDie(config)
-	mapper := meta.NewDefaultRESTMapper(nil)
-	mapper.Add(corev1.SchemeGroupVersion.WithKind("Secret"), meta.RESTScopeNamespace)
-	opts.Mapper = mapper
+	opts.Dynamic, opts.Mapper = migratorClient(a), secretsMapper()
 	if opts.QPS == 0 {
 		opts.QPS = -1
 	}

@@ -14,20 +14,17 @@ import (
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
-	"github.com/openshift/library-go/pkg/controller/factory"
-	"github.com/openshift/library-go/pkg/operator/events"
+	operatorv1client "github.com/openshift/client-go/operator/clientset/versioned/typed/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/utils/clock"
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
-	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+	"github.com/kmsguard/kmsguard/pkg/kmsguard"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
@@ -43,11 +40,10 @@ import (
 // surviving key reads back unchanged.
 func TestLostKeyRecovery(t *testing.T) {
 	const (
-		lost              = 150
-		survivors         = 22 // names interleaved with the lost ones: every 8th of 172
-		operatorNamespace = "openshift-kube-apiserver-operator"
-		lostProvider      = "lost-kms"
-		liveProvider      = "live-kms"
+		lost         = 150
+		survivors    = 22 // names interleaved with the lost ones: every 8th of 172
+		lostProvider = "lost-kms"
+		liveProvider = "live-kms"
 	)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -73,6 +69,34 @@ func TestLostKeyRecovery(t *testing.T) {
 		}
 	}
 	bothKeys := ectest.Secrets(kmsenv.KMSv2Provider(lostProvider, lostPlugin.Endpoint()), kmsenv.KMSv2Provider(liveProvider, livePlugin.Endpoint()), ectest.Identity())
+
+	// kmsguard, as an operator wires it, with etcd access for lost-key recovery; it scans every few seconds
+	// (kmsrecovery.DefaultInterval in a cluster) so that each step below is seen without waiting. It starts in
+	// step 3. The operator records revision 1 (both keys, the lost one writing) before that config runs, as
+	// library-go's revision controller does: under the live key. (Written under the lost key, it would be lost with
+	// it, and kmsstate could not tell which keys to expect.)
+	etcd, err := cp.EtcdClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resources, skipped, err := kmsrecovery.Resolve(discovery.NewDiscoveryClientForConfigOrDie(a.RESTConfig()), kmsrecovery.DefaultResources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resources) != 2 || len(skipped) != 3 {
+		t.Fatalf("resolved %v, skipped %v; want secrets and configmaps, and the three OpenShift resources skipped", resources, skipped)
+	}
+	g := newGuard(ctx, t, a, []string{"master-0"}, guardOptions{
+		Etcd: &kmsguard.EtcdOptions{KV: etcd, Prefix: "/registry",
+			Dynamic: dynamic.NewForConfigOrDie(a.RESTConfig()), Discovery: discovery.NewDiscoveryClientForConfigOrDie(a.RESTConfig())},
+		EncryptedResources: kmsrecovery.DefaultResources,
+		Intervals:          kmsguard.Intervals{ReportInterval: probeInterval, Recovery: 3 * time.Second},
+	})
+	operator := g.Operator
+	kubeAPIServers := operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers()
+	g.deployed(ctx, t, 1, bothKeys)
+
+	// Then the lost ones.
 	if err := a.Restart(kmsenv.APIServerOptions{EncryptionConfig: bothKeys, FeatureGates: gate}); err != nil {
 		t.Fatal(err)
 	}
@@ -99,42 +123,17 @@ func TestLostKeyRecovery(t *testing.T) {
 	// A paginated LIST reaches etcd (the watch cache is not ready, it fails on the same objects) and names the
 	// unreadable keys. An unpaginated one waits for that watch cache and is retried on 429 by client-go, for
 	// minutes: kmsguard only pages.
-	_, err := client.CoreV1().Secrets("").List(ctx, metav1.ListOptions{Limit: 500})
+	_, err = client.CoreV1().Secrets("").List(ctx, metav1.ListOptions{Limit: 500})
 	if !apierrors.IsStoreReadError(err) {
 		t.Fatalf("LIST of secrets after the key was destroyed: got %v, want a StorageReadError", err)
 	}
 
-	// 3. The controller, as an operator runs it.
-	operator, operatorInformers, err := a.InstallKubeAPIServerOperator(ctx, "master-0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: operatorNamespace}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	// Health reports of both plugins on master-0, written by the node's reporter as the sidecar does, and the
-	// kmsstate controller that evaluates them: the recovery controller's KMS view.
-	statusProvider := encryptionstatus.NewKubeAPIServer(operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers())
-	startNodeReporter(ctx, t, statusProvider, "master-0", map[string]*fake.Plugin{"1": lostPlugin, "2": livePlugin})
-	kmsRecorder := events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{})
-	kmsState, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
-		Config:         kmsstate.Config{ReportInterval: probeInterval},
-		OperatorClient: operator,
-		StatusProvider: statusProvider,
-		Nodes:          kmsstate.StaticPodNodes(operator),
-		Keys: kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) {
-			return kmsstate.Keys{IDs: []string{"1", "2"}, Providers: map[string]string{lostProvider: "1", liveProvider: "2"}}, nil
-		}),
-		Recorder: kmsRecorder,
-		// Published where `kmsguard recover` reads the KMS view from, as an operator wires it.
-		Publisher: kmsstate.ConfigMapMemory{Client: client.CoreV1(), Namespace: operatorNamespace, Name: kmsstate.DefaultConfigMapName},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	operatorInformers.Start(ctx.Done())
-	operatorInformers.WaitForCacheSync(ctx.Done())
-	go kmsState.Run(ctx, 1)
+	// 3. kmsguard starts. Health reports of both plugins on master-0, written by the node's reporter as the
+	// sidecar does, are the recovery's KMS view through kmsstate. The endpoints are not library-go's: the key ids
+	// are the provider names.
+	startNodeReporter(ctx, t, g.Provider, "master-0", map[string]*fake.Plugin{lostProvider: lostPlugin, liveProvider: livePlugin})
+	g.start(ctx)
+	kmsState := g.KMSState
 	// waitForKMSState waits until kmsstate's evaluation satisfies ok.
 	waitForKMSState := func(what string, ok func(kmsstate.State) bool) {
 		t.Helper()
@@ -149,43 +148,25 @@ func TestLostKeyRecovery(t *testing.T) {
 		}
 		t.Logf("kmsstate saw %s after %s", what, time.Since(start).Round(time.Second))
 	}
-	resources, skipped, err := kmsrecovery.Resolve(discovery.NewDiscoveryClientForConfigOrDie(a.RESTConfig()), kmsrecovery.DefaultResources)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(resources) != 2 || len(skipped) != 3 {
-		t.Fatalf("resolved %v, skipped %v; want secrets and configmaps, and the three OpenShift resources skipped", resources, skipped)
-	}
-	etcd, err := cp.EtcdClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	recorder := events.NewInMemoryRecorder("kms-recovery-e2e", clock.RealClock{})
-	fakeClock := &steppingClock{now: time.Now()}
-	controller, err := kmsrecovery.NewController("kube-apiserver", kmsrecovery.Options{
-		OperatorClient: operator,
-		Dynamic:        dynamic.NewForConfigOrDie(a.RESTConfig()),
-		Resources:      resources,
-		Raw:            kmsrecovery.EtcdValues(etcd),
-		KMS:            kmsrecovery.KMSStateView(kmsState),
-		ConfigMaps:     client.CoreV1(),
-		Namespace:      operatorNamespace,
-		Recorder:       recorder,
-		Clock:          fakeClock,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sync := func(consent string) *operatorv1.OperatorCondition {
+	// decided sets the consent and waits until the recovery's condition says ok.
+	decided := func(consent string, ok func(*operatorv1.OperatorCondition) bool) *operatorv1.OperatorCondition {
 		t.Helper()
 		setRecoveryConsent(ctx, t, operator, consent)
-		fakeClock.step(kmsrecovery.DefaultInterval)
 		start := time.Now()
-		if err := controller.Sync(ctx, factory.NewSyncContext("e2e", recorder)); err != nil {
-			t.Fatalf("sync with consent %q: %v", consent, err)
+		var cond *operatorv1.OperatorCondition
+		err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
+			var err error
+			cond, err = recoveryCondition(ctx, kubeAPIServers)
+			return err == nil && cond != nil && ok(cond), nil
+		})
+		if err != nil {
+			t.Fatalf("with consent %q: %v; %s is %+v", consent, err, kmsrecovery.ConditionDegraded, cond)
 		}
-		t.Logf("sync with consent %q took %s", consent, time.Since(start).Round(time.Millisecond))
-		return recoveryCondition(ctx, t, a)
+		t.Logf("with consent %q, decided after %s", consent, time.Since(start).Round(time.Millisecond))
+		return cond
+	}
+	hasReason := func(status operatorv1.ConditionStatus, reason kmsrecovery.Reason) func(*operatorv1.OperatorCondition) bool {
+		return func(c *operatorv1.OperatorCondition) bool { return c.Status == status && c.Reason == string(reason) }
 	}
 	lostKeys := func() int {
 		t.Helper()
@@ -201,11 +182,9 @@ func TestLostKeyRecovery(t *testing.T) {
 	}
 
 	// 4. No consent: every lost Secret is found and listed, none deleted.
-	cond := sync("")
-	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(kmsrecovery.ReasonUndecryptableObjects) {
-		t.Fatalf("without consent: %s %s: %s", cond.Status, cond.Reason, cond.Message)
-	}
-	if wantMsg := fmt.Sprintf("secrets: %d of %d (key %s:%s: %d)", lost, lost+survivors, lostProvider, lostKeyID, lost); !strings.Contains(cond.Message, wantMsg) {
+	cond := decided("", hasReason(operatorv1.ConditionTrue, kmsrecovery.ReasonUndecryptableObjects))
+	// Of every Secret: those of the test and the operator's encryption-config-1, under the live key.
+	if wantMsg := fmt.Sprintf("secrets: %d of %d (key %s:%s: %d)", lost, lost+survivors+1, lostProvider, lostKeyID, lost); !strings.Contains(cond.Message, wantMsg) {
 		t.Errorf("message does not contain %q: %s", wantMsg, cond.Message)
 	}
 	cm, err := client.CoreV1().ConfigMaps(operatorNamespace).Get(ctx, kmsrecovery.ConfigMapName, metav1.GetOptions{})
@@ -222,20 +201,14 @@ func TestLostKeyRecovery(t *testing.T) {
 	}
 
 	// 5. A consent naming another key deletes nothing.
-	cond = sync(liveKMS.CurrentKEKID())
-	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(kmsrecovery.ReasonConsentMismatch) {
-		t.Fatalf("with the wrong key id: %s %s: %s", cond.Status, cond.Reason, cond.Message)
-	}
+	decided(liveKMS.CurrentKEKID(), hasReason(operatorv1.ConditionTrue, kmsrecovery.ReasonConsentMismatch))
 	if n := lostKeys(); n != lost {
 		t.Fatalf("%d of the %d lost secrets are left in etcd after a consent for another key", n, lost)
 	}
 
 	// 5b. "unknown" is no key etcd shows: refused, from the controller and from `kmsguard recover`, with etcd
 	// access or without.
-	cond = sync(kmsrecovery.UnknownConsentID)
-	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(kmsrecovery.ReasonConsentUnprovable) {
-		t.Fatalf("with consent unknown: %s %s: %s", cond.Status, cond.Reason, cond.Message)
-	}
+	decided(kmsrecovery.UnknownConsentID, hasReason(operatorv1.ConditionTrue, kmsrecovery.ReasonConsentUnprovable))
 	kmsguard := buildKMSGuard(t)
 	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
 	if data, err := a.KubeConfig(); err != nil {
@@ -259,14 +232,14 @@ func TestLostKeyRecovery(t *testing.T) {
 	// as its KMS's current one, so the CLI refuses it as a key in use.
 	waitForKMSState("the lost key's plugin unhealthy", func(s kmsstate.State) bool {
 		for _, p := range s.Plugins {
-			if p.KeyID == "1" && p.Health == kmsstate.PluginUnhealthy {
+			if p.KeyID == lostProvider && p.Health == kmsstate.PluginUnhealthy {
 				return true
 			}
 		}
 		return false
 	})
-	cond = sync(lostProvider + ":" + lostKeyID)
-	if cond.Status != operatorv1.ConditionTrue || cond.Reason != string(kmsrecovery.ReasonKMSUnhealthy) || !strings.Contains(cond.Message, "PluginUnhealthy: node master-0 key 1") {
+	cond = decided(lostProvider+":"+lostKeyID, hasReason(operatorv1.ConditionTrue, kmsrecovery.ReasonKMSUnhealthy))
+	if !strings.Contains(cond.Message, "PluginUnhealthy: node master-0 key "+lostProvider) {
 		t.Fatalf("with consent while the plugin is unhealthy: %s %s: %s", cond.Status, cond.Reason, cond.Message)
 	}
 	args := []string{"recover", "--kubeconfig=" + kubeconfig, "--resources=secrets", "--etcd-endpoints=" + cp.EtcdEndpoint(), "--confirm-data-loss=" + lostKeyID, "--dry-run=false"}
@@ -280,24 +253,19 @@ func TestLostKeyRecovery(t *testing.T) {
 	// 6. The KMS serves a new key on the lost provider's plugin; once every plugin is healthy and kmsstate
 	// settled on the new KEK id, a consent for the lost key deletes exactly those 150.
 	newKeyID := lostKMS.Rotate()
-	waitForKMSState("every plugin healthy, key 1 on the new KEK id", func(s kmsstate.State) bool {
-		kek, ok := s.SettledKEKID("1")
+	waitForKMSState("every plugin healthy, the lost key's on the new KEK id", func(s kmsstate.State) bool {
+		kek, ok := s.SettledKEKID(lostProvider)
 		return s.Healthy(s.Nodes, s.KeyIDs) == nil && ok && kek == newKeyID
 	})
-	cond = sync(lostProvider + ":" + lostKeyID)
-	if cond.Status != operatorv1.ConditionFalse || !strings.Contains(cond.Message, fmt.Sprintf("deleted %d undecryptable objects stored under key %s:%s", lost, lostProvider, lostKeyID)) {
-		t.Fatalf("with consent: %s %s: %s", cond.Status, cond.Reason, cond.Message)
-	}
+	// The consent is the one given in 5c: the next scan deletes.
+	deleted := fmt.Sprintf("deleted %d undecryptable objects stored under key %s:%s", lost, lostProvider, lostKeyID)
+	decided(lostProvider+":"+lostKeyID, func(c *operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionFalse && strings.Contains(c.Message, deleted)
+	})
 	if n := lostKeys(); n != 0 {
 		t.Errorf("%d lost secrets are still in etcd", n)
 	}
-	deletedEvents := 0
-	for _, e := range recorder.Events() {
-		if e.Reason == kmsrecovery.EventObjectDeleted {
-			deletedEvents++
-		}
-	}
-	if deletedEvents != lost {
+	if deletedEvents := len(g.eventReasons(kmsrecovery.EventObjectDeleted)); deletedEvents != lost {
 		t.Errorf("%d %s events, want %d", deletedEvents, kmsrecovery.EventObjectDeleted, lost)
 	}
 
@@ -370,23 +338,11 @@ func setRecoveryConsent(ctx context.Context, t *testing.T, operator v1helpers.Op
 }
 
 // recoveryCondition reads KMSRecoveryDegraded from the KubeAPIServer resource itself, not from an informer
-// that may lag the controller's write.
-func recoveryCondition(ctx context.Context, t *testing.T, a *kmsenv.APIServer) *operatorv1.OperatorCondition {
-	t.Helper()
-	kas, err := operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers().Get(ctx, "cluster", metav1.GetOptions{})
+// that may lag the controller's write; nil while the controller has set none.
+func recoveryCondition(ctx context.Context, kubeAPIServers operatorv1client.KubeAPIServerInterface) (*operatorv1.OperatorCondition, error) {
+	kas, err := kubeAPIServers.Get(ctx, "cluster", metav1.GetOptions{})
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	c := v1helpers.FindOperatorCondition(kas.Status.Conditions, kmsrecovery.ConditionDegraded)
-	if c == nil {
-		t.Fatalf("no %s condition", kmsrecovery.ConditionDegraded)
-	}
-	return c
+	return v1helpers.FindOperatorCondition(kas.Status.Conditions, kmsrecovery.ConditionDegraded), nil
 }
-
-// steppingClock lets every sync of the test be due: a scan runs every DefaultInterval.
-type steppingClock struct{ now time.Time }
-
-func (c *steppingClock) Now() time.Time                  { return c.now }
-func (c *steppingClock) Since(t time.Time) time.Duration { return c.now.Sub(t) }
-func (c *steppingClock) step(d time.Duration)            { c.now = c.now.Add(d) }

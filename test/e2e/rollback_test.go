@@ -14,7 +14,6 @@ import (
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	operatorv1client "github.com/openshift/client-go/operator/clientset/versioned/typed/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/encryption/kms"
-	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -25,12 +24,11 @@ import (
 	"sigs.k8s.io/yaml"
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
-	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+	"github.com/kmsguard/kmsguard/pkg/kmsguard"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
-	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
@@ -39,8 +37,8 @@ import (
 //  1. revision 4 (KMS provider fake-kms) runs healthy;
 //  2. revision 5 adds provider dead-kms; the apiserver restarts with it and /healthz/kms-providers fails; the
 //     installer's verdict (nodeStatuses lastFailedRevision 5) is posted as library-go would post it;
-//  3. the controller, fed by kmsstate and a health reporter per key, writes revision 4's config back to
-//     openshift-config-managed/encryption-config-kube-apiserver and sets KMSRollbackDegraded True
+//  3. kmsguard, wired as the operator wires it and fed by a health reporter per key, writes revision 4's config
+//     back to openshift-config-managed/encryption-config-openshift-kube-apiserver and sets KMSRollbackDegraded True
 //     (RevertedFailingKMSConfig), holding revision 5's config;
 //  4. the apiserver restarted with what the controller wants is healthy again.
 //
@@ -48,10 +46,8 @@ import (
 // kube-apiserver's wait for the plugin to decrypt existing data.
 func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 	const (
-		node              = "master-0"
-		operandNamespace  = "openshift-kube-apiserver"
-		operatorNamespace = "openshift-kube-apiserver-operator"
-		deadProvider      = "dead-kms"
+		node         = "master-0"
+		deadProvider = "dead-kms"
 	)
 	remote := fake.NewKMS()
 	good := fake.StartForTest(t, remote)
@@ -69,23 +65,15 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 
-	operator, operatorInformers, err := a.InstallKubeAPIServerOperator(ctx, node)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kubeClient := a.Client()
-	for _, ns := range []string{operandNamespace, operatorNamespace, "openshift-config-managed"} {
-		if _, err := kubeClient.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	g := newGuard(ctx, t, a, []string{node}, guardOptions{Intervals: kmsguard.Intervals{ReportInterval: probeInterval}})
+	operator, kubeClient := g.Operator, a.Client()
 	goodConfig := ectest.Secrets(kmsenv.KMSv2Provider(providerName, good.Endpoint()), ectest.Identity())
 	failingConfig := ectest.Secrets(kmsenv.KMSv2Provider(providerName, good.Endpoint()), kmsenv.KMSv2Provider(deadProvider, dead.Endpoint()), ectest.Identity())
 	goodData := createRevisionConfig(t, kubeClient.CoreV1().Secrets(operandNamespace), 4, goodConfig)
 	createRevisionConfig(t, kubeClient.CoreV1().Secrets(operandNamespace), 5, failingConfig)
 
 	// The node's health reporter sees the good plugin healthy and the new key's unreachable.
-	provider := encryptionstatus.NewKubeAPIServer(operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers())
+	provider := g.Provider
 	startNodeReporter(ctx, t, provider, node, map[string]*fake.Plugin{providerName: good, deadProvider: dead})
 	waitForHealthReport(t, provider, node, deadProvider, operatorv1.KMSPluginHealthStatusError)
 
@@ -104,51 +92,10 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// 3. kmsstate and the rollback controller.
+	// 3. kmsguard, as the operator runs it: kmsstate and the rollback controller.
 	kubeAPIServers := operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers()
-	store := kmsrollback.NewHoldStore(kubeClient.CoreV1(), operatorNamespace, "kmsguard-rollback")
-	kmsState, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
-		Config:         kmsstate.Config{ReportInterval: probeInterval},
-		OperatorClient: operator,
-		StatusProvider: provider,
-		Nodes:          kmsstate.StaticPodNodes(operator),
-		Keys: kmsstate.KeyListerFunc(func(ctx context.Context) (kmsstate.Keys, error) {
-			// The keys of the current and candidate configs, and those held out by a revert.
-			held, err := store.HeldKeyIDs(ctx)
-			if err != nil {
-				return kmsstate.Keys{}, err
-			}
-			keys := kmsstate.Keys{IDs: []string{providerName, deadProvider}, Providers: map[string]string{providerName: providerName, deadProvider: deadProvider}}
-			for _, id := range held {
-				if _, ok := keys.Providers[id]; !ok {
-					keys.IDs = append(keys.IDs, id)
-				}
-			}
-			return keys, nil
-		}),
-		Recorder: events.NewInMemoryRecorder("kmsstate-e2e", clock.RealClock{}),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	recorder := events.NewInMemoryRecorder("kms-rollback-e2e", clock.RealClock{})
-	rollback, err := kmsrollback.NewController("kube-apiserver", kmsrollback.Options{
-		Rollout:        kmsrollback.StaticPodRollout(operator, nil, nil, 0, nil),
-		Configs:        revisions.Secrets(kubeClient.CoreV1(), operandNamespace, operator),
-		Target:         kmsrollback.ManagedEncryptionConfig(kubeClient.CoreV1(), "kube-apiserver"),
-		Health:         kmsState,
-		Store:          store,
-		OperatorClient: operator,
-		Recorder:       recorder,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	controllersCtx, stopControllers := context.WithCancel(ctx)
-	operatorInformers.Start(controllersCtx.Done())
-	operatorInformers.WaitForCacheSync(controllersCtx.Done())
-	go kmsState.Run(controllersCtx, 1)
-	go rollback.Run(controllersCtx, 1)
+	g.start(controllersCtx)
 
 	start = time.Now()
 	cond, _ := waitForCondition(t, operator, kmsrollback.ConditionDegraded, operatorv1.ConditionTrue, string(kmsrollback.ReasonRevertedFailingKMSConfig))
@@ -158,14 +105,15 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 			t.Errorf("KMSRollbackDegraded message %q does not contain %q", cond.Message, want)
 		}
 	}
-	desired, err := kubeClient.CoreV1().Secrets("openshift-config-managed").Get(ctx, "encryption-config-kube-apiserver", metav1.GetOptions{})
+	// library-go's encryption component is the operand namespace: its state controller reads this secret.
+	desired, err := kubeClient.CoreV1().Secrets("openshift-config-managed").Get(ctx, "encryption-config-"+operandNamespace, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := string(desired.Data["encryption-config"]); got != string(goodData) {
 		t.Fatalf("desired encryption config is\n%s\nwant revision 4's\n%s", got, goodData)
 	}
-	holds, _, err := store.Load(ctx)
+	holds, _, err := kmsrollback.NewHoldStore(kubeClient.CoreV1(), operatorNamespace, kmsguard.RollbackConfigMapName).Load(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,13 +141,7 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 	if c := rollbackCondition(t, kubeAPIServers); c.Status != operatorv1.ConditionTrue || c.Reason != string(kmsrollback.ReasonRevertedFailingKMSConfig) {
 		t.Errorf("KMSRollbackDegraded %+v after the revert rolled out, want True while revision 5's config is held", c)
 	}
-	var reverts int
-	for _, e := range recorder.Events() {
-		if e.Reason == kmsrollback.EventReverted {
-			reverts++
-		}
-	}
-	if reverts != 1 {
+	if reverts := len(g.eventReasons(kmsrollback.EventReverted)); reverts != 1 {
 		t.Errorf("%d %s events, want 1", reverts, kmsrollback.EventReverted)
 	}
 }
