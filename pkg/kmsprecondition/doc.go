@@ -9,8 +9,10 @@
 // wiring. It compares the candidate encryption config (encryption-config) with the deployed one
 // (encryption-config-<latestAvailableRevision>).
 //
-// "KMS changes" means the KMS provider stanzas per resource differ (name, endpoint, apiVersion, timeout, in
-// order, and whether a KMS provider writes). "Drops a read key" means a resource, resolved the way
+// "KMS changes" means encryptionconfig.DiffKMS finds a KMS key added, removed, reconfigured (name, endpoint,
+// apiVersion, timeout, the resources it serves), promoted to write a resource or demoted from writing it; the
+// order of KMS read providers is not a change, since kube-apiserver picks a value's read provider by its prefix.
+// kmsrollback attributes a failed revision by the same comparison. "Drops a read key" means a resource, resolved the way
 // kube-apiserver resolves it (its own entry, then *.<group>, then *.*, else plaintext), could read values
 // under a key in the deployed config and cannot in the candidate: a KMS provider, an aescbc, aesgcm or secretbox
 // key, or identity. Any other change, a new aescbc write key included, passes untouched: that is how an admin

@@ -213,7 +213,7 @@ func (g *Gate) evaluate(ctx context.Context, configs revisions.Configs, now time
 		v.Blocking = []BlockingError{&InvalidConfigError{Err: err}}
 		return v, nil
 	}
-	v.KMSChanged = kmsChanged(candidate, deployed)
+	v.KMSChanged = encryptionconfig.DiffKMS(deployed, candidate).Changed()
 	if comparable {
 		v.Dropped = droppedReadKeys(candidate, deployed)
 	}

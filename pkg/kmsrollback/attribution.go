@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/openshift/library-go/pkg/operator/encryption/encryptiondata"
+	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
@@ -66,8 +70,9 @@ func attribute(ctx context.Context, rollout Rollout, configs revisions.Reader, h
 	if err != nil {
 		return nil, fmt.Errorf("decoding the encryption config of revision %d: %w", lastGood, err)
 	}
-	changed, suspects := kmsDiff(failedConfig, previousConfig)
-	if !changed {
+	diff := encryptionconfig.DiffKMS(previousConfig, failedConfig)
+	suspects := diff.Suspects()
+	if !diff.Changed() {
 		return &NotAttributedError{Revision: revision, Rollout: operand, Why: fmt.Sprintf("it does not change the KMS providers of revision %d", lastGood)}, nil
 	}
 	if len(suspects) == 0 {
@@ -116,4 +121,10 @@ func failing(health HealthReader, node string, keys []string) ([]kmsstate.Failur
 	// says that nothing is known, and a key id mismatch is a rotation in progress; neither explains a failed
 	// start. Healthy was asked about node alone.
 	return unhealthy.KMSFaults(), nil
+}
+
+// decode reads the EncryptionConfiguration of a revision's encryption-config data without validating it: a
+// failed revision is judged for what it changed, valid or not. Nil data is "no encryption config".
+func decode(data map[string][]byte) (*apiserverv1.EncryptionConfiguration, error) {
+	return encryptionconfig.DecodeUnvalidated(data[encryptiondata.EncryptionConfSecretKey])
 }

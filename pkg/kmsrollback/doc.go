@@ -14,9 +14,11 @@
 //     monitor fell back (the pod's startup-monitor.static-pods.openshift.io/fallback-for-revision annotation),
 //     or the pod of N has not been ready for NotReadyAfter;
 //   - encryption-config-N changes the KMS providers of encryption-config-L, L being the revision the node ran
-//     before (its currentRevision): a KMS provider was added, dropped, moved or reconfigured;
-//   - kmsstate shows a KMS key that N adds or changes failing on that node: the plugin unreachable, unhealthy,
-//     or the apiserver failing to decrypt with it. A missing or stale health report is no evidence.
+//     before (its currentRevision), as encryptionconfig.DiffKMS compares them, the rollout gate's rule: a KMS key
+//     was added, removed, reconfigured, promoted or demoted;
+//   - kmsstate shows a KMS key that N adds, reconfigures or promotes (KMSDiff.Suspects) failing on that node: the
+//     plugin unreachable, unhealthy, or the apiserver failing to decrypt with it. A missing or stale health report
+//     is no evidence.
 //
 // Anything else is not KMS's, and is left to library-go's own conditions (NodeInstallerDegraded,
 // StaticPodFallbackRevisionDegraded).
