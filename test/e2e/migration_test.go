@@ -10,14 +10,11 @@ import (
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
-	"github.com/openshift/library-go/pkg/operator/events"
-	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/internal/conflictretry"
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
@@ -41,14 +38,14 @@ var secretsGR = schema.GroupResource{Resource: "secrets"}
 //  1. 5,000 Secrets under aescbc; KMS v2 becomes the write provider; the migrator rewrites them while
 //     writers update Secrets concurrently: the verifier then counts every Secret under the KMS key_id, and
 //     every writer's last value reads back;
-//  2. the KMS key is rotated: the controller migrates again, and every Secret ends under the new key_id;
-//  3. the plugin stops mid-migration: the migration pauses with KMSMigrationDegraded=PausedKMSUnhealthy,
-//     and finishes once the plugin is back.
+//  2. the KMS key is rotated: asked for the new KEK id, the migrator migrates again, and every Secret ends under
+//     the new key_id;
+//  3. the plugin stops mid-migration: the migration pauses (PausedKMSUnhealthy), and finishes once the plugin is
+//     back.
 //
-// Unlike the other e2e tests, this one builds kmsmigration's Migrator and controller itself, with the KMS verdict
-// (probedKMS) and the write keys injected: kmsguard.NewStaticPodControllers reads the write keys through
-// library-go's deployer, from mirror pods and key secrets envtest has not, with KMS endpoints under
-// /var/run/kmsplugin. The lab (TestTour) runs the migration through the entry point.
+// It tests the Migrator alone, with the KMS verdict injected (probedKMS); the test makes the calls library-go's
+// migration controller (EnsureMigration) and kmsguard's rotation controller (Ensure) make. The migration wired by
+// kmsguard.NewStaticPodControllers runs in the lab's tour (enable-kms, key-rotated).
 func TestMigrationFromAESCBCToKMS(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -75,27 +72,9 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 		t.Fatalf("before the migration only %d Secrets are off the KMS key", before.NotUnderWriteKey)
 	}
 
-	if _, _, err := a.InstallKubeAPIServerOperator(ctx, "master-0"); err != nil {
-		t.Fatal(err)
-	}
-	// The write key of Secrets and its health, as kube-apiserver-operator would read them from library-go's
-	// state and from kmsstate; the last phase switches both to a second KMS.
-	var writeKeyID atomic.Value
-	writeKeyID.Store("1")
+	// The health of the write key as kmsstate would judge it; the last phase switches to a second KMS.
 	kmsView := &probedKMS{}
 	m := newE2EMigrator(t, a, kmsmigration.Options{HealthInterval: time.Second, KMS: kmsView})
-	recorder := events.NewInMemoryRecorder("kmsmigration-e2e", clock.RealClock{})
-	var rotation atomic.Pointer[kmsstateRotation]
-	controllerOptions := kmsmigration.ControllerOptions{
-		Migrator: m,
-		Recorder: recorder,
-		WriteKeys: func(context.Context) (map[schema.GroupResource]string, error) {
-			return map[schema.GroupResource]string{secretsGR: writeKeyID.Load().(string)}, nil
-		},
-		Rotations: rotationsOf(&rotation),
-		Resync:    time.Second,
-	}
-	operator, stopController := startMigrationController(ctx, t, a, controllerOptions)
 
 	t.Run("migrate with concurrent writers", func(t *testing.T) {
 		writers := startWriters(ctx, t, a.Client(), "mig", 200, 4)
@@ -134,18 +113,19 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 		if !report.Verified() || r.UnderWriteKey < migrationSecrets || r.NotUnderWriteKey != 0 {
 			t.Fatalf("after the migration: %d under the KMS key, %d elsewhere (%v)", r.UnderWriteKey, r.NotUnderWriteKey, r.NotUnderWriteKeyListed)
 		}
-		waitForCondition(t, operator, kmsmigration.ConditionProgressing, operatorv1.ConditionFalse, "")
 	})
 
 	t.Run("migrate again after a key rotation", func(t *testing.T) {
-		oldKeyID := kms.CurrentKEKID()
 		newKeyID := kms.Rotate()
 		// The apiserver picks up the new key_id on its next Status call (every minute while healthy);
 		// kmsstate reports the rotation complete only once the apiserver is on it, so wait the same way:
 		// a new write must land under the new key_id.
 		waitForNewWritesUnder(t, cp, a.Client(), newKeyID)
-		rotation.Store(&kmsstateRotation{from: oldKeyID, to: newKeyID, completed: time.Now()})
+		// What kmsguard's rotation controller asks once kmsstate saw the rotation complete.
 		target := kmsmigration.Target{WriteKey: "1", KEKID: newKeyID}
+		if _, _, _, err := m.Ensure(secretsGR, target); err != nil {
+			t.Fatal(err)
+		}
 		p := waitMigration(t, m, target)
 		if p.Result != nil {
 			t.Fatal(p.Result)
@@ -162,22 +142,17 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 		kms2 := fake.NewKMS()
 		plugin2 := fake.StartForTest(t, kms2)
 		const provider2 = "fake-kms-2"
-		// The controller's watches would hold up the apiserver's shutdown: stop it, restart, start a new one.
-		stopController()
 		if err := a.Restart(kmsenv.APIServerOptions{EncryptionConfig: ectest.Secrets(
 			kmsenv.KMSv2Provider(provider2, plugin2.Endpoint()), kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), ectest.AESCBC("key1", ectest.AESKeyA)),
 		}); err != nil {
 			t.Fatal(err)
 		}
-		operator, stopController = startMigrationController(ctx, t, a, controllerOptions)
-		defer stopController()
 		// From now on kmsstate watches key 2: its plugin's Status, evaluated by kmsstate's code.
 		probe, err := pluginprobe.NewGRPCPlugin(ctx, "2", plugin2.Endpoint(), time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
 		kmsView.watch("2", probe)
-		writeKeyID.Store("2")
 		if _, _, _, err := m.EnsureMigration(secretsGR, "2"); err != nil {
 			t.Fatal(err)
 		}
@@ -187,9 +162,25 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 		})
 		plugin2.Stop()
 		stopped := time.Now()
-		cond, _ := waitForCondition(t, operator, kmsmigration.ConditionDegraded, operatorv1.ConditionTrue, string(kmsmigration.PausedKMSUnhealthy))
-		t.Logf("paused %s after the plugin stopped: %s", time.Since(stopped).Round(time.Millisecond), cond.Message)
-		paused := m.Progress()[0].Counts
+		waitFor(t, "the migration paused on the write key's health", func() bool {
+			return m.Progress()[0].Paused == kmsmigration.PausedKMSUnhealthy
+		})
+		atPause := m.Progress()[0]
+		t.Logf("paused %s after the plugin stopped: %s", time.Since(stopped).Round(time.Millisecond), atPause.PauseDetail)
+		// A pause stops new writes; those already sent finish (KMS v2 encrypts with its cached DEK while the plugin
+		// is down), at most one per in-flight slot.
+		var paused kmsmigration.Counts
+		waitFor(t, "the writes in flight at the pause finished", func() bool {
+			before := m.Progress()[0].Counts
+			time.Sleep(time.Second)
+			paused = m.Progress()[0].Counts
+			return paused.Done() == before.Done()
+		})
+		drained := paused.Done() - atPause.Counts.Done()
+		if drained > int64(atPause.InFlightLimit) {
+			t.Errorf("%d objects were migrated after the pause, more than the %d writes that can be in flight", drained, atPause.InFlightLimit)
+		}
+		t.Logf("%d writes in flight at the pause finished (in-flight limit %d)", drained, atPause.InFlightLimit)
 		time.Sleep(3 * time.Second)
 		if now := m.Progress()[0].Counts; now.Done() != paused.Done() {
 			t.Errorf("%d objects were migrated while paused", now.Done()-paused.Done())
@@ -202,39 +193,11 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 			t.Fatalf("after resuming: %s: %v", p, p.Result)
 		}
 		t.Logf("resumed and finished: %s", p)
-		waitForCondition(t, operator, kmsmigration.ConditionDegraded, operatorv1.ConditionFalse, "")
 		report := verify(t, a, etcd, nil, evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: provider2, KEKID: kms2.CurrentKEKID()})
 		if r := report.Resources[0]; !report.Verified() || r.NotUnderWriteKey != 0 {
 			t.Fatalf("after the paused migration: %d Secrets not under %s (%v)", r.NotUnderWriteKey, provider2, r.NotUnderWriteKeyListed)
 		}
 	})
-}
-
-// startMigrationController runs kmsmigration's controller against the apiserver's KubeAPIServer resource
-// until the returned stop is called (or ctx ends), and returns the operator client it writes to.
-func startMigrationController(ctx context.Context, t *testing.T, a *kmsenv.APIServer, opts kmsmigration.ControllerOptions) (v1helpers.OperatorClient, func()) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(ctx)
-	operator, informers, err := a.KubeAPIServerOperatorClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.OperatorClient = operator
-	controller, err := kmsmigration.NewController("kube-apiserver", opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	informers.Start(ctx.Done())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		controller.Run(ctx, 1)
-	}()
-	return operator, func() {
-		cancel()
-		<-done
-		informers.Shutdown()
-	}
 }
 
 // probedKMS is the migrator's kmsstate verdict in this test, with no kmsstate controller and no health reporter
@@ -274,12 +237,6 @@ func (k *probedKMS) Current() (kmsstate.State, error) {
 	}
 	state, _ := kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, observation)
 	return state, nil
-}
-
-// kmsstateRotation is what the test tells the controller kmsstate saw.
-type kmsstateRotation struct {
-	from, to  string
-	completed time.Time
 }
 
 func newE2EMigrator(t *testing.T, a *kmsenv.APIServer, opts kmsmigration.Options) *kmsmigration.Migrator {
@@ -370,24 +327,6 @@ func (w *writers) stop() map[string]string {
 	w.cancel()
 	w.wg.Wait()
 	return w.last
-}
-
-// rotationsOf is a kmsmigration.RotationReader of the rotation the test announces.
-func rotationsOf(p *atomic.Pointer[kmsstateRotation]) kmsmigration.RotationReader {
-	return announcedRotation{p}
-}
-
-type announcedRotation struct {
-	p *atomic.Pointer[kmsstateRotation]
-}
-
-func (a announcedRotation) LatestRotation(keyID string) (r kmsstate.Rotation, ok bool) {
-	got := a.p.Load()
-	if got == nil || keyID != "1" {
-		return r, false
-	}
-	r.KeyID, r.From, r.To, r.Started, r.Completed = keyID, got.from, got.to, got.completed, got.completed
-	return r, true
 }
 
 func waitMigration(t *testing.T, m *kmsmigration.Migrator, target kmsmigration.Target) kmsmigration.Progress {
