@@ -69,7 +69,8 @@ type Options struct {
 	StatusProvider kms.EncryptionStatusProvider
 	// Deployer is the deployer the operator would pass to encryption.NewControllers; Controllers.Deployer wraps it.
 	Deployer statemachine.Deployer
-	// Migrator is the operator's own migrator; Controllers.Migrator is it unless Migration is set.
+	// Migrator is the operator's own migrator; Controllers.Migrator is it unless Migration is set and the feature
+	// gate is on. It is required with Migration too: it is what library-go migrates with while KMSEncryption is off.
 	Migrator migrators.Migrator
 	Recorder events.Recorder
 
