@@ -13,9 +13,7 @@ import (
 // most severe failure present.
 type Reason string
 
-// The failure classes, most severe first: the order decides which one names the condition when several are
-// present. Data that cannot be read comes first; then plugin failures before the apiserver's failing check,
-// because a dead or unhealthy plugin is what makes that check fail, and the reason should say what to fix.
+// The failure classes. Which one names the condition when several are present is decided by severity, below.
 const (
 	// ReasonDecryptFailing: a kube-apiserver fails to read KMS-encrypted data right now (its transformation or
 	// KMS Decrypt error counters grow). Reads of encrypted resources are already failing.
@@ -69,7 +67,10 @@ func (r Reason) KMSFault() bool { return kmsFault[r] }
 // ReasonAsExpected is the reason of a KMSPluginsDegraded=False condition.
 const ReasonAsExpected = "AsExpected"
 
-// severity orders the reasons, most severe first: the order an admin has to act in.
+// severity orders the reasons, most severe first: the order an admin has to act in, and the one place that
+// order is kept. Data that cannot be read comes first; then plugin failures before the apiserver's failing check,
+// because a dead or unhealthy plugin is what makes that check fail, and the reason should say what to fix; then
+// what says that nothing is known.
 var severity = conditions.NewSeverity(
 	ReasonDecryptFailing,
 	ReasonPluginUnreachable,
