@@ -1,146 +1,43 @@
 package kmsmigration_test
 
 import (
-	"context"
 	"fmt"
+	"time"
 
-	operatorv1 "github.com/openshift/api/operator/v1"
-	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
-	"github.com/openshift/library-go/pkg/operator/encryption/controllers/migrators"
-	"github.com/openshift/library-go/pkg/operator/events"
-	"github.com/openshift/library-go/pkg/operator/v1helpers"
-	clientv3 "go.etcd.io/etcd/client/v3"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	dynamicfake "k8s.io/client-go/dynamic/fake"
-	"k8s.io/client-go/informers"
-	kubefake "k8s.io/client-go/kubernetes/fake"
-	"k8s.io/client-go/metadata"
-	"k8s.io/client-go/rest"
-	"k8s.io/utils/clock"
 
-	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
-	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
-	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
-	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
-// The Migrator is library-go's migrator: kube-apiserver-operator passes it
-// to encryption.NewControllers in place of migrators.NewInProcessMigrator.
-var _ migrators.Migrator = (*kmsmigration.Migrator)(nil)
+// ExampleProgress reads one migration as guard.KMSMigrator.Progress() reports it while it runs, pauses and
+// finishes. The migrator and its controllers are built by kmsguard.NewStaticPodControllers (see kmsguard's
+// Example); this shows instead the Progress a caller gets back from it: what is counted as done, and why it waits.
+func ExampleProgress() {
+	started := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	// The KMS rotated the KEK behind write key 2: the migration controller migrates secrets again, to the new KEK id.
+	p := kmsmigration.Progress{Resource: schema.GroupResource{Resource: "secrets"}, Total: 50000, Started: started,
+		Target: kmsmigration.Target{WriteKey: "2", KEKID: "arn:kek-8"},
+		// Objects written concurrently (Conflicts) are under the new key already; undecryptable ones are not done.
+		Counts: kmsmigration.Counts{Listed: 41300, Rewritten: 41000, Unchanged: 150, Conflicts: 50, Undecryptable: 3}}
+	fmt.Println(p.Target)
+	fmt.Println(p)
 
-// Example shows the wiring in an operator starter. Dynamic, Mapper and the
-// kube client are what the starter already has (in a cluster: a
-// restmapper.NewDeferredDiscoveryRESTMapper over a cached discovery client);
-// kmsstate's controller, here of a config without KMS keys, gives the
-// migrator the health of its write key.
-func Example() {
-	scheme := runtime.NewScheme()
-	_ = corev1.AddToScheme(scheme)
-	dynamicClient := dynamicfake.NewSimpleDynamicClient(scheme,
-		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "openshift-etcd", Name: "etcd-client"}},
-		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "app"}})
-	mapper := meta.NewDefaultRESTMapper(nil)
-	mapper.Add(corev1.SchemeGroupVersion.WithKind("Secret"), meta.RESTScopeNamespace)
-	kubeClient := kubefake.NewClientset()
-	operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)
-	recorder := events.NewInMemoryRecorder("kms-migration", clock.RealClock{})
+	// kmsstate no longer shows key 2's plugin healthy on every node: no worker writes until it does.
+	p.Paused, p.PauseDetail = kmsmigration.PausedKMSUnhealthy, "node master-1 key 2: connection refused"
+	fmt.Println(p)
+	fmt.Println("running:", p.Running())
 
-	// kmsstate's controller: the migrator pauses on its verdict, the census
-	// reads its settled KEK ids, the migration controller its rotations.
-	kmsState, err := kmsstate.NewController("kube-apiserver", kmsstate.Options{
-		OperatorClient: v1helpers.NewFakeStaticPodOperatorClient(&operatorv1.StaticPodOperatorSpec{}, &operatorv1.StaticPodOperatorStatus{}, nil, nil),
-		StatusProvider: encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset(&operatorv1.KubeAPIServer{ObjectMeta: metav1.ObjectMeta{Name: "cluster"}}).OperatorV1().KubeAPIServers()),
-		Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nil, nil }),
-		Keys:           kmsstate.KeyListerFunc(func(context.Context) (kmsstate.Keys, error) { return kmsstate.Keys{}, nil }),
-		Recorder:       recorder,
-	})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go kmsState.Run(ctx, 1)
-
-	// The wiring.
-	migrator, err := kmsmigration.New(kmsmigration.Options{
-		Dynamic: dynamicClient,
-		Mapper:  mapper,
-		// Progress survives operator restarts in a ConfigMap of the operator's namespace.
-		Checkpoints: kmsmigration.ConfigMapCheckpoints{Client: kubeClient.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: "kmsguard-migration"},
-		// A migration pauses while kmsstate does not know its write key's
-		// plugin healthy on every node (a stale verdict included).
-		KMS: kmsState,
-	})
-	if err != nil {
-		panic(err)
-	}
-	// Publishes KMSMigrationProgressing/Degraded and migrates again after
-	// kmsstate sees a remote key rotation complete; run it with the other
-	// controllers: go controller.Run(ctx, 1).
-	if _, err := kmsmigration.NewController("kube-apiserver", kmsmigration.ControllerOptions{
-		Migrator:       migrator,
-		OperatorClient: operatorClient,
-		Recorder:       recorder,
-		// WriteKeys: kmsmigration.WriteKeysFromDeployer(deployer, kubeClient.CoreV1(), keySelector, encryptedGRs),
-		// Rotations: kmsState,
-	}); err != nil {
-		panic(err)
-	}
-
-	// The census: KMSEncryptionVerified from raw etcd, and the rollout gate's
-	// evidence for dropping a read key (kmsprecondition.Options.Evidence).
-	// The configs are read as the gate reads them; kmsState settles the KEK
-	// id of each KMS v2 write key; OpenShift's kube-apiserver stores under
-	// /kubernetes.io.
-	etcd, err := clientv3.New(clientv3.Config{Endpoints: []string{"https://etcd.openshift-etcd.svc:2379"}})
-	if err != nil {
-		panic(err)
-	}
-	defer etcd.Close()
-	configs := revisions.Secrets(kubeClient.CoreV1(), "openshift-kube-apiserver", operatorClient)
-	census, err := kmsmigration.NewVerificationController("kube-apiserver", kmsmigration.VerificationOptions{
-		// The API's object count confirms that the scan looked where the
-		// objects are (the starter's rest config in place of this one).
-		Verifier: evidence.NewVerifier(etcd, evidence.Options{Counter: &evidence.MetadataCounter{
-			Client: metadata.NewForConfigOrDie(&rest.Config{Host: "https://api.example.com:6443"}), Mapper: mapper}}),
-		Targets:        kmsmigration.TargetsFromConfig(configs, kmsState, kmsmigration.TargetOptions{EtcdPrefix: "/kubernetes.io"}),
-		OperatorClient: operatorClient,
-		Recorder:       recorder,
-		Migrator:       migrator,
-		// library-go records its migrations in its key secrets; this
-		// Migrator's own rotation migrations come later.
-		MigrationFinished: kmsmigration.LatestFinished(
-			kmsmigration.MigratedTimestamps(informers.NewSharedInformerFactory(kubeClient, 0).Core().V1().Secrets().Lister(), "openshift-kube-apiserver"),
-			migrator.LastFinished),
-		ScanTimeout: kmsmigration.DefaultScanTimeout,
-	})
-	if err != nil {
-		panic(err)
-	}
-	// go census.Run(ctx, 1); pass census to kmsprecondition.NewGate as Evidence.
-	var _ kmsprecondition.ReadKeyEvidence = census
-
-	// What library-go's migration controller does on each sync.
-	gr := schema.GroupResource{Resource: "secrets"}
-	for {
-		finished, result, _, err := migrator.EnsureMigration(gr, "2")
-		if err != nil || finished {
-			fmt.Println(result, err)
-			break
-		}
-	}
-	progress := migrator.Progress()[0]
-	// The fake client does not model the apiserver's stale-value check: it
-	// stores nothing on a no-op update, so both objects count as current.
-	fmt.Println(progress.Counts.Listed, progress.Counts.Done())
+	// It resumed and walked the resource to its end; the 3 undecryptable secrets stay under their old key.
+	p.Paused, p.PauseDetail, p.Finished = kmsmigration.NotPaused, "", started.Add(5*time.Minute)
+	p.Counts = kmsmigration.Counts{Listed: 50000, Rewritten: 49700, Unchanged: 247, Conflicts: 50, Undecryptable: 3}
+	fmt.Println("running:", p.Running())
+	fmt.Printf("done %d, handled %d of %d, %.0f objects/s\n", p.Counts.Done(), p.Counts.Handled(), p.Total,
+		kmsmigration.Rate(p.Counts.Handled(), p.Finished.Sub(p.Started)))
 	// Output:
-	// <nil> <nil>
-	// 2 2
+	// write key 2 at KEK id arn:kek-8
+	// secrets 41200/50000 migrated (41000 rewritten, 150 already current, 50 written concurrently, 0 deleted), 3 undecryptable
+	// secrets 41200/50000 migrated (41000 rewritten, 150 already current, 50 written concurrently, 0 deleted), 3 undecryptable, paused (PausedKMSUnhealthy: node master-1 key 2: connection refused)
+	// running: true
+	// running: false
+	// done 49997, handled 50000 of 50000, 167 objects/s
 }

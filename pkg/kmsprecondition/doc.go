@@ -5,8 +5,8 @@
 // still holding data makes that data unreadable for good.
 //
 // The Gate plugs into library-go's revision controller as a PreconditionFunc (before a revision is assembled)
-// and a ReadinessCheckFunc (on the assembled copy); see the package example for kube-apiserver-operator's
-// wiring. It compares the candidate encryption config (encryption-config) with the deployed one
+// and a ReadinessCheckFunc (on the assembled copy); kmsguard.NewStaticPodControllers builds it and returns both
+// (see kmsguard's Example for kube-apiserver-operator's wiring). It compares the candidate encryption config (encryption-config) with the deployed one
 // (encryption-config-<latestAvailableRevision>).
 //
 // "KMS changes" means encryptionconfig.DiffKMS finds a KMS key added, removed, reconfigured (name, endpoint,

@@ -108,7 +108,7 @@ func ProvableConsentIDs(keyIDs []string) []string {
 //	the current keys' plugins not healthy, or not known      KMSUnhealthy
 //	otherwise                                                the objects under <provider>:<KEK id>
 //
-// A consent names "<provider>:<KEK id>" for KMS v2 values, as Findings.KeyIDs lists them, or the bare KEK id
+// A consent names "<provider>:<KEK id>" for KMS v2 values, as Findings.ConsentIDs lists them, or the bare KEK id
 // when a single provider has undecryptable objects under it; "aescbc:<key name>" and the like for the other
 // providers. kms may be nil only where nothing is undecryptable or no consent is given: a consent is never
 // taken without the KMS view.
