@@ -63,7 +63,12 @@ const (
 const maxListedInMessage = 20
 
 // condition builds KMSRecoveryDegraded from a scan, the consent check and the deletions of this process.
-func (c *Controller) condition(findings *Findings, consent string, consentErr error, deletion *DeletionReport, thisSync bool, back int) operatorv1.OperatorCondition {
+// recordErr is why the ConfigMap with the full list could not be written, nil when it was (or had nothing to hold).
+func (c *Controller) condition(findings *Findings, consent string, consentErr error, deletion *DeletionReport, thisSync bool, back int, recordErr error) operatorv1.OperatorCondition {
+	listed := "the full list is in " + c.configMapRef()
+	if recordErr != nil {
+		listed = fmt.Sprintf("the full list could not be written to %s (%v); `kmsguard recover` lists them", c.configMapRef(), recordErr)
+	}
 	cond := operatorv1.OperatorCondition{Type: ConditionDegraded, Status: operatorv1.ConditionFalse, Reason: string(ReasonAsExpected)}
 	var parts []string
 	switch {
@@ -71,8 +76,8 @@ func (c *Controller) condition(findings *Findings, consent string, consentErr er
 		parts = append(parts, fmt.Sprintf("no undecryptable objects in %s", c.resourceNames()))
 	case thisSync && deletion != nil && deletion.Count(OutcomeFailed) > 0:
 		cond.Status, cond.Reason = operatorv1.ConditionTrue, string(ReasonDeletionFailed)
-		parts = append(parts, fmt.Sprintf("%d undecryptable objects remain (%s); %d deletes failed: %s; see %s",
-			findings.Count(), findings.Summary(), deletion.Count(OutcomeFailed), failures(deletion), c.configMapRef()))
+		parts = append(parts, fmt.Sprintf("%d undecryptable objects remain (%s); %d deletes failed: %s; %s",
+			findings.Count(), findings.Summary(), deletion.Count(OutcomeFailed), failures(deletion), listed))
 	default:
 		reason := ReasonUndecryptableObjects
 		var refusal *ConsentError
@@ -80,8 +85,8 @@ func (c *Controller) condition(findings *Findings, consent string, consentErr er
 			reason = refusal.Reason()
 		}
 		cond.Status, cond.Reason = operatorv1.ConditionTrue, string(reason)
-		parts = append(parts, fmt.Sprintf("%d objects cannot be decrypted: %s; the full list is in %s. Their data is lost unless the key is restored in the KMS",
-			findings.Count(), findings.Summary(), c.configMapRef()))
+		parts = append(parts, fmt.Sprintf("%d objects cannot be decrypted: %s; %s. Their data is lost unless the key is restored in the KMS",
+			findings.Count(), findings.Summary(), listed))
 		switch reason {
 		case ReasonUndecryptableObjects:
 		case ReasonConsentMismatch:

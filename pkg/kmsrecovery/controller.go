@@ -171,14 +171,17 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		c.deleter.Recorder = syncCtx.Recorder()
 		report := c.deleter.Delete(ctx, consented.Objects, consented.ConsentID, false)
 		c.deletion, c.deletionConsent, c.recreated, deletedNow = report, consent, sets.New[ObjectRef](), true
-		// The record first: a scan that fails next must not lose what was deleted.
-		if err := c.writeReport(ctx, syncCtx, findings.Without(deletedRefs(report))); err != nil {
-			return err
-		}
+		// The record first: a scan that fails next must not lose what was deleted. A record that cannot be
+		// written (the KMS it is encrypted with is the one that failed) does not stop the condition, which
+		// reports the deletion too, nor the events, one per deleted object.
+		deletionRecordErr := c.writeReport(ctx, syncCtx, findings.Without(deletedRefs(report)))
 		// What is left, and proof that the LIST works again.
 		if findings, err = c.scan(ctx); err != nil {
 			// Scan again on the factory's retry, not an Interval later.
 			c.lastScan = time.Time{}
+			if deletionRecordErr != nil {
+				return fmt.Errorf("scanning after deleting %d objects (not recorded in %s: %w; see the events): %w", report.Count(OutcomeDeleted), c.configMapRef(), deletionRecordErr, err)
+			}
 			return fmt.Errorf("scanning after deleting %d objects (recorded in %s): %w", report.Count(OutcomeDeleted), c.configMapRef(), err)
 		}
 		_, consentErr = CheckConsent(ctx, findings, consent, c.options.KMS)
@@ -192,19 +195,22 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	}
 	if !managed {
 		// Only reported: the ConfigMap waits for Managed too.
-		result := c.condition(findings, consent, consentErr, c.deletion, false, c.recreated.Len())
+		result := c.condition(findings, consent, consentErr, c.deletion, false, c.recreated.Len(), nil)
 		cond = &result
 		return nil
 	}
-	if err := c.writeReport(ctx, syncCtx, findings); err != nil {
-		return err
-	}
-	result := c.condition(findings, consent, consentErr, c.deletion, deletedNow, c.recreated.Len())
+	// The condition does not depend on the record: it is applied whether the record is written or not.
+	recordErr := c.writeReport(ctx, syncCtx, findings)
+	result := c.condition(findings, consent, consentErr, c.deletion, deletedNow, c.recreated.Len(), recordErr)
 	cond = &result
+	if recordErr != nil {
+		return fmt.Errorf("writing %s: %w", c.configMapRef(), recordErr)
+	}
 	return nil
 }
 
-// writeReport writes the ConfigMap with findings and the last deletion, when there is anything to report.
+// writeReport writes the ConfigMap with findings and the last deletion, when there is anything to report. Its
+// error is the API's, without the ConfigMap's name.
 func (c *Controller) writeReport(ctx context.Context, syncCtx factory.SyncContext, findings *Findings) error {
 	if findings.Count() == 0 && c.deletion == nil {
 		return nil
@@ -213,10 +219,8 @@ func (c *Controller) writeReport(ctx context.Context, syncCtx factory.SyncContex
 	if err != nil {
 		return err
 	}
-	if _, _, err := resourceapply.ApplyConfigMap(ctx, c.options.ConfigMaps, syncCtx.Recorder(), cm); err != nil {
-		return fmt.Errorf("writing configmap %s/%s: %w", c.options.Namespace, ConfigMapName, err)
-	}
-	return nil
+	_, _, err = resourceapply.ApplyConfigMap(ctx, c.options.ConfigMaps, syncCtx.Recorder(), cm)
+	return err
 }
 
 func deletedRefs(report *DeletionReport) sets.Set[ObjectRef] {

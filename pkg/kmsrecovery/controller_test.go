@@ -384,6 +384,66 @@ func TestControllerKeepsTheRecordWhenTheScanAfterFails(t *testing.T) {
 	}
 }
 
+// TestControllerReportsWithoutItsRecord: the ConfigMap that holds the full list is encrypted by the KMS that
+// failed and cannot be written. The condition is still applied (it does not depend on the record) and says where
+// the list is instead, a consent still deletes, and the sync returns the write's error for
+// KMSRecoveryControllerDegraded. Once the ConfigMap can be written, the retry writes it and the condition points
+// at it again.
+func TestControllerReportsWithoutItsRecord(t *testing.T) {
+	undecryptable := apierrors.NewInternalError(fmt.Errorf("failed to decrypt data"))
+	for _, tc := range []struct {
+		name        string
+		consent     string
+		wantReason  kmsrecovery.Reason
+		wantStatus  operatorv1.ConditionStatus
+		wantMessage string
+		wantDeleted int
+	}{
+		{name: "no consent", wantReason: kmsrecovery.ReasonUndecryptableObjects, wantStatus: operatorv1.ConditionTrue,
+			wantMessage: "3 objects cannot be decrypted: secrets: 3 of 3 (key kms:key-lost: 3); the full list could not be written to configmap openshift-kube-apiserver-operator/kmsguard-undecryptable-objects (Internal error occurred: failed to decrypt data); `kmsguard recover` lists them"},
+		{name: "consent", consent: lostKey, wantReason: kmsrecovery.ReasonAsExpected, wantStatus: operatorv1.ConditionFalse,
+			wantMessage: "deleted 3 undecryptable objects stored under key kms:key-lost", wantDeleted: 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cluster := recoverytest.NewCluster()
+			addSecrets(cluster, "app", "lost", 3, lostKey, false)
+			env := newControllerEnv(t, cluster, tc.consent)
+			writes, failing := 0, true
+			env.kube.PrependReactor("*", "configmaps", func(action clienttesting.Action) (bool, runtime.Object, error) {
+				writes++
+				return failing, nil, undecryptable
+			})
+
+			err := env.ctrl.Sync(context.Background(), factory.NewSyncContext("test", env.recorder))
+			if !apierrors.IsInternalError(err) {
+				t.Fatalf("sync: %v, want the ConfigMap's decrypt error", err)
+			}
+			cond := env.condition(t)
+			if cond == nil || cond.Status != tc.wantStatus || cond.Reason != string(tc.wantReason) || !strings.Contains(cond.Message, tc.wantMessage) {
+				t.Fatalf("%s: %+v, want %s %s with %q", kmsrecovery.ConditionDegraded, cond, tc.wantStatus, tc.wantReason, tc.wantMessage)
+			}
+			if got := len(cluster.UnsafeDeleted()); got != tc.wantDeleted {
+				t.Errorf("deleted %d, want %d", got, tc.wantDeleted)
+			}
+			if writes == 0 {
+				t.Fatal("the controller never tried to write its record")
+			}
+
+			failing = false
+			env.sync(t)
+			if cm := env.configMap(t); cm == nil {
+				t.Fatal("the retried sync did not write the ConfigMap")
+			}
+			if cond := env.condition(t); cond.Status != tc.wantStatus || strings.Contains(cond.Message, "could not be written") {
+				t.Errorf("after the retry: %+v", cond)
+			}
+			if got := len(cluster.UnsafeDeleted()); got != tc.wantDeleted {
+				t.Errorf("the retry deleted more: %d in all, want %d", got, tc.wantDeleted)
+			}
+		})
+	}
+}
+
 // TestControllerSchedule: a scan LISTs everything, so it runs every Interval or when the consent changes, not
 // on every operator event; a new consent acts at once.
 func TestControllerSchedule(t *testing.T) {

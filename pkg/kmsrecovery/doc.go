@@ -88,7 +88,10 @@
 // first ones and a note: the ConfigMap must stay under etcd's 1 MiB) and the last deletion report. The
 // controller writes the ConfigMap only while there is something to report and never deletes it: it is the
 // record of what was lost. After a deletion it is written before the scan that follows, so that a failing scan
-// (the error is returned and the scan retried at once) loses nothing.
+// (the error is returned and the scan retried at once) loses nothing. The condition does not depend on the
+// ConfigMap, which the failed KMS may be the one to encrypt: when it cannot be written, the condition is applied
+// all the same and says so (`kmsguard recover` lists the objects from a scan of its own), and the sync returns the
+// write's error for KMSRecoveryControllerDegraded.
 //
 // Events: UndecryptableObjectsFound (Warning) when the condition turns True or changes reason,
 // UndecryptableObjectsResolved when it turns False; per object UndecryptableObjectDeleted (Warning),
