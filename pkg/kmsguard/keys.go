@@ -18,7 +18,8 @@ type heldKeys interface {
 
 // configKeys is the kmsstate.KeyLister of a library-go operator: the KMS keys of the deployed config (the latest
 // revision's), of the candidate the next revision copies (the rollout gate asks about those) and of the configs
-// kmsrollback holds out (a hold is released by their health).
+// kmsrollback holds out (a hold is released by their health). Holds that cannot be read give the configs' keys
+// with a kmsstate.IncompleteKeysError.
 //
 // Adapter: kmsstate takes the keys as a list, and the configs and the holds come from two packages it does not
 // import; a kmsstate.KeyLister in kmsrollback, over a revisions.ConfigSource and the HoldStore, would remove it.
@@ -52,13 +53,16 @@ func (k configKeys) KMSKeys(ctx context.Context) (kmsstate.Keys, error) {
 			keys.Providers[provider] = id
 		}
 	}
+	var heldErr error
 	if k.holds != nil {
 		held, err := k.holds.HeldKeyIDs(ctx)
 		if err != nil {
-			return kmsstate.Keys{}, err
+			// The holds live in a ConfigMap the failing KMS may encrypt: the health of the configs' keys is still
+			// worth evaluating.
+			heldErr = &kmsstate.IncompleteKeysError{What: "the encryption configs kmsrollback holds out", Err: err}
 		}
 		ids.Insert(held...)
 	}
 	keys.IDs = sets.List(ids)
-	return keys, nil
+	return keys, heldErr
 }

@@ -34,6 +34,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
 const (
@@ -292,6 +293,8 @@ func TestConfigKeys(t *testing.T) {
 		heldErr error
 		want    []string
 		wantErr string
+		// wantIncomplete: want with a kmsstate.IncompleteKeysError.
+		wantIncomplete bool
 	}{
 		{name: "no encryption config", want: nil},
 		{
@@ -304,7 +307,11 @@ func TestConfigKeys(t *testing.T) {
 			want: []string{"1", "2", "3"},
 		},
 		{name: "an invalid candidate names its secret", objects: []runtime.Object{secret("encryption-config", []byte("kind: nope"))}, wantErr: operandNamespace + "/encryption-config"},
-		{name: "the holds cannot be read", heldErr: errors.New("configmap unreadable"), wantErr: "configmap unreadable"},
+		{
+			name:    "the holds cannot be read: the configs' keys, and what is missing",
+			objects: []runtime.Object{secret("encryption-config-1", ectest(t, encryptionconfigtest.Secrets(encryptionconfigtest.KMS("1"), encryptionconfigtest.Identity())))},
+			heldErr: errors.New("configmap unreadable"), want: []string{"1"}, wantIncomplete: true,
+		},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
@@ -319,8 +326,9 @@ func TestConfigKeys(t *testing.T) {
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
+			var incomplete *kmsstate.IncompleteKeysError
+			if gotIncomplete := errors.As(err, &incomplete); gotIncomplete != s.wantIncomplete || (err != nil && !gotIncomplete) {
+				t.Fatalf("KMSKeys error %v, want incomplete %v", err, s.wantIncomplete)
 			}
 			if strings.Join(keys.IDs, ",") != strings.Join(s.want, ",") {
 				t.Errorf("key ids %v, want %v", keys.IDs, s.want)

@@ -64,10 +64,24 @@ type NodeLister interface {
 
 // KeyLister lists the KMS keys that must be served: those of the current encryption config and those about to
 // be rolled out, so that a key can be shown healthy before a revision uses it (kmsprecondition asks exactly
-// that).
+// that). A lister that could read only some of its sources returns the keys it read with an
+// *IncompleteKeysError: the controller evaluates those, and its sync fails with the error afterwards.
 type KeyLister interface {
 	KMSKeys(ctx context.Context) (Keys, error)
 }
+
+// IncompleteKeysError says that a KeyLister could not read one of its sources (What), for example a store that
+// the failing KMS itself encrypts. The keys returned with it are those of the sources it could read.
+type IncompleteKeysError struct {
+	What string
+	Err  error
+}
+
+func (e *IncompleteKeysError) Error() string {
+	return fmt.Sprintf("the KMS keys of %s are not known, evaluating the others: %v", e.What, e.Err)
+}
+
+func (e *IncompleteKeysError) Unwrap() error { return e.Err }
 
 // Keys are the KMS keys in use: encryptionconfig.KMSKeysOf of each config in use, merged. IDs are the key ids
 // (the <id> of kms-<id>.sock, encryptionconfig.KMSKeyID); Providers maps KMS provider names to key ids.
@@ -264,9 +278,13 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	// operand; the verdict is still evaluated and reported.
 	managed := management.IsOperatorManaged(spec.ManagementState)
 	obs, err := c.observe(ctx)
-	if err != nil {
+	var incomplete *IncompleteKeysError
+	if err != nil && !errors.As(err, &incomplete) {
 		return err
 	}
+	// Keys that could not be listed hold nothing up: the health of the others is evaluated and applied, and the
+	// sync fails afterwards with what could not be read (KMSStateControllerDegraded).
+	keysErr := err
 	if len(obs.KeyIDs) == 0 {
 		// Nothing to watch is a verdict too: keep it fresh, so that the Reader methods do not call it stale.
 		empty := State{EvaluatedAt: obs.Now, Nodes: sets.List(sets.New(obs.Nodes...))}
@@ -278,12 +296,12 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		c.metrics.update(&empty, obs.Now)
 		if managed {
 			if err := c.publish(ctx, empty); err != nil {
-				return err
+				return errors.Join(keysErr, err)
 			}
 		}
-		return c.applyConditions(ctx,
+		return errors.Join(keysErr, c.applyConditions(ctx,
 			condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use"),
-			condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use"))
+			condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use")))
 	}
 
 	// The memory is kept in a ConfigMap, which the KMS encrypts like any other: while the KMS is down it cannot
@@ -332,9 +350,9 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		rotating = condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionTrue, ReasonKeyRotationInProgress, rotationMessage(state.Rotations))
 	}
 	if err := c.applyConditions(ctx, degraded, rotating); err != nil {
-		return errors.Join(memoryErr, err)
+		return errors.Join(keysErr, memoryErr, err)
 	}
-	return errors.Join(memoryErr, cleanupErr, saveErr)
+	return errors.Join(keysErr, memoryErr, cleanupErr, saveErr)
 }
 
 // loadMemory reads the stored Memory until it has been read once. A store that cannot be read is tried again
@@ -373,15 +391,18 @@ func (c *Controller) saveMemory(ctx context.Context, memory Memory) error {
 	return nil
 }
 
+// observe gathers an Observation. With an *IncompleteKeysError it still returns the observation of the keys that
+// were listed.
 func (c *Controller) observe(ctx context.Context) (Observation, error) {
 	obs := Observation{Now: c.options.Clock.Now()}
 	nodes, err := c.options.Nodes.Nodes(ctx)
 	if err != nil {
 		return obs, fmt.Errorf("listing nodes: %w", err)
 	}
-	keys, err := c.options.Keys.KMSKeys(ctx)
-	if err != nil {
-		return obs, fmt.Errorf("listing KMS keys: %w", err)
+	keys, keysErr := c.options.Keys.KMSKeys(ctx)
+	var incomplete *IncompleteKeysError
+	if keysErr != nil && !errors.As(keysErr, &incomplete) {
+		return obs, fmt.Errorf("listing KMS keys: %w", keysErr)
 	}
 	status, err := c.options.StatusProvider.GetKMSEncryptionStatus(ctx)
 	if err != nil {
@@ -407,7 +428,8 @@ func (c *Controller) observe(ctx context.Context) (Observation, error) {
 		default:
 		}
 	}
-	return obs, nil
+	// An incomplete key list comes back with the observation of the keys that were listed.
+	return obs, keysErr
 }
 
 func condition(conditionType string, status operatorv1.ConditionStatus, reason, message string) *applyoperatorv1.OperatorConditionApplyConfiguration {

@@ -267,6 +267,58 @@ func TestControllerEventsOnTransitionsOnly(t *testing.T) {
 	}
 }
 
+// TestControllerEvaluatesTheKeysItCouldList: a KeyLister that cannot read one of its sources (kmsrollback's holds,
+// in a ConfigMap the failing KMS encrypts) returns the keys it read with an IncompleteKeysError. The health of
+// those keys is evaluated and applied as always, and the sync then fails with what could not be read; any other
+// KeyLister error stops the sync before anything is applied.
+func TestControllerEvaluatesTheKeysItCouldList(t *testing.T) {
+	unreadable := errors.New(`Internal error occurred: failed to decrypt data`)
+	for _, tc := range []struct {
+		name        string
+		keysErr     error
+		wantApplied bool
+	}{
+		{name: "incomplete", keysErr: &IncompleteKeysError{What: "the held configs", Err: unreadable}, wantApplied: true},
+		{name: "failed", keysErr: unreadable},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clock := clocktesting.NewFakeClock(t0)
+			operatorClient := &recordingOperatorClient{OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)}
+			statusProvider := &fakeStatusProvider{reports: []operatorv1.KMSPluginHealthReport{
+				{NodeName: "master-0", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusError, RemoteKeyID: "a", Detail: "connection refused", LastCheckedTime: metav1.NewTime(t0)}}}
+			recorder := events.NewInMemoryRecorder("test", clock)
+			c := newTestController(t, Options{
+				OperatorClient: operatorClient, StatusProvider: statusProvider, Nodes: staticNodes{"master-0"},
+				Keys:     KeyListerFunc(func(context.Context) (Keys, error) { return Keys{IDs: []string{"1"}}, tc.keysErr }),
+				Recorder: recorder, Clock: clock,
+			})
+
+			err := c.sync(context.Background(), factory.NewSyncContext("test", recorder))
+			if !errors.Is(err, unreadable) {
+				t.Fatalf("sync: %v, want the lister's error", err)
+			}
+			_, status, _, _ := operatorClient.GetOperatorState()
+			degraded := v1helpers.FindOperatorCondition(status.Conditions, ConditionKMSPluginsDegraded)
+			if !tc.wantApplied {
+				if degraded != nil {
+					t.Fatalf("%s applied from a key list that could not be read: %+v", ConditionKMSPluginsDegraded, degraded)
+				}
+				return
+			}
+			if degraded == nil || degraded.Status != operatorv1.ConditionTrue || degraded.Reason != string(ReasonPluginUnreachable) {
+				t.Fatalf("%s = %+v, want True %s for the key that was listed", ConditionKMSPluginsDegraded, degraded, ReasonPluginUnreachable)
+			}
+			if !strings.Contains(err.Error(), "the KMS keys of the held configs are not known") {
+				t.Errorf("sync error %q does not say what could not be read", err)
+			}
+			var unhealthy *UnhealthyError
+			if err := c.Healthy([]string{"master-0"}, []string{"1"}); !errors.As(err, &unhealthy) || unhealthy.Reason() != ReasonPluginUnreachable {
+				t.Errorf("Healthy = %v, want the plugin's failure, not a stale or missing verdict", err)
+			}
+		})
+	}
+}
+
 func TestControllerHealthyBeforeFirstSync(t *testing.T) {
 	c := newTestController(t, Options{
 		OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
