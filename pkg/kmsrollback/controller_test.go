@@ -342,6 +342,22 @@ func TestRevertRepairsARacingWrite(t *testing.T) {
 	}
 }
 
+// TestHoldingDeployerSyncsWithoutItsInformer: the ConfigMap informer of the operator namespace may never sync (one
+// ConfigMap there that the failed KMS encrypted cannot be listed); library-go's encryption controllers must start
+// all the same, and the Hold is still read live.
+func TestHoldingDeployerSyncsWithoutItsInformer(t *testing.T) {
+	f := newFixture(t, failedStatus(5, 4), newHealth([]string{"1", "2"}, unreachable("master-0", "2")),
+		revisionSecret(t, 4, goodConfig), revisionSecret(t, 5, failedConfig))
+	neverSynced := cache.NewSharedIndexInformer(&cache.ListWatch{}, &corev1.ConfigMap{}, 0, cache.Indexers{})
+	deployer := NewHoldingDeployer(&fakeDeployer{converged: true}, f.store, neverSynced)
+	if !deployer.HasSynced() {
+		t.Fatal("HasSynced waits for the ConfigMap informer")
+	}
+	assertHeld(t, deployer, false)
+	f.sync()
+	assertHeld(t, deployer, true)
+}
+
 type fakeDeployer struct{ converged bool }
 
 func (d *fakeDeployer) DeployedEncryptionConfigSecret(context.Context) (*corev1.Secret, bool, error) {

@@ -31,7 +31,7 @@ type HoldingDeployer struct {
 	inner statemachine.Deployer
 	store *HoldStore
 	// informer watches the store's ConfigMap, so that a release wakes the encryption controllers at once instead
-	// of after their 2 minute retry. Optional.
+	// of after their 2 minute retry. Optional, and a wake-up only: the Hold is read live.
 	informer cache.SharedIndexInformer
 }
 
@@ -77,7 +77,10 @@ func (d *HoldingDeployer) AddEventHandler(handler cache.ResourceEventHandler) (c
 	return registration, err
 }
 
-// HasSynced is inner's and the informer's.
+// HasSynced is inner's. The informer is not waited for: it lists every ConfigMap of the operator namespace, which
+// the failing KMS may encrypt, and one it cannot decrypt would keep it from ever syncing, and library-go's
+// encryption controllers, which wait for their deployer, from ever starting. The Hold is read live anyway; without
+// the informer a release reaches them on their own 2 minute retry.
 func (d *HoldingDeployer) HasSynced() bool {
-	return d.inner.HasSynced() && (d.informer == nil || d.informer.HasSynced())
+	return d.inner.HasSynced()
 }
