@@ -35,7 +35,9 @@
 //     of exactly the objects before its continue token, every
 //     Options.CheckpointInterval, when stopped and when finished; after an
 //     operator restart EnsureMigration resumes from the token, or reports the
-//     finished result without running again;
+//     finished result without running again. Checkpoints are a cache: one
+//     that cannot be read or written (the failing KMS may encrypt its
+//     ConfigMap) costs work redone, never a migration refused;
 //   - reports undecryptable objects by key (never retried, never blocking the
 //     rest of the resource). They make the result an *UndecryptableError:
 //     library-go then does not record the resource as migrated, so the old

@@ -70,7 +70,7 @@ func (m *Migrator) EnsureMigration(gr schema.GroupResource, writeKey string) (bo
 // whether it finished, with its result and finish time. A migration to
 // another target is stopped first. Without a migration in memory the
 // checkpoint decides: a finished one is reported as is, an unfinished one is
-// resumed where it stopped.
+// resumed where it stopped, and one that cannot be read is started over.
 func (m *Migrator) Ensure(gr schema.GroupResource, target Target) (finished bool, result error, ts time.Time, err error) {
 	m.lock.Lock()
 	defer m.lock.Unlock()
@@ -91,7 +91,11 @@ func (m *Migrator) Ensure(gr schema.GroupResource, target Target) (finished bool
 	ctx := context.Background()
 	cp, err := m.opts.Checkpoints.Load(ctx, gr)
 	if err != nil {
-		return false, nil, time.Time{}, err
+		// A checkpoint is a cache of progress, kept where the failing KMS may encrypt it (ConfigMapCheckpoints):
+		// without it the migration starts over, which redoes work and misses nothing. Refusing would leave every
+		// resource unmigrated, and library-go's key rotation and pruning waiting on it, until the KMS recovers.
+		klog.Warningf("kmsmigration: %s: the checkpoint cannot be read, migrating from the start: %v", gr, err)
+		cp = nil
 	}
 	if cp != nil && cp.Target == target && !cp.Finished.IsZero() {
 		result := storedResult(gr, cp)

@@ -10,8 +10,10 @@ import (
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	kubefake "k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/component-base/metrics/testutil"
 
 	"github.com/kmsguard/kmsguard/internal/apiservertest"
@@ -416,6 +418,31 @@ func TestCheckpointResumeAfterRestart(t *testing.T) {
 	}
 	if _, _, result := waitFinished(t, third, "3"); result != nil {
 		t.Errorf("migration to the new write key: %v", result)
+	}
+}
+
+// TestUnreadableCheckpointStartsOver: the checkpoint ConfigMap cannot be read (the failing KMS encrypts it): the
+// migration starts from the beginning instead of refusing, and migrates every object.
+func TestUnreadableCheckpointStartsOver(t *testing.T) {
+	c := apiservertest.NewStaleSecrets(2, 10)
+	kube := kubefake.NewSimpleClientset()
+	kube.PrependReactor("get", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewInternalError(errors.New("failed to decrypt data"))
+	})
+	opts := testOptions(t, c)
+	opts.Checkpoints = ConfigMapCheckpoints{Client: kube.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: "kmsguard-migration"}
+	m := newTestMigrator(t, opts)
+	if finished, _, _, err := m.EnsureMigration(secretsGR, "2"); err != nil || finished {
+		t.Fatalf("EnsureMigration: finished=%v err=%v, want a migration started", finished, err)
+	}
+	if finished, _, result := waitFinished(t, m, "2"); !finished || result != nil {
+		t.Fatalf("finished=%v result=%v", finished, result)
+	}
+	if p := m.Progress()[0]; p.Counts.Rewritten != 20 {
+		t.Errorf("counts %+v, want all 20 objects rewritten", p.Counts)
+	}
+	if got := c.StaleCount(); got != 0 {
+		t.Errorf("%d objects left stale", got)
 	}
 }
 
