@@ -10,9 +10,11 @@
 // Attribution. A failure is KMS's only with all of this evidence:
 //
 //   - a node failed the newest revision N (status.latestAvailableRevision): library-go's installer recorded it
-//     (nodeStatuses[].lastFailedRevision above currentRevision, with lastFailedRevisionErrors), the startup
-//     monitor fell back (the pod's startup-monitor.static-pods.openshift.io/fallback-for-revision annotation),
-//     or the pod of N has not been ready for NotReadyAfter;
+//     (nodeStatuses[].lastFailedRevision above currentRevision, with lastFailedRevisionErrors; a startup monitor's
+//     fallback is recorded as OperandFailedFallback), or the pod of N has not been ready for NotReadyAfter. A
+//     fallback the installer has not recorded yet (only the pod's
+//     startup-monitor.static-pods.openshift.io/fallback-for-revision annotation) is waited for: a revert first
+//     would reach the node before the record, and the fallback would never be recorded;
 //   - encryption-config-N changes the KMS providers of encryption-config-L, L being the revision the node ran
 //     before (its currentRevision), as encryptionconfig.DiffKMS compares them, the rollout gate's rule: a KMS key
 //     was added, removed, reconfigured, promoted or demoted;

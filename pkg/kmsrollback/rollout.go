@@ -167,14 +167,12 @@ func nodeFailure(ns operatorv1.NodeStatus, pod *corev1.Pod, notReadyAfter time.D
 		return NodeFailure{}, false
 	}
 	if v, ok := pod.Annotations[annotations.FallbackForRevision]; ok {
-		failed, err := strconv.ParseInt(v, 10, 32)
-		if err == nil && int32(failed) > ns.CurrentRevision {
-			lastGood := ns.CurrentRevision
-			if running, err := strconv.ParseInt(pod.Labels[revisionLabel], 10, 32); err == nil {
-				lastGood = int32(running)
-			}
-			return NodeFailure{Node: ns.NodeName, Revision: int32(failed), LastGood: lastGood, Source: SourceStartupMonitor,
-				Detail: strings.TrimSpace(pod.Annotations[annotations.FallbackReason] + " " + pod.Annotations[annotations.FallbackMessage])}, true
+		if failed, err := strconv.ParseInt(v, 10, 32); err == nil && int32(failed) > ns.CurrentRevision {
+			// The startup monitor fell back, and library-go's installer controller has not recorded it yet
+			// (nodeStatuses, above). It will, from this annotation; a revert now would race it: the revert's
+			// revision reaches the node first and the fallback is never recorded, so NodeInstallerDegraded never
+			// shows it. Wait for the record.
+			return NodeFailure{}, false
 		}
 	}
 	running, err := strconv.ParseInt(pod.Labels[revisionLabel], 10, 32)
