@@ -84,13 +84,18 @@ type ControllerOptions struct {
 //
 // # Conditions
 //
-//	situation                                   KMSMigrationProgressing   KMSMigrationDegraded
-//	nothing running, last results clean         False AsExpected          False AsExpected
-//	a migration running                         True  Migrating           False AsExpected
-//	  ... paused, write key's plugin unhealthy  True  Migrating           True  PausedKMSUnhealthy
-//	  ... paused, too many errors               True  Migrating           True  ErrorThresholdExceeded
-//	finished or running with undecryptable      (as above)                True  UndecryptableObjects
-//	finished with objects not rewritten         (as above)                True  MigrationFailed
+//	situation                                   KMSMigrationProgressing        KMSMigrationDegraded
+//	nothing running, last results clean         False AsExpected               False AsExpected
+//	a migration running                         True  Migrating                False AsExpected
+//	  ... paused, write key's plugin unhealthy  True  PausedKMSUnhealthy       False AsExpected
+//	  ... paused, too many errors               True  ErrorThresholdExceeded   False AsExpected
+//	finished or running with undecryptable      (as above)                     True  UndecryptableObjects
+//	finished with objects not rewritten         (as above)                     True  MigrationFailed
+//
+// Degraded means an admin must act. A pause is not that: it ends by itself when the plugin is healthy again or
+// the errors stop, and what made it is reported where an admin acts on it (kmsstate's KMSPluginsDegraded for the
+// plugin; the apiserver's own conditions for its errors). Objects that cannot be decrypted and a migration that
+// ended with objects not rewritten are.
 //
 // Progressing's message has one line per migration, e.g. "secrets
 // 41200/50000 migrated (41000 rewritten, ...), 3 undecryptable".
@@ -263,7 +268,7 @@ func conditionsFor(progress []Progress) migrationConditions {
 		degraded:    operatorv1.OperatorCondition{Type: ConditionDegraded, Status: operatorv1.ConditionFalse, Reason: ReasonAsExpected},
 	}
 	var running, finished, degraded []string
-	degradedReason := ""
+	degradedReason, pauseReason := "", ""
 	setDegraded := func(reason, msg string) {
 		// The first reason by severity wins; every message is kept.
 		if degradedReason == "" || severity.MoreSevere(reason, degradedReason) {
@@ -275,7 +280,9 @@ func conditionsFor(progress []Progress) migrationConditions {
 		if p.Running() {
 			running = append(running, fmt.Sprintf("%s to %s", p, p.Target))
 			if p.Paused == PausedKMSUnhealthy || p.Paused == PausedErrorThreshold {
-				setDegraded(string(p.Paused), fmt.Sprintf("%s: migration paused: %s", p.Resource, p.PauseDetail))
+				if pauseReason == "" || pauseSeverity.MoreSevere(string(p.Paused), pauseReason) {
+					pauseReason = string(p.Paused)
+				}
 			}
 			if p.Counts.Undecryptable > 0 {
 				setDegraded(ReasonUndecryptable, fmt.Sprintf("%s: %d objects cannot be decrypted (first: %s); they are not rewritten and keep the old read key in use", p.Resource, p.Counts.Undecryptable, strings.Join(p.UndecryptableKeys, ", ")))
@@ -296,6 +303,10 @@ func conditionsFor(progress []Progress) migrationConditions {
 	}
 	if len(running) > 0 {
 		c.progressing.Status, c.progressing.Reason = operatorv1.ConditionTrue, ReasonMigrating
+		if pauseReason != "" {
+			// Each paused line says why (Progress.String); the reason is the pause an admin may look into.
+			c.progressing.Reason = pauseReason
+		}
 		c.progressing.Message = strings.Join(running, "\n")
 	} else {
 		c.progressing.Message = strings.Join(finished, "\n")
@@ -308,7 +319,10 @@ func conditionsFor(progress []Progress) migrationConditions {
 
 // severity orders the Degraded reasons: the one that needs the admin most
 // urgently names the condition.
-var severity = conditions.NewSeverity(ReasonUndecryptable, string(PausedKMSUnhealthy), ReasonFailed, string(PausedErrorThreshold))
+var severity = conditions.NewSeverity(ReasonUndecryptable, ReasonFailed)
+
+// pauseSeverity orders the pauses that name KMSMigrationProgressing: the KMS before the apiserver's errors.
+var pauseSeverity = conditions.NewSeverity(string(PausedKMSUnhealthy), string(PausedErrorThreshold))
 
 // finishedMigration tells one finished migration of a resource from the
 // next. The finish time alone does not: two migrations can end within one
@@ -323,13 +337,24 @@ func (f finishedMigration) is(p Progress) bool {
 	return f.target == p.Target && f.started.Equal(p.Started) && f.finished.Equal(p.Finished)
 }
 
+// pausedLines keeps the lines of a Progressing message that say a migration is paused.
+func pausedLines(message string) string {
+	var paused []string
+	for _, line := range strings.Split(message, "\n") {
+		if strings.Contains(line, "paused") {
+			paused = append(paused, line)
+		}
+	}
+	return strings.Join(paused, "\n")
+}
+
 func (c *Controller) emitEvents(recorder events.Recorder, progress []Progress, previous []operatorv1.OperatorCondition, conds migrationConditions) {
-	prev := v1helpers.FindOperatorCondition(previous, ConditionDegraded)
+	prev := v1helpers.FindOperatorCondition(previous, ConditionProgressing)
 	wasPaused := prev != nil && prev.Status == operatorv1.ConditionTrue && (prev.Reason == string(PausedKMSUnhealthy) || prev.Reason == string(PausedErrorThreshold))
-	isPaused := conds.degraded.Reason == string(PausedKMSUnhealthy) || conds.degraded.Reason == string(PausedErrorThreshold)
+	isPaused := conds.progressing.Reason == string(PausedKMSUnhealthy) || conds.progressing.Reason == string(PausedErrorThreshold)
 	switch {
-	case isPaused && (!wasPaused || prev.Reason != conds.degraded.Reason):
-		recorder.Warningf(EventPaused, "%s", conds.degraded.Message)
+	case isPaused && (!wasPaused || prev.Reason != conds.progressing.Reason):
+		recorder.Warningf(EventPaused, "%s", pausedLines(conds.progressing.Message))
 	case wasPaused && !isPaused:
 		recorder.Eventf(EventResumed, "KMS migration resumed")
 	}

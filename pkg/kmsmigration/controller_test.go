@@ -37,7 +37,9 @@ func TestConditionsFor(t *testing.T) {
 		wantProgressing operatorv1.ConditionStatus
 		wantDegraded    operatorv1.ConditionStatus
 		wantReason      string
-		wantMessage     []string
+		// wantProgressingReason is Progressing's reason when True; ReasonMigrating when empty.
+		wantProgressingReason string
+		wantMessage           []string
 	}{
 		{
 			name:            "nothing migrated yet",
@@ -50,15 +52,23 @@ func TestConditionsFor(t *testing.T) {
 			wantMessage: []string{"secrets 41200/50000 migrated (41000 rewritten, 200 already current"},
 		},
 		{
-			name:            "paused for the KMS",
+			name:            "paused for the KMS is Progressing, not Degraded",
 			progress:        []Progress{withPause(running, PausedKMSUnhealthy, "plugin for key 2 unreachable on node master-0")},
-			wantProgressing: operatorv1.ConditionTrue, wantDegraded: operatorv1.ConditionTrue, wantReason: "PausedKMSUnhealthy",
-			wantMessage: []string{"secrets: migration paused: plugin for key 2 unreachable on node master-0"},
+			wantProgressing: operatorv1.ConditionTrue, wantProgressingReason: "PausedKMSUnhealthy", wantDegraded: operatorv1.ConditionFalse, wantReason: ReasonAsExpected,
+			wantMessage: []string{"secrets 41200/50000 migrated", "paused (PausedKMSUnhealthy: plugin for key 2 unreachable on node master-0)"},
 		},
 		{
-			name:            "paused for errors",
+			name:            "paused for errors is Progressing, not Degraded",
 			progress:        []Progress{withPause(running, PausedErrorThreshold, "20 errors within 1m0s")},
-			wantProgressing: operatorv1.ConditionTrue, wantDegraded: operatorv1.ConditionTrue, wantReason: "ErrorThresholdExceeded",
+			wantProgressing: operatorv1.ConditionTrue, wantProgressingReason: "ErrorThresholdExceeded", wantDegraded: operatorv1.ConditionFalse, wantReason: ReasonAsExpected,
+		},
+		{
+			name: "the KMS pause names Progressing before the errors' pause",
+			progress: []Progress{
+				withPause(Progress{Resource: schema.GroupResource{Resource: "configmaps"}, Target: target}, PausedErrorThreshold, "20 errors"),
+				withPause(running, PausedKMSUnhealthy, "plugin for key 2 unreachable on node master-0"),
+			},
+			wantProgressing: operatorv1.ConditionTrue, wantProgressingReason: "PausedKMSUnhealthy", wantDegraded: operatorv1.ConditionFalse, wantReason: ReasonAsExpected,
 		},
 		{
 			name:            "finished clean",
@@ -72,8 +82,8 @@ func TestConditionsFor(t *testing.T) {
 				finished(Progress{Resource: secretsGR, Target: target, Counts: Counts{Undecryptable: 3}}, &UndecryptableError{Resource: secretsGR, Count: 3, Keys: []string{"/registry/secrets/a/b"}}),
 				withPause(Progress{Resource: schema.GroupResource{Resource: "configmaps"}, Target: target}, PausedErrorThreshold, "20 errors"),
 			},
-			wantProgressing: operatorv1.ConditionTrue, wantDegraded: operatorv1.ConditionTrue, wantReason: ReasonUndecryptable,
-			wantMessage: []string{"3 secrets cannot be decrypted", "kmsguard recover", "configmaps: migration paused"},
+			wantProgressing: operatorv1.ConditionTrue, wantProgressingReason: "ErrorThresholdExceeded", wantDegraded: operatorv1.ConditionTrue, wantReason: ReasonUndecryptable,
+			wantMessage: []string{"3 secrets cannot be decrypted", "kmsguard recover", "paused (ErrorThresholdExceeded: 20 errors)"},
 		},
 		{
 			name:            "finished with failed objects",
@@ -91,6 +101,14 @@ func TestConditionsFor(t *testing.T) {
 			c := conditionsFor(s.progress)
 			if c.progressing.Status != s.wantProgressing {
 				t.Errorf("Progressing %s (%s), want %s", c.progressing.Status, c.progressing.Message, s.wantProgressing)
+			}
+			if want := s.wantProgressingReason; c.progressing.Status == operatorv1.ConditionTrue {
+				if want == "" {
+					want = ReasonMigrating
+				}
+				if c.progressing.Reason != want {
+					t.Errorf("Progressing reason %s, want %s", c.progressing.Reason, want)
+				}
 			}
 			if c.degraded.Status != s.wantDegraded || c.degraded.Reason != s.wantReason {
 				t.Errorf("Degraded %s/%s (%s), want %s/%s", c.degraded.Status, c.degraded.Reason, c.degraded.Message, s.wantDegraded, s.wantReason)
@@ -277,12 +295,12 @@ func TestControllerPausedCondition(t *testing.T) {
 		}
 	}
 	_, status, _, _ := operatorClient.GetOperatorState()
-	degraded := v1helpers.FindOperatorCondition(status.Conditions, ConditionDegraded)
-	if degraded == nil || degraded.Status != operatorv1.ConditionTrue || degraded.Reason != string(PausedKMSUnhealthy) || !strings.Contains(degraded.Message, kmsDown.Error()) {
-		t.Fatalf("Degraded %+v, want True/PausedKMSUnhealthy naming the KMS error", degraded)
+	progressing := v1helpers.FindOperatorCondition(status.Conditions, ConditionProgressing)
+	if progressing == nil || progressing.Status != operatorv1.ConditionTrue || progressing.Reason != string(PausedKMSUnhealthy) || !strings.Contains(progressing.Message, kmsDown.Error()) {
+		t.Fatalf("Progressing %+v, want True/PausedKMSUnhealthy naming the KMS error", progressing)
 	}
-	if progressing := v1helpers.FindOperatorCondition(status.Conditions, ConditionProgressing); progressing == nil || progressing.Status != operatorv1.ConditionTrue {
-		t.Errorf("Progressing %+v, want True while paused", progressing)
+	if degraded := v1helpers.FindOperatorCondition(status.Conditions, ConditionDegraded); degraded == nil || degraded.Status != operatorv1.ConditionFalse {
+		t.Errorf("Degraded %+v, want False: a pause needs nobody to act", degraded)
 	}
 	paused := 0
 	for _, e := range recorder.Events() {

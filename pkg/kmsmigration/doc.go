@@ -82,8 +82,9 @@
 // # Conditions
 //
 // See Controller and VerificationController for the condition matrices:
-// KMSMigrationProgressing, KMSMigrationDegraded (PausedKMSUnhealthy,
-// ErrorThresholdExceeded, UndecryptableObjects, MigrationFailed) and
+// KMSMigrationProgressing (Migrating, PausedKMSUnhealthy,
+// ErrorThresholdExceeded), KMSMigrationDegraded (UndecryptableObjects,
+// MigrationFailed) and
 // KMSEncryptionVerified, and the conditions of failed syncs as library-go's
 // encryption controllers report theirs, KMSMigrationControllerDegraded and
 // KMSEncryptionVerificationControllerDegraded (True with the error, False
