@@ -20,7 +20,7 @@ import (
 // OwnedConditionTypes are the operator conditions kmsguard's controllers set: what each reports, and the
 // <Controller>ControllerDegraded each sets while its syncs fail.
 var OwnedConditionTypes = []string{
-	kmsstate.ConditionKMSPluginsDegraded, kmsstate.ConditionKMSKeyRotationProgressing, kmsstate.ConditionControllerDegraded,
+	kmsstate.ConditionKMSPluginsDegraded, kmsstate.ConditionKMSPluginsProgressing, kmsstate.ConditionKMSKeyRotationProgressing, kmsstate.ConditionControllerDegraded,
 	kmsprecondition.ConditionProgressing, kmsprecondition.ConditionDegraded,
 	kmsrollback.ConditionDegraded, kmsrollback.ConditionControllerDegraded,
 	kmsmigration.ConditionProgressing, kmsmigration.ConditionDegraded, kmsmigration.ConditionControllerDegraded,

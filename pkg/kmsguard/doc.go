@@ -42,7 +42,8 @@
 // What runs with the gate on:
 //
 //	controller                 needs                               conditions
-//	kmsstate                   always                              KMSPluginsDegraded, KMSKeyRotationProgressing
+//	kmsstate                   always                              KMSPluginsDegraded, KMSPluginsProgressing,
+//	                                                               KMSKeyRotationProgressing
 //	rollout gate               always (Precondition, Readiness)    KMSRolloutGateProgressing, KMSRolloutGateDegraded
 //	kmsrollback                static-pod operators (Deployer      KMSRollbackDegraded
 //	                           wraps the operator's)

@@ -211,6 +211,7 @@ func NewStaticPodControllers(opts StaticPodOptions) (*Controllers, error) {
 	operandPods := opts.KubeInformers.InformersFor(opts.OperandNamespace).Core().V1().Pods()
 	return build(opts.Options, topology{
 		operator:         opts.OperatorClient,
+		staticPod:        opts.OperatorClient,
 		nodes:            kmsstate.StaticPodNodes(opts.OperatorClient),
 		rollout:          kmsrollback.StaticPodRollout(opts.OperatorClient, operandPods.Lister().Pods(opts.OperandNamespace), opts.OperandPodSelector, 0, nil),
 		rolloutInformers: []factory.Informer{operandPods.Informer()},
@@ -253,6 +254,10 @@ func NewDeploymentControllers(opts DeploymentOptions) (*Controllers, error) {
 type topology struct {
 	operator v1helpers.OperatorClient
 	nodes    kmsstate.NodeLister
+	// staticPod is the operator client of a static-pod operator, nil for a Deployment's: its node statuses say
+	// which revision, and so which KMS plugins, each node runs. Without it kmsstate expects every key on every
+	// node.
+	staticPod v1helpers.StaticPodOperatorClient
 	// rollout is nil where kmsguard runs no rollback.
 	rollout          kmsrollback.RolloutReader
 	rolloutInformers []factory.Informer
@@ -273,12 +278,17 @@ func build(opts Options, t topology) (*Controllers, error) {
 		keys.holds = holds
 	}
 
+	var running kmsstate.RunningKeyLister
+	if t.staticPod != nil {
+		running = staticPodRunningKeys{operator: t.staticPod, configs: configs}
+	}
 	kmsState, err := kmsstate.NewController(opts.InstanceName, kmsstate.Options{
 		Config:         kmsstate.Config{ReportInterval: opts.Intervals.ReportInterval},
 		OperatorClient: t.operator,
 		StatusProvider: opts.StatusProvider,
 		Nodes:          t.nodes,
 		Keys:           keys,
+		Running:        running,
 		APIServers:     opts.APIServers,
 		Recorder:       opts.Recorder.WithComponentSuffix("kms-state"),
 		Memory:         memory,

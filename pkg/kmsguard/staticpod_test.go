@@ -3,6 +3,7 @@ package kmsguard
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -18,11 +19,13 @@ import (
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
+	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/restmapper"
@@ -343,3 +346,71 @@ type staticHolds struct {
 }
 
 func (h staticHolds) HeldKeyIDs(context.Context) ([]string, error) { return h.ids, h.err }
+
+// TestStaticPodRunningKeys: each node runs the KMS keys of encryption-config-<currentRevision>; a node at revision 0
+// runs none, a revision without an encryption config runs none, and one that cannot be decoded is an error naming
+// it.
+func TestStaticPodRunningKeys(t *testing.T) {
+	secret := func(name string, data []byte) *corev1.Secret {
+		return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: operandNamespace, Name: name}, Data: map[string][]byte{"encryption-config": data}}
+	}
+	ec := encryptionconfigtest.Marshal
+	withKeys := func(ids ...string) []byte {
+		providers := []apiserverv1.ProviderConfiguration{encryptionconfigtest.Identity()}
+		for _, id := range ids {
+			providers = append(providers, encryptionconfigtest.KMS(id))
+		}
+		return ec(t, encryptionconfigtest.Secrets(providers...))
+	}
+	nodes := func(revisions ...int32) []operatorv1.NodeStatus {
+		var out []operatorv1.NodeStatus
+		for i, r := range revisions {
+			out = append(out, operatorv1.NodeStatus{NodeName: fmt.Sprintf("master-%d", i), CurrentRevision: r})
+		}
+		return out
+	}
+	scenarios := []struct {
+		name    string
+		nodes   []operatorv1.NodeStatus
+		objects []runtime.Object
+		want    map[string][]string
+		wantErr string
+	}{
+		{
+			name:    "a rollout half way: one node on the revision that adds key 2",
+			nodes:   nodes(3, 2, 2),
+			objects: []runtime.Object{secret("encryption-config-2", withKeys("1")), secret("encryption-config-3", withKeys("1", "2"))},
+			want:    map[string][]string{"master-0": {"1", "2"}, "master-1": {"1"}, "master-2": {"1"}},
+		},
+		{
+			name:    "a node with no revision yet, and a revision without an encryption config",
+			nodes:   nodes(0, 1),
+			objects: nil,
+			want:    map[string][]string{"master-1": nil},
+		},
+		{
+			name:    "an undecodable revision config is named",
+			nodes:   nodes(4),
+			objects: []runtime.Object{secret("encryption-config-4", []byte("kind: nope"))},
+			wantErr: "encryption-config-4",
+		},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			f := newFixture(t, &operatorv1.StaticPodOperatorStatus{NodeStatuses: s.nodes}, s.objects...)
+			got, err := staticPodRunningKeys{operator: f.operator, configs: revisions.Secrets(f.kube.CoreV1(), operandNamespace, f.operator)}.RunningKMSKeys(t.Context())
+			if s.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), s.wantErr) {
+					t.Fatalf("RunningKMSKeys error %v, want one naming %q", err, s.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !equality.Semantic.DeepEqual(got, s.want) {
+				t.Errorf("RunningKMSKeys = %v, want %v", got, s.want)
+			}
+		})
+	}
+}

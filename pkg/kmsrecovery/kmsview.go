@@ -57,7 +57,7 @@ func (s KMSSnapshot) currentUse(kekID string) []string {
 }
 
 // SnapshotFromKMSState is the snapshot of one kmsstate evaluation: the KEK ids its healthy plugins report, its
-// settled KEK ids, and its verdict on every plugin of every key it watches on every node (pluginsHealthy).
+// settled KEK ids, and its verdict on the plugins each node runs (pluginsHealthy).
 func SnapshotFromKMSState(state kmsstate.State) KMSSnapshot {
 	s := KMSSnapshot{Current: map[string]string{}}
 	for _, p := range state.Plugins {
@@ -72,7 +72,8 @@ func SnapshotFromKMSState(state kmsstate.State) KMSSnapshot {
 	return s
 }
 
-// pluginsHealthy is kmsstate's verdict on the plugins of the current keys on every node, less DecryptFailing.
+// pluginsHealthy is kmsstate's verdict on the plugins each node runs (State.RunningHealthy: a key whose revision
+// has not reached a node has no plugin there to hold anything up), less DecryptFailing.
 //
 // DecryptFailing is kube-apiserver's own count of failed reads. With a lost key, every apiserver fails to read
 // exactly the objects a consent would delete, each time anything LISTs them, for as long as they exist: counting
@@ -80,7 +81,7 @@ func SnapshotFromKMSState(state kmsstate.State) KMSSnapshot {
 // makes reads fail also fails the plugins' Status or the Encrypt/Decrypt round trip under the current KEK, and
 // those failures still hold consent.
 func pluginsHealthy(state kmsstate.State) error {
-	err := state.Healthy(state.Nodes, state.KeyIDs)
+	err := state.RunningHealthy()
 	var unhealthy *kmsstate.UnhealthyError
 	if !errors.As(err, &unhealthy) {
 		return err

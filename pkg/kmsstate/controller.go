@@ -29,6 +29,7 @@ import (
 // into the ClusterOperator's Degraded and Progressing.
 const (
 	ConditionKMSPluginsDegraded        = "KMSPluginsDegraded"
+	ConditionKMSPluginsProgressing     = "KMSPluginsProgressing"
 	ConditionKMSKeyRotationProgressing = "KMSKeyRotationProgressing"
 )
 
@@ -36,6 +37,8 @@ const (
 const (
 	ReasonKMSNotConfigured      = "KMSNotConfigured"
 	ReasonKeyRotationInProgress = "KeyRotationInProgress"
+	// ReasonKeysPending: a KMS key is not yet in the revision some node runs (KMSPluginsProgressing).
+	ReasonKeysPending = "KeysPending"
 )
 
 // controllerName names ConditionControllerDegraded.
@@ -62,9 +65,8 @@ type NodeLister interface {
 	Nodes(ctx context.Context) ([]string, error)
 }
 
-// KeyLister lists the KMS keys that must be served: those of the current encryption config and those about to
-// be rolled out, so that a key can be shown healthy before a revision uses it (kmsprecondition asks exactly
-// that). A lister that could read only some of its sources returns the keys it read with an
+// KeyLister lists the KMS keys to watch: those of the deployed encryption config and those about to be rolled
+// out, so that what is known of a key before a revision uses it reaches the rollout gate (kmsprecondition). A lister that could read only some of its sources returns the keys it read with an
 // *IncompleteKeysError: the controller evaluates those, and its sync fails with the error afterwards.
 type KeyLister interface {
 	KMSKeys(ctx context.Context) (Keys, error)
@@ -87,6 +89,20 @@ func (e *IncompleteKeysError) Unwrap() error { return e.Err }
 // (the <id> of kms-<id>.sock, encryptionconfig.KMSKeyID); Providers maps KMS provider names to key ids.
 type Keys = encryptionconfig.KMSKeys
 
+// RunningKeyLister lists, per node, the KMS keys of the revision that node's kube-apiserver runs
+// (Observation.Running): the plugins that exist there.
+type RunningKeyLister interface {
+	RunningKMSKeys(ctx context.Context) (map[string][]string, error)
+}
+
+// RunningKeyListerFunc adapts a function to RunningKeyLister.
+type RunningKeyListerFunc func(ctx context.Context) (map[string][]string, error)
+
+// RunningKMSKeys calls f.
+func (f RunningKeyListerFunc) RunningKMSKeys(ctx context.Context) (map[string][]string, error) {
+	return f(ctx)
+}
+
 // APIServerProber asks every kube-apiserver for its own view of KMS (pkg/kmsstate/apiserverprobe). The
 // controller calls it from a loop of its own, once per report interval, never from a sync: see
 // probeAPIServers.
@@ -103,6 +119,9 @@ type Options struct {
 	StatusProvider kms.EncryptionStatusProvider
 	Nodes          NodeLister
 	Keys           KeyLister
+	// Running is optional: with it, a key is expected only on the nodes whose running revision has it, and is
+	// pending elsewhere (KMSPluginsProgressing, never Degraded). Without it every key is expected on every node.
+	Running RunningKeyLister
 	// APIServers is optional: without it the state comes from the plugins' health reports alone. With it, the
 	// controller asks the apiservers every report interval from a loop of its own, started by Run.
 	APIServers APIServerProber
@@ -127,20 +146,31 @@ type Options struct {
 // KMSPluginsDegraded and KMSKeyRotationProgressing conditions, events and metrics, and keeps the latest State
 // for other packages to read.
 //
-// Conditions, for the current nodes N and KMS keys K:
+// Conditions, for the nodes N, the KMS keys K, and per node the keys of the revision it runs (Options.Running;
+// every key of K without it):
 //
 //	inputs                                                   KMSPluginsDegraded   reason
 //	no KMS key in use                                        False                KMSNotConfigured
-//	every plugin of K healthy and fresh on every node of N   False                AsExpected
+//	every plugin a node runs healthy and freshly reported    False                AsExpected
 //	an apiserver's decrypt errors grow                       True                 DecryptFailing
 //	no answer to a plugin's Status (report status Error)     True                 PluginUnreachable
 //	the plugin answered Status with its own gRPC error or    True                 PluginUnhealthy
 //	healthz != ok, or the active round trip failed
 //	(report status Unhealthy)
 //	an apiserver's /healthz/kms-providers or KMS calls fail  True                 APIServerKMSCheckFailing
-//	nodes disagree on the KEK id beyond the grace     True                 KEKIDMismatch
+//	nodes disagree on the KEK id beyond the grace            True                 KEKIDMismatch
 //	a report older than 4 report intervals                   True                 HealthReportStale
-//	a node of N has no report for a key of K                 True                 HealthReportMissing
+//	a node has no report for a key of its running revision   True                 HealthReportMissing
+//
+//	inputs                                                   KMSPluginsProgressing  reason
+//	a key of K is not in the revision some node runs (only   True                   KeysPending
+//	  in the candidate, or in a revision not yet installed
+//	  there): its report may be missing, stale or failing
+//	every key of K runs on every node                        False                  AsExpected
+//
+// Degraded means an admin must act: a plugin that is not there because its revision is not installed yet is part
+// of every KMS rollout (library-go's plugin sidecars come with the revision that adds their key), so it is shown
+// as Progressing and never Degraded. The rollout gate still reads its health, good or bad (Healthy).
 //
 // With several failures, the reason is the most severe (top of the table first) and the message lists them
 // all. KMSKeyRotationProgressing is True (KeyRotationInProgress, "key 1: old -> new") from the first report
@@ -301,6 +331,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		}
 		return errors.Join(keysErr, c.applyConditions(ctx,
 			condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use"),
+			condition(ConditionKMSPluginsProgressing, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use"),
 			condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use")))
 	}
 
@@ -345,11 +376,15 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	if isDegraded, reason, message := state.Degraded(); isDegraded {
 		degraded = condition(ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(reason), message)
 	}
+	pending := condition(ConditionKMSPluginsProgressing, operatorv1.ConditionFalse, ReasonAsExpected, "")
+	if isPending, message := state.Progressing(); isPending {
+		pending = condition(ConditionKMSPluginsProgressing, operatorv1.ConditionTrue, ReasonKeysPending, message)
+	}
 	rotating := condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonAsExpected, lastRotationMessage(state))
 	if len(state.Rotations) > 0 {
 		rotating = condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionTrue, ReasonKeyRotationInProgress, rotationMessage(state.Rotations))
 	}
-	if err := c.applyConditions(ctx, degraded, rotating); err != nil {
+	if err := c.applyConditions(ctx, degraded, pending, rotating); err != nil {
 		return errors.Join(keysErr, memoryErr, err)
 	}
 	return errors.Join(keysErr, memoryErr, cleanupErr, saveErr)
@@ -409,6 +444,15 @@ func (c *Controller) observe(ctx context.Context) (Observation, error) {
 		return obs, fmt.Errorf("reading KMS health reports: %w", err)
 	}
 	obs.Nodes, obs.KeyIDs, obs.Providers = nodes, keys.IDs, keys.Providers
+	if c.options.Running != nil && len(keys.IDs) > 0 {
+		if obs.Running, err = c.options.Running.RunningKMSKeys(ctx); err != nil {
+			return obs, fmt.Errorf("listing the KMS keys each node runs: %w", err)
+		}
+		if obs.Running == nil {
+			// Nil would expect every key everywhere; the lister answered, and no node runs a key.
+			obs.Running = map[string][]string{}
+		}
+	}
 	if status != nil {
 		obs.Reports = status.HealthReports
 	}

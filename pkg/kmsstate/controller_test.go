@@ -83,6 +83,7 @@ func TestControllerSync(t *testing.T) {
 		keys        staticKeys
 		reports     []operatorv1.KMSPluginHealthReport
 		apiservers  staticAPIServers
+		running     map[string][]string // Options.Running; nil leaves it unset
 		getErr      error
 		wantErr     string
 		want        *applyoperatorv1.OperatorStatusApplyConfiguration // nil: nothing applied
@@ -94,6 +95,7 @@ func TestControllerSync(t *testing.T) {
 			nodes: twoNodes,
 			want: applyoperatorv1.OperatorStatus().WithConditions(
 				condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use"),
+				condition(ConditionKMSPluginsProgressing, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use"),
 				condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use")),
 		},
 		{
@@ -103,6 +105,7 @@ func TestControllerSync(t *testing.T) {
 			reports: []operatorv1.KMSPluginHealthReport{healthy("master-0", "1", "a"), healthy("master-1", "1", "a")},
 			want: applyoperatorv1.OperatorStatus().WithConditions(
 				condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonAsExpected, ""),
+				condition(ConditionKMSPluginsProgressing, operatorv1.ConditionFalse, ReasonAsExpected, ""),
 				condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonAsExpected, "")),
 		},
 		{
@@ -112,8 +115,21 @@ func TestControllerSync(t *testing.T) {
 			reports: []operatorv1.KMSPluginHealthReport{healthy("master-0", "1", "a"), report("master-1", "1", operatorv1.KMSPluginHealthStatusError, "", time.Second)},
 			want: applyoperatorv1.OperatorStatus().WithConditions(
 				condition(ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(ReasonPluginUnreachable), "PluginUnreachable: node master-1 key 1: boom on master-1"),
+				condition(ConditionKMSPluginsProgressing, operatorv1.ConditionFalse, ReasonAsExpected, ""),
 				condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonAsExpected, "")),
 			wantEvents: []string{"KMSPluginUnhealthy"},
+		},
+		{
+			name:    "a key whose revision has not reached a node is pending there, not Degraded",
+			nodes:   twoNodes,
+			keys:    staticKeys{IDs: []string{"1", "2"}, Providers: map[string]string{"1_secrets": "1", "2_secrets": "2"}},
+			running: map[string][]string{"master-0": {"1", "2"}, "master-1": {"1"}},
+			reports: []operatorv1.KMSPluginHealthReport{healthy("master-0", "1", "a"), healthy("master-1", "1", "a"), healthy("master-0", "2", "b")},
+			want: applyoperatorv1.OperatorStatus().WithConditions(
+				condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonAsExpected, ""),
+				condition(ConditionKMSPluginsProgressing, operatorv1.ConditionTrue, ReasonKeysPending,
+					"not yet in the revision the node runs, so not judged there: key 2 on node master-1 (HealthReportMissing)"),
+				condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonAsExpected, "")),
 		},
 		{
 			name:       "apiserver check failing",
@@ -123,6 +139,7 @@ func TestControllerSync(t *testing.T) {
 			apiservers: staticAPIServers{{NodeName: "master-1", KMSHealthz: &HealthzResult{Detail: "[-]kms-providers failed: timeout"}}},
 			want: applyoperatorv1.OperatorStatus().WithConditions(
 				condition(ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(ReasonAPIServerKMSCheckFailing), "APIServerKMSCheckFailing: node master-1: /healthz/kms-providers: [-]kms-providers failed: timeout"),
+				condition(ConditionKMSPluginsProgressing, operatorv1.ConditionFalse, ReasonAsExpected, ""),
 				condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonAsExpected, "")),
 			wantEvents: []string{"KMSPluginUnhealthy"},
 		},
@@ -136,6 +153,7 @@ func TestControllerSync(t *testing.T) {
 			},
 			want: applyoperatorv1.OperatorStatus().WithConditions(
 				condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonAsExpected, ""),
+				condition(ConditionKMSPluginsProgressing, operatorv1.ConditionFalse, ReasonAsExpected, ""),
 				condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonAsExpected, "")),
 			wantEvents:  []string{"KMSHealthReportRemoved"},
 			wantCleanup: map[string][]string{encryptionstatus.ReporterFieldManager("master-9"): nil},
@@ -150,6 +168,7 @@ func TestControllerSync(t *testing.T) {
 			},
 			want: applyoperatorv1.OperatorStatus().WithConditions(
 				condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonAsExpected, ""),
+				condition(ConditionKMSPluginsProgressing, operatorv1.ConditionFalse, ReasonAsExpected, ""),
 				condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonAsExpected, "")),
 			wantEvents:  []string{"KMSHealthReportRemoved"},
 			wantCleanup: map[string][]string{encryptionstatus.ReporterFieldManager("master-0"): {"1"}},
@@ -170,6 +189,10 @@ func TestControllerSync(t *testing.T) {
 			opts := Options{
 				OperatorClient: operatorClient, StatusProvider: statusProvider, Nodes: s.nodes, Keys: s.keys,
 				Recorder: recorder, Clock: clocktesting.NewFakePassiveClock(t0),
+			}
+			if s.running != nil {
+				running := s.running
+				opts.Running = RunningKeyListerFunc(func(context.Context) (map[string][]string, error) { return running, nil })
 			}
 			if s.apiservers != nil {
 				opts.APIServers = s.apiservers

@@ -10,11 +10,21 @@
 //     trip);
 //   - each kube-apiserver's own view, optional (APIServerProber, pkg/kmsstate/apiserverprobe):
 //     /healthz/kms-providers and its KMS and decryption error metrics;
-//   - the nodes (NodeLister) and the KMS keys in use (KeyLister).
+//   - the nodes (NodeLister), the KMS keys in use or about to be (KeyLister), and per node the keys of the
+//     revision it runs (RunningKeyLister, optional).
+//
+// What is expected. A key's plugin sidecar comes with the revision that adds the key (library-go's
+// kms/pluginlifecycle), so on each node kmsstate expects the plugins of the revision that node runs. A key only in
+// the candidate, or in a revision not yet installed there, is pending on that node: its report may be missing,
+// stale or failing without anything being wrong. Pending plugins are shown in KMSPluginsProgressing and kept in the
+// State for the rollout gate (Healthy counts them, RunningHealthy does not), never in KMSPluginsDegraded, events
+// or metrics. The rule for every kmsguard condition: Degraded means an admin must act; what normal operation
+// passes through (a rollout, a pending change, a pause) is Progressing.
 //
 // Evaluate turns an Observation and the previous Memory (the KEK ids the nodes agreed on, rotations) into a
 // State; it is pure, and every rule is tested there. The Controller runs it, applies the conditions
-// KMSPluginsDegraded and KMSKeyRotationProgressing (the table is on Controller), emits events on transitions,
+// KMSPluginsDegraded, KMSPluginsProgressing and KMSKeyRotationProgressing (the table is on Controller), emits
+// events on transitions,
 // exports metrics, keeps the Memory across operator restarts (MemoryStore) and
 // publishes the State for `kmsguard status` (StatePublisher). Readers ask Healthy, SettledKEKID, LatestRotation
 // or Current; a verdict older than MaxStateAge answers StateStale, never healthy.

@@ -93,6 +93,7 @@ func Evaluate(config Config, prev Memory, obs Observation) (State, Memory) {
 	e.evaluateAPIServers()
 	e.evaluateRotations()
 	sortFailures(e.state.Failures)
+	sortFailures(e.state.Pending)
 	if len(e.next.lastCompleted) > 0 {
 		e.state.LastCompleted = e.next.lastCompleted
 	}
@@ -159,10 +160,23 @@ func (e *evaluation) validReports() map[ReportRef]operatorv1.KMSPluginHealthRepo
 	return valid
 }
 
+// running says whether key is in the revision node runs (Observation.Running).
+func (e *evaluation) running(node, key string) bool {
+	if e.obs.Running == nil {
+		return true
+	}
+	for _, k := range e.obs.Running[node] {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
 func (e *evaluation) evaluatePlugins(reports map[ReportRef]operatorv1.KMSPluginHealthReport) {
 	for _, node := range e.state.Nodes {
 		for _, key := range e.state.KeyIDs {
-			p := Plugin{Node: node, KeyID: key}
+			p := Plugin{Node: node, KeyID: key, Pending: !e.running(node, key)}
 			r, ok := reports[ReportRef{Node: node, KeyID: key}]
 			if ok {
 				p.LastChecked = r.LastCheckedTime.Time
@@ -185,7 +199,11 @@ func (e *evaluation) evaluatePlugins(reports map[ReportRef]operatorv1.KMSPluginH
 			default:
 				p.Health, p.KEKID = PluginHealthy, r.RemoteKeyID
 			}
-			if reason != "" {
+			switch {
+			case reason == "":
+			case p.Pending:
+				e.state.Pending = append(e.state.Pending, Failure{Reason: reason, Node: node, KeyID: key, Detail: p.Detail})
+			default:
 				e.addFailure(Failure{Reason: reason, Node: node, KeyID: key, Detail: p.Detail})
 			}
 			e.state.Plugins = append(e.state.Plugins, p)

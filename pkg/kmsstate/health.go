@@ -32,7 +32,8 @@ func (e *UnhealthyError) KMSFaults() []Failure {
 
 // Healthy answers whether the plugin of every key in keyIDs is healthy, with a fresh report, on every node in
 // nodes. It returns nil or an *UnhealthyError. A node or key the state was not evaluated for counts as
-// HealthReportMissing: nothing is healthy that kmsstate has not seen.
+// HealthReportMissing: nothing is healthy that kmsstate has not seen. Pending plugins (a key not yet in the
+// revision the node runs) count like the others: the caller asks about those keys on purpose.
 //
 // Only failures that name one of keyIDs count. An apiserver-level failure without a key (its
 // /healthz/kms-providers fails) does not, because it may come from another key: a rollout that replaces a
@@ -40,7 +41,7 @@ func (e *UnhealthyError) KMSFaults() []Failure {
 func (s *State) Healthy(nodes, keyIDs []string) error {
 	wantNodes, wantKeys := sets.New(nodes...), sets.New(keyIDs...)
 	var failures []Failure
-	for _, f := range s.Failures {
+	for _, f := range append(append([]Failure(nil), s.Failures...), s.Pending...) {
 		if f.KeyID != "" && wantNodes.Has(f.Node) && wantKeys.Has(f.KeyID) {
 			failures = append(failures, f)
 		}
@@ -61,6 +62,22 @@ func (s *State) Healthy(nodes, keyIDs []string) error {
 		return nil
 	}
 	sortFailures(failures)
+	return &UnhealthyError{Failures: failures}
+}
+
+// RunningHealthy answers whether the plugin of every key each node runs is healthy and freshly reported: the
+// failures of KMSPluginsDegraded that name a key. Pending plugins are left out; an apiserver-level failure without
+// a key too, as in Healthy. It returns nil or an *UnhealthyError.
+func (s *State) RunningHealthy() error {
+	var failures []Failure
+	for _, f := range s.Failures {
+		if f.KeyID != "" {
+			failures = append(failures, f)
+		}
+	}
+	if len(failures) == 0 {
+		return nil
+	}
 	return &UnhealthyError{Failures: failures}
 }
 

@@ -154,6 +154,10 @@ func (m *componentMetrics) update(state *State, _ time.Time) {
 		}
 	}
 	for _, p := range state.Plugins {
+		if p.Pending {
+			// Its revision has not reached the node: an alert on it would page for a rollout.
+			continue
+		}
 		series := pluginSeries{p.Node, p.KeyID}
 		plugins[series] = true
 		m.pluginHealthy.WithLabelValues(m.component, p.Node, p.KeyID).Set(oneIf(p.Health == PluginHealthy))

@@ -123,6 +123,28 @@ func TestPluginMetricsFollowEachState(t *testing.T) {
 	}
 }
 
+// TestPendingPluginsHaveNoSeries: a plugin whose revision has not reached its node exports nothing, so that no
+// alert pages for a rollout; once the node runs it, its series appear.
+func TestPendingPluginsHaveNoSeries(t *testing.T) {
+	component := t.Name()
+	m := newComponentMetrics(component)
+	t0 := time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
+	running := Plugin{Node: "master-0", KeyID: "1", Health: PluginHealthy, LastChecked: t0}
+	pending := Plugin{Node: "master-1", KeyID: "1", Health: PluginUnreachable, LastChecked: t0, Pending: true}
+
+	m.update(&State{Plugins: []Plugin{running, pending}}, t0)
+	if err := testutil.GatherAndCompare(metricstest.Gatherer(component), strings.NewReader(wantPluginMetrics(component, running)),
+		healthyMetric, stateMetric, lastReportMetric); err != nil {
+		t.Error(err)
+	}
+	pending.Pending = false
+	m.update(&State{Plugins: []Plugin{running, pending}}, t0)
+	if err := testutil.GatherAndCompare(metricstest.Gatherer(component), strings.NewReader(wantPluginMetrics(component, running, pending)),
+		healthyMetric, stateMetric, lastReportMetric); err != nil {
+		t.Error(err)
+	}
+}
+
 // TestPluginStatesCoverEveryHealth: the fixed set of state series has every PluginHealth the evaluation gives.
 func TestPluginStatesCoverEveryHealth(t *testing.T) {
 	known := map[PluginHealth]bool{}

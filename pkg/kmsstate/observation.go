@@ -11,11 +11,19 @@ import (
 type Observation struct {
 	// Now is the time the observation was taken; report ages are measured against it.
 	Now time.Time
-	// Nodes run a kube-apiserver of the current revision and so must run a healthy plugin for every key.
+	// Nodes run a kube-apiserver of the operand.
 	Nodes []string
 	// KeyIDs are the ids of the KMS keys (library-go's encryption-key secret ids, the <id> of
-	// unix:///var/run/kmsplugin/kms-<id>.sock) in the current encryption config.
+	// unix:///var/run/kmsplugin/kms-<id>.sock) of the configs in use or about to be: the deployed and candidate
+	// encryption configs and the ones kmsrollback holds out.
 	KeyIDs []string
+	// Running maps each node to the KMS keys of the revision its kube-apiserver runs (the KMS keys of
+	// encryption-config-<currentRevision>): the plugins that exist there. A key of KeyIDs that is not in its
+	// node's entry is pending on that node: its plugin sidecar comes with a revision the node does not run yet,
+	// so its report may be missing, stale or failing without anything being wrong (a Progressing matter, never
+	// Degraded). A node without an entry runs no revision yet. Nil expects every key on every node, for an
+	// operand whose revisions are not known per node.
+	Running map[string][]string
 	// Providers maps each KMS provider name of the current encryption config to its key id, so that the
 	// apiservers' per-provider metrics can be attributed to keys (encryptionconfig.KMSKeysOf).
 	Providers map[string]string

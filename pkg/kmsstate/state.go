@@ -129,6 +129,9 @@ type Plugin struct {
 	// Age is how old the last report was at evaluation time.
 	Age    time.Duration `json:"age,omitempty"`
 	Detail string        `json:"detail,omitempty"`
+	// Pending is true when the key is not in the revision the node runs (Observation.Running): its health is
+	// known for the rollout gate, but it is not a failure of the node.
+	Pending bool `json:"pending,omitempty"`
 }
 
 // Rotation is a change of the KEK id (KEK) behind one KMS key.
@@ -171,10 +174,15 @@ type State struct {
 	// Nodes and KeyIDs are the expected nodes and keys the state was evaluated for.
 	Nodes  []string `json:"nodes"`
 	KeyIDs []string `json:"keyIDs"`
-	// Plugins has one entry per expected node and key, sorted by node then key.
+	// Plugins has one entry per node and key, sorted by node then key.
 	Plugins []Plugin `json:"plugins"`
-	// Failures are sorted most severe first.
+	// Failures are sorted most severe first. They concern the keys each node runs (Plugin.Pending false) and
+	// the apiservers; they make KMSPluginsDegraded.
 	Failures []Failure `json:"failures,omitempty"`
+	// Pending are the failures of pending plugins (Plugin.Pending), sorted most severe first: a key whose
+	// revision has not reached the node. They are never Degraded; Healthy still counts them, since the gate
+	// asks about keys before they run.
+	Pending []Failure `json:"pending,omitempty"`
 	// Rotations in progress.
 	Rotations []Rotation `json:"rotations,omitempty"`
 	// Completed are the rotations this evaluation saw complete (each is reported exactly once).
@@ -187,6 +195,33 @@ type State struct {
 	// Orphans are reports of nodes or keys that no longer exist, old enough that no live reporter owns them.
 	Orphans []ReportRef `json:"orphans,omitempty"`
 	Ignored []Ignored   `json:"ignored,omitempty"`
+}
+
+// Progressing reports whether a key of the state is pending on a node (Plugin.Pending), with a message naming
+// each such key and its nodes, and what is known of them there.
+func (s *State) Progressing() (bool, string) {
+	var pending []string
+	failed := map[ReportRef]Reason{}
+	for _, f := range s.Pending {
+		failed[ReportRef{Node: f.Node, KeyID: f.KeyID}] = f.Reason
+	}
+	for _, p := range s.Plugins {
+		if !p.Pending {
+			continue
+		}
+		what := string(p.Health)
+		if r, ok := failed[ReportRef{Node: p.Node, KeyID: p.KeyID}]; ok {
+			what = string(r)
+		}
+		pending = append(pending, fmt.Sprintf("key %s on node %s (%s)", p.KeyID, p.Node, what))
+	}
+	if len(pending) == 0 {
+		return false, ""
+	}
+	if len(pending) > maxMessageFailures {
+		pending = append(pending[:maxMessageFailures], fmt.Sprintf("and %d more", len(pending)-maxMessageFailures))
+	}
+	return true, "not yet in the revision the node runs, so not judged there: " + strings.Join(pending, ", ")
 }
 
 // Degraded reports whether any failure is present, with the reason of the most severe one and a message
