@@ -43,8 +43,8 @@ const (
 	MigrationConfigMapName = "kmsguard-migration"
 )
 
-// Options are what every operator's starter already has, whatever runs its operand. Migration, Etcd, APIServers
-// and Intervals are optional; every other field is required.
+// Options are what every operator's starter already has, whatever runs its operand. Migration, Etcd, APIServers,
+// UnverifiedKMSReadKeys and Intervals are optional; every other field is required.
 type Options struct {
 	// InstanceName prefixes kmsguard's controller names, field managers and events, as library-go's instanceName
 	// does ("kube-apiserver").
@@ -82,6 +82,12 @@ type Options struct {
 	// APIServers, when set, adds each kube-apiserver's own view of its KMS plugins to kmsstate
 	// (apiserverprobe.Prober).
 	APIServers kmsstate.APIServerProber
+	// UnverifiedKMSReadKeys is the rollout gate's policy for a new KMS read key that neither a preflight nor a
+	// health report has verified (kmsprecondition.UnverifiedReadKeyPolicy). Empty admits it, with a Warning event:
+	// with library-go's always-succeed preflight deployer, which both operators wire, every new key is
+	// unverified, and blocking would stop every KMS enablement. Set BlockUnverifiedReadKeys with a preflight
+	// deployer that runs the plugin.
+	UnverifiedKMSReadKeys kmsprecondition.UnverifiedReadKeyPolicy
 	// Intervals tune the controllers; zero fields keep each package's default.
 	Intervals Intervals
 }
@@ -310,14 +316,15 @@ func build(opts Options, t topology) (*Controllers, error) {
 	}
 
 	gateOptions := kmsprecondition.Options{
-		Configs:        configs,
-		Nodes:          t.nodes,
-		Health:         kmsState,
-		Preflight:      kmsprecondition.PreflightFromStatus(opts.StatusProvider),
-		Migration:      kmsprecondition.KeySecretMigrations(keySecrets, opts.OperandNamespace),
-		RollbackWindow: opts.Intervals.RollbackWindow,
-		OperatorClient: t.operator,
-		Recorder:       opts.Recorder.WithComponentSuffix("kms-rollout-gate"),
+		Configs:            configs,
+		Nodes:              t.nodes,
+		Health:             kmsState,
+		Preflight:          kmsprecondition.PreflightFromStatus(opts.StatusProvider, keySecrets, opts.OperandNamespace),
+		Migration:          kmsprecondition.KeySecretMigrations(keySecrets, opts.OperandNamespace),
+		RollbackWindow:     opts.Intervals.RollbackWindow,
+		UnverifiedReadKeys: opts.UnverifiedKMSReadKeys,
+		OperatorClient:     t.operator,
+		Recorder:           opts.Recorder.WithComponentSuffix("kms-rollout-gate"),
 	}
 	if holds != nil {
 		gateOptions.Reverts = holds

@@ -234,7 +234,7 @@ func TestGateOnCensus(t *testing.T) {
 			gate, err := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
 				Configs:        configs,
 				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return []string{"master-0"}, nil }),
-				Health:         &kmsstate.State{},
+				Health:         emptyVerdict{},
 				Evidence:       census,
 				OperatorClient: operator,
 				Recorder:       recorder,
@@ -336,3 +336,8 @@ func TestMigrationFinishedSources(t *testing.T) {
 		}
 	}
 }
+
+// emptyVerdict is kmsstate's fresh verdict on no plugin: these candidates change no KMS key.
+type emptyVerdict struct{}
+
+func (emptyVerdict) Current() (kmsstate.State, error) { return kmsstate.State{}, nil }

@@ -27,6 +27,9 @@ const (
 	EventUnblocked = "KMSRolloutUnblocked"
 	EventDegraded  = "KMSRolloutGateDegraded"
 	EventForced    = "KMSRolloutForced"
+	// EventReadKeyAdmittedUnverified (Warning) is emitted every time the gate lets a candidate through whose new
+	// read keys nothing has verified (AdmitUnverifiedReadKeys).
+	EventReadKeyAdmittedUnverified = "KMSReadKeyAdmittedUnverified"
 )
 
 type gateConditions struct {
@@ -68,7 +71,7 @@ func (g *Gate) conditions(v verdict, previous []operatorv1.OperatorCondition, no
 		c.progressing = operatorv1.OperatorCondition{Type: ConditionProgressing, Status: operatorv1.ConditionTrue, Reason: reason, Message: msg}
 		switch {
 		case !anyDegrades(v.Blocking):
-			c.degraded.Message = fmt.Sprintf("the change has been waiting for %s for what ends by itself; never Degraded for that", blocked)
+			c.degraded.Message = fmt.Sprintf("the change has been waiting for %s for what normal operation ends by itself; never Degraded for that", blocked)
 		case anyNeedsAdmin(v.Blocking) || blocked >= g.options.DegradedAfter:
 			c.degraded = operatorv1.OperatorCondition{Type: ConditionDegraded, Status: operatorv1.ConditionTrue, Reason: reason,
 				Message: fmt.Sprintf("blocked for %s: %s", blocked, msg)}
@@ -83,7 +86,16 @@ func (g *Gate) conditions(v verdict, previous []operatorv1.OperatorCondition, no
 func allowedMessage(v verdict) string {
 	msg := fmt.Sprintf("the change in %s (%s) may roll out", v.Configs.CandidateName, v.Hash)
 	if v.KMSChanged {
-		msg = fmt.Sprintf("the KMS change in %s (%s) may roll out: keys %v healthy on nodes %v", v.Configs.CandidateName, v.Hash, v.KeyIDs, v.Nodes)
+		msg = fmt.Sprintf("the KMS change in %s (%s) may roll out", v.Configs.CandidateName, v.Hash)
+		if len(v.Keys.Deployed) > 0 {
+			msg += fmt.Sprintf(": keys %v healthy on nodes %v", v.Keys.Deployed, v.Nodes)
+		}
+		if len(v.Keys.Promoted) > 0 {
+			msg += fmt.Sprintf(", and promoted keys %v on one KEK id each", v.Keys.Promoted)
+		}
+		for _, a := range v.Admitted {
+			msg += fmt.Sprintf("; new read key %s: %s", a.KeyID, a.By)
+		}
 	}
 	switch {
 	case len(v.Dropped) == 0:
@@ -143,6 +155,14 @@ func (g *Gate) emitEvents(v verdict, previous []operatorv1.OperatorCondition, c 
 		recorder.Warningf(EventBlocked, "%s", c.progressing.Message)
 	case c.progressing.Status == operatorv1.ConditionFalse && wasBlocked:
 		recorder.Eventf(EventUnblocked, "%s", c.progressing.Message)
+	}
+	if len(v.Blocking) == 0 {
+		for _, a := range v.Admitted {
+			if a.Unverified {
+				recorder.Warningf(EventReadKeyAdmittedUnverified, "the KMS change in %s (%s) may roll out with new read key %s %s",
+					v.Configs.CandidateName, v.Hash, a.KeyID, a.By)
+			}
+		}
 	}
 	if c.degraded.Status == operatorv1.ConditionTrue && (prevDegraded == nil || prevDegraded.Status != operatorv1.ConditionTrue || prevDegraded.Reason != c.degraded.Reason) {
 		recorder.Warningf(EventDegraded, "%s", c.degraded.Message)

@@ -1,8 +1,28 @@
 // Package kmsprecondition gates library-go revisions on KMS and on read keys: a revision whose encryption config
-// changes KMS providers is only created once every apiserver can load it, and a revision that drops a read key is
-// only created once no value is stored under it any more. A kube-apiserver started with a KMS provider whose
-// plugin is down fails to start or, with a restart, loses every encrypted read; a config that drops a read key
-// still holding data makes that data unreadable for good.
+// changes KMS providers is only created on the evidence that exists for each of its keys at that step, and a
+// revision that drops a read key is only created once no value is stored under it any more. A kube-apiserver
+// started with a KMS provider whose plugin is down fails to start or, with a restart, loses every encrypted read;
+// a config that drops a read key still holding data makes that data unreadable for good.
+//
+// The evidence for a key depends on where it is. library-go's plugin sidecars (kms/pluginlifecycle) come with the
+// revision that adds their key, one per kube-apiserver pod, so:
+//
+//	the candidate's KMS key is                    evidence the gate asks for
+//	deployed (in encryption-config-<latest>)      its plugin healthy and freshly reported on every node (kmsstate)
+//	deployed and promoted to write a resource     the same, and one settled KEK id (kmsstate SettledKEKID): data
+//	                                                is written under it from this revision on
+//	new, read only                                no node runs it yet: library-go's preflight Succeeded for exactly
+//	                                                its configuration (PreflightFromStatus), or its plugin healthy on
+//	                                                every node where one runs ahead; refused on a failed preflight or
+//	                                                a node reporting it failing; with neither, the policy decides
+//	                                                (Options.UnverifiedReadKeys, AdmitUnverifiedReadKeys by default)
+//	new and writing a resource                    refused (NewKMSKeyWrites): library-go adds a key as a read key first
+//
+// Why the default admits an unverified read key: both operators wire library-go's always-succeed preflight
+// deployer today, so blocking would hold every KMS enablement, and with it every kube-apiserver revision. A read key
+// writes nothing, so nothing is lost if its plugin fails; that kube-apiserver fails its readiness, and kmsrollback
+// reverts the revision. The admission is said in KMSRolloutGateProgressing's message and a
+// KMSReadKeyAdmittedUnverified event every time.
 //
 // The Gate plugs into library-go's revision controller as a PreconditionFunc (before a revision is assembled)
 // and a ReadinessCheckFunc (on the assembled copy); kmsguard.NewStaticPodControllers builds it and returns both
@@ -31,19 +51,23 @@
 // migrated-timestamp for the window); every message that relies on them says so. A read key of a wildcard entry
 // ("*.apps") has no census (the census scans resources) and can only go with the override.
 //
-// The checks, in order of severity (the first that fails names the reason; the message lists all):
+// The checks, in order of severity (the first that fails names the reason; the message lists all). Degraded means
+// an admin must act: a verdict that waiting cannot change degrades at once, a fault after DegradedAfter, and what
+// normal operation passes through and ends by itself never:
 //
 //	check                                                            reason                    Degraded
 //	kube-apiserver's own decoding and validation of the candidate    InvalidEncryptionConfig   at once
 //	  (KMS changes)
-//	each dropped read key: no value under it in the census, started  ReadKeyStillInUse         after DegradedAfter
-//	  after a finished migration (or, without etcd access, library-
-//	  go's migrated-resources); skipped for a revert to an earlier
+//	no KMS key new to the candidate writes a resource                NewKMSKeyWrites           at once
+//	each dropped read key: no value under it in the census, started  ReadKeyStillInUse         never (the migration
+//	  after a finished migration (or, without etcd access, library-                              ends it and reports
+//	  go's migrated-resources); skipped for a revert to an earlier                               its own failures)
 //	  revision's config (Reverts)
-//	new KMS keys: library-go's preflight failed                      PreflightFailed           at once
-//	new KMS keys: preflight passed for the current config hash       PreflightNotPassed        after DegradedAfter
-//	every KMS v2 key of the candidate healthy and fresh on every     KMSPluginsNotHealthy      after DegradedAfter
-//	  node, as kmsstate reports it (KMS changes)
+//	new read keys: library-go's preflight failed for the key's       PreflightFailed           at once
+//	  configuration
+//	new read keys: unverified, and the policy is Block               PreflightNotPassed        after DegradedAfter
+//	deployed keys healthy and fresh on every node; promoted keys on  KMSPluginsNotHealthy      after DegradedAfter
+//	  one settled KEK id; no node reports a new key's plugin failing
 //	each dropped read key otherwise clean: the rollback window has   RollbackWindowNotPassed   never (ends by itself;
 //	  passed since its migration finished                                                        the message says when)
 //
@@ -53,8 +77,11 @@
 //	no encryption config, no KMS change and no      yes      False AsExpected            False AsExpected
 //	  dropped read key
 //	KMS change or dropped read keys, every check     yes      False AsExpected (message:  False AsExpected
-//	  passes                                                  each dropped key and the
-//	                                                          evidence that let it go)
+//	  passes                                                  each new read key and the
+//	                                                          evidence or policy that
+//	                                                          admitted it, each dropped
+//	                                                          key and the evidence that
+//	                                                          let it go)
 //	blocked (reason from the table)                 no       True  <reason>              False AsExpected, or
 //	                                                                                     True <reason> at once /
 //	                                                                                     after DegradedAfter
@@ -64,7 +91,11 @@
 //
 // A blocked Precondition returns (false, nil): waiting is not an error. The revision controller syncs again on
 // every operator status change (kmsstate's conditions, the health reporters) and every minute, so the revision
-// follows as soon as the plugins are healthy, without anyone acting. How long a change has been blocked is
+// follows as soon as the evidence is there, without anyone acting.
+//
+// A blocked gate holds the whole next revision, not only its encryption config: library-go's revision controller
+// copies every revisioned resource at once, so on kube-apiserver-operator certificate and CA rotations, config
+// observations and an upgrade's image wait with it. The rules above keep that to a real fault. How long a change has been blocked is
 // read from Progressing's lastTransitionTime, so it survives restarts.
 //
 // An error (a config, the operator state or kmsstate cannot be read, a condition cannot be applied) is no
@@ -73,8 +104,9 @@
 // successful sync. The gate adds no condition of its own for it.
 //
 // Events: KMSRolloutBlocked (Warning) when Progressing turns True or changes reason, KMSRolloutUnblocked when it
-// turns False, KMSRolloutGateDegraded (Warning) when Degraded turns True or changes reason, and KMSRolloutForced
-// (Warning, and logged) every time the override lets a blocked candidate through.
+// turns False, KMSRolloutGateDegraded (Warning) when Degraded turns True or changes reason, KMSRolloutForced
+// (Warning, and logged) every time the override lets a blocked candidate through, and KMSReadKeyAdmittedUnverified
+// (Warning) every time the policy lets an unverified new read key through.
 //
 // The escape hatch, for a cluster that must be repaired with a config the gate refuses:
 //

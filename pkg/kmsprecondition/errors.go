@@ -25,14 +25,21 @@ const (
 	// ReasonInvalidEncryptionConfig: kube-apiserver would refuse the candidate. Waiting cannot help, so
 	// Degraded is set at once.
 	ReasonInvalidEncryptionConfig Reason = "InvalidEncryptionConfig"
+	// ReasonNewKMSKeyWrites: a KMS key new to the candidate writes a resource, before any kube-apiserver has been
+	// shown to read with it. library-go adds a key as a read key first; only a hand-made or forced config does
+	// this. Degraded at once.
+	ReasonNewKMSKeyWrites Reason = "NewKMSKeyWrites"
 	// ReasonReadKeyStillInUse: the candidate drops a read key (KMS, aescbc, aesgcm, secretbox, identity) that
 	// data is still stored under, or without the evidence that none is.
 	ReasonReadKeyStillInUse Reason = "ReadKeyStillInUse"
-	// ReasonPreflightFailed: library-go's KMS preflight ran and failed. Degraded at once.
+	// ReasonPreflightFailed: library-go's KMS preflight ran for a new key's configuration and failed. Degraded at
+	// once.
 	ReasonPreflightFailed Reason = "PreflightFailed"
-	// ReasonPreflightNotPassed: no preflight success for the current KMS configuration yet.
+	// ReasonPreflightNotPassed: a new read key is unverified and Options.UnverifiedReadKeys is
+	// BlockUnverifiedReadKeys.
 	ReasonPreflightNotPassed Reason = "PreflightNotPassed"
-	// ReasonKMSPluginsNotHealthy: a plugin of the candidate is not healthy, or not freshly reported, on a node.
+	// ReasonKMSPluginsNotHealthy: a plugin of a deployed key is not healthy, or not freshly reported, on a node; a
+	// promoted key's plugins do not agree on one KEK id; or a node reports a new key's plugin failing.
 	ReasonKMSPluginsNotHealthy Reason = "KMSPluginsNotHealthy"
 	// ReasonRollbackWindowNotPassed: the candidate drops read keys that hold no data any more, before the rollback
 	// window since they stopped being write keys has passed. It needs no action and never degrades.
@@ -49,17 +56,19 @@ const (
 )
 
 // severity ranks the blocking reasons in the order of the constants above.
-var severity = conditions.NewSeverity(ReasonInvalidEncryptionConfig, ReasonReadKeyStillInUse, ReasonPreflightFailed,
+var severity = conditions.NewSeverity(ReasonInvalidEncryptionConfig, ReasonNewKMSKeyWrites, ReasonReadKeyStillInUse, ReasonPreflightFailed,
 	ReasonPreflightNotPassed, ReasonKMSPluginsNotHealthy, ReasonRollbackWindowNotPassed)
 
 // needsAdmin are the reasons that no amount of waiting resolves: they degrade without the grace period.
 func needsAdmin(r Reason) bool {
-	return r == ReasonInvalidEncryptionConfig || r == ReasonPreflightFailed
+	return r == ReasonInvalidEncryptionConfig || r == ReasonNewKMSKeyWrites || r == ReasonPreflightFailed
 }
 
-// neverDegrades are the reasons that end by themselves at a known time: waiting for them is the plan, not a fault.
+// neverDegrades are the reasons that normal operation passes through and that end without anyone acting: the
+// migration that lets a read key go (library-go's migration controller, kmsmigration, which report their own
+// failures) and the rollback window, which ends at a known time.
 func neverDegrades(r Reason) bool {
-	return r == ReasonRollbackWindowNotPassed
+	return r == ReasonReadKeyStillInUse || r == ReasonRollbackWindowNotPassed
 }
 
 // BlockingError is one reason the candidate may not be rolled out. Its Reason picks the condition reason.
@@ -67,6 +76,16 @@ type BlockingError interface {
 	error
 	Reason() Reason
 }
+
+// NewKeyWritesError: KMS keys new to the candidate write a resource.
+type NewKeyWritesError struct {
+	KeyIDs []string
+}
+
+func (e *NewKeyWritesError) Error() string {
+	return fmt.Sprintf("KMS keys %v are new to the candidate and already write a resource; a new key must first roll out as a read key to every kube-apiserver, as library-go adds it", e.KeyIDs)
+}
+func (e *NewKeyWritesError) Reason() Reason { return ReasonNewKMSKeyWrites }
 
 // InvalidConfigError: the candidate fails kube-apiserver's own decoding or validation.
 type InvalidConfigError struct {
@@ -142,7 +161,8 @@ func joinDropped(dropped []DroppedProvider) string {
 	return strings.Join(parts, "; ")
 }
 
-// PreflightError: library-go's KMS preflight has not passed for the KMS configuration of the candidate.
+// PreflightError: library-go's KMS preflight failed for a new key's configuration, or a new read key is unverified
+// and the policy blocks it.
 type PreflightError struct {
 	// Failed is true when the preflight ran and failed, false when it has not (yet) passed.
 	Failed bool
@@ -163,7 +183,8 @@ func (e *PreflightError) Reason() Reason {
 	return ReasonPreflightNotPassed
 }
 
-// PluginsNotHealthyError: kmsstate does not show every plugin of the candidate healthy on every node.
+// PluginsNotHealthyError: kmsstate does not show a deployed key's plugins healthy on every node, a promoted key's
+// plugins agreeing on one KEK id, or a new key's plugin, where it reports, working.
 type PluginsNotHealthyError struct {
 	// Err is what the HealthReader returned, usually a *kmsstate.UnhealthyError.
 	Err error
@@ -173,9 +194,9 @@ func (e *PluginsNotHealthyError) Error() string {
 	var unhealthy *kmsstate.UnhealthyError
 	if errors.As(e.Err, &unhealthy) {
 		// kmsstate's reason names the class of failure (PluginUnreachable, HealthReportStale, ...).
-		return fmt.Sprintf("KMS plugins of the candidate are not healthy on every node (%s): %v", unhealthy.Reason(), e.Err)
+		return fmt.Sprintf("KMS plugins of the candidate are not healthy (%s): %v", unhealthy.Reason(), e.Err)
 	}
-	return "KMS plugins of the candidate are not healthy on every node: " + e.Err.Error()
+	return "KMS plugins of the candidate are not healthy: " + e.Err.Error()
 }
 func (e *PluginsNotHealthyError) Unwrap() error  { return e.Err }
 func (e *PluginsNotHealthyError) Reason() Reason { return ReasonKMSPluginsNotHealthy }

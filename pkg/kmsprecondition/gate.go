@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/apimachinery/pkg/util/sets"
+	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
@@ -19,10 +21,11 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
-// HealthReader answers whether the plugins of keyIDs are healthy and freshly reported on every node in nodes.
-// *kmsstate.Controller satisfies it; the gate reads kmsstate's verdict and never probes plugins itself.
+// HealthReader is kmsstate's verdict: the gate reads one fresh evaluation per check, and asks it which plugins are
+// healthy on which nodes (State.Healthy) and which KEK id a key's plugins agree on (State.SettledKEKID).
+// *kmsstate.Controller satisfies it; the gate never probes plugins itself.
 type HealthReader interface {
-	Healthy(nodes, keyIDs []string) error
+	Current() (kmsstate.State, error)
 }
 
 // RevertReader tells whether a candidate config, by revisions.CandidateHash, is a revert to the config of an earlier
@@ -31,25 +34,47 @@ type RevertReader interface {
 	IsRevert(ctx context.Context, candidateHash string) (bool, error)
 }
 
-// DefaultDegradedAfter is how long a KMS change may wait before KMSRolloutGateDegraded turns True: longer than
-// library-go's preflight pod startup timeout (3m) plus a few health report intervals (30s each), so that a
-// change that is merely on its way does not page anyone.
+// DefaultDegradedAfter is how long a KMS change may wait on a fault before KMSRolloutGateDegraded turns True:
+// longer than library-go's preflight pod startup timeout (3m) plus a few health report intervals (30s each), so
+// that a plugin that is merely starting does not page anyone. Only the faults wait for it (KMSPluginsNotHealthy,
+// PreflightNotPassed); what ends by itself (ReadKeyStillInUse while a migration runs, RollbackWindowNotPassed)
+// never degrades, and a verdict (InvalidEncryptionConfig, PreflightFailed, NewKMSKeyWrites) degrades at once.
 const DefaultDegradedAfter = 15 * time.Minute
 
-// Options configure a Gate. All fields but Preflight, Evidence or Migration (one of them is needed to ever drop a
-// read key), Reverts, RollbackWindow, DegradedAfter and Clock are required.
+// UnverifiedReadKeyPolicy decides a new KMS read key that nothing has shown to work or to fail: no preflight
+// result is bound to its configuration (library-go's always-succeed deployer, which both operators wire today,
+// records none that counts), and no node reports its plugin, since the plugin comes with the revision that adds
+// the key.
+type UnverifiedReadKeyPolicy string
+
+const (
+	// AdmitUnverifiedReadKeys, the default, lets the revision that adds the read key roll out, and says so in
+	// KMSRolloutGateProgressing's message and a KMSReadKeyAdmittedUnverified event. A read key writes nothing, so
+	// nothing is lost if it fails: the first kube-apiserver that cannot reach its plugin fails its readiness,
+	// and kmsrollback reverts the revision (from the startup monitor's fallback on a single node, from the
+	// not-ready pod elsewhere). Blocking instead would stop every KMS enablement, and with it every
+	// kube-apiserver revision, on every cluster whose preflight is the stub.
+	AdmitUnverifiedReadKeys UnverifiedReadKeyPolicy = "Admit"
+	// BlockUnverifiedReadKeys holds the revision (PreflightNotPassed) until a real preflight succeeds for the
+	// key's configuration or its plugin is reported healthy on every node. Choose it with a preflight deployer
+	// that runs the plugin.
+	BlockUnverifiedReadKeys UnverifiedReadKeyPolicy = "Block"
+)
+
+// Options configure a Gate. All fields but Preflight, UnverifiedReadKeys, Evidence or Migration (one of them is
+// needed to ever drop a read key), Reverts, RollbackWindow, DegradedAfter and Clock are required.
 type Options struct {
 	// Configs says where the candidate and deployed configs are (revisions.Secrets for library-go operators).
 	Configs revisions.ConfigSource
 	// Nodes are the nodes whose apiservers will load the candidate (kmsstate.StaticPodNodes).
 	Nodes  kmsstate.NodeLister
 	Health HealthReader
-	// Preflight, when set, requires library-go's KMS preflight to have passed for the KMS configuration new
-	// keys come from (PreflightFromStatus). library-go's key controller already makes no KMS key before that
-	// preflight passed; what the gate adds is the refusal of a candidate whose configuration was preflighted
-	// and then changed. Without it a new key must still be healthy on every node, and kmsguard's health
-	// reporter checks that with the preflight's own calls (Status, Encrypt, Decrypt) on each node.
+	// Preflight, when set, is the evidence for a new KMS read key before any node runs its plugin
+	// (PreflightFromStatus): a preflight that succeeded for exactly that key's configuration admits it, one that
+	// failed blocks it. Without it only the health reports are evidence.
 	Preflight PreflightReader
+	// UnverifiedReadKeys decides a new read key without evidence either way; AdmitUnverifiedReadKeys when empty.
+	UnverifiedReadKeys UnverifiedReadKeyPolicy
 	// Evidence is the raw etcd evidence dropped read keys are judged by (kmsmigration's VerificationController).
 	// Leave it nil only where the operator has no etcd access: Migration is then the fallback, and the
 	// conditions say so.
@@ -101,6 +126,13 @@ func NewGate(instanceName string, opts Options) (*Gate, error) {
 	}
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
+	}
+	switch opts.UnverifiedReadKeys {
+	case "":
+		opts.UnverifiedReadKeys = AdmitUnverifiedReadKeys
+	case AdmitUnverifiedReadKeys, BlockUnverifiedReadKeys:
+	default:
+		return nil, fmt.Errorf("kmsprecondition: unknown UnverifiedReadKeys policy %q (want %q or %q)", opts.UnverifiedReadKeys, AdmitUnverifiedReadKeys, BlockUnverifiedReadKeys)
 	}
 	return &Gate{name: factory.ControllerInstanceName(instanceName, "KMSRolloutGate"), options: opts}, nil
 }
@@ -183,12 +215,59 @@ type verdict struct {
 	Revert bool
 	// Hash is revisions.CandidateHash(Configs.Candidate).
 	Hash string
-	// KeyIDs are the KMS v2 keys of the candidate, Nodes the nodes they must be healthy on.
-	KeyIDs, Nodes []string
+	// Keys classifies the candidate's KMS keys against the deployed config; Nodes are the nodes deployed keys
+	// must be healthy on.
+	Keys  keyClasses
+	Nodes []string
+	// Admitted says, per new read key, by which evidence (or policy) it may roll out.
+	Admitted []admittedKey
 	// Blocking is empty when the candidate may roll out, else sorted most severe first.
 	Blocking     []BlockingError
 	Forced       bool
 	IgnoredForce bool
+}
+
+// keyClasses are the candidate's KMS keys, by what a node needs for them.
+type keyClasses struct {
+	// Deployed are in the deployed config too: their plugins run, so they must be healthy on every node.
+	Deployed []string
+	// Promoted are deployed keys the candidate makes write a resource: from that revision on data is written
+	// under them, so their plugins must also agree on one KEK id.
+	Promoted []string
+	// NewRead are new to the candidate and write nothing: no plugin of theirs runs anywhere yet.
+	NewRead []string
+	// NewWrite are new to the candidate and write a resource: a key that writes before every apiserver can read
+	// with it. library-go never proposes one.
+	NewWrite []string
+}
+
+func classifyKeys(deployed, candidate *apiserverv1.EncryptionConfiguration) keyClasses {
+	diff := encryptionconfig.DiffKMS(deployed, candidate)
+	added, promoted := sets.New(diff.Added...), sets.New(diff.Promoted...)
+	var c keyClasses
+	for _, id := range encryptionconfig.KMSKeysOf(candidate).IDs {
+		switch {
+		case added.Has(id) && promoted.Has(id):
+			c.NewWrite = append(c.NewWrite, id)
+		case added.Has(id):
+			c.NewRead = append(c.NewRead, id)
+		default:
+			c.Deployed = append(c.Deployed, id)
+			if promoted.Has(id) {
+				c.Promoted = append(c.Promoted, id)
+			}
+		}
+	}
+	return c
+}
+
+// admittedKey is a new read key the gate lets through, and why.
+type admittedKey struct {
+	KeyID string
+	// By says on which evidence: a bound preflight, health ahead of its revision, or the policy.
+	By string
+	// Unverified is true when the policy admitted it without evidence.
+	Unverified bool
 }
 
 // Gated says whether the candidate is the gate's business: it changes KMS providers or drops a read key.
@@ -201,7 +280,7 @@ func (g *Gate) evaluate(ctx context.Context, configs revisions.Configs, now time
 	comparable := err == nil
 	if err != nil {
 		// What runs could not be decoded here; judge the candidate as if nothing KMS were deployed, so that
-		// every KMS provider it has must be shown healthy, and a fix is not held up by a comparison (which is
+		// every KMS provider it has must be shown to work, and a fix is not held up by a comparison (which is
 		// also why no read key counts as dropped).
 		klog.Warningf("%s: treating the deployed encryption config %s as having no KMS providers: %v", g.name, configs.DeployedName, err)
 		deployed, _ = encryptionconfig.DecodeUnvalidated(nil)
@@ -242,37 +321,116 @@ func (g *Gate) evaluate(ctx context.Context, configs revisions.Configs, now time
 		}
 		v.Blocking, v.Allowed = append(v.Blocking, blocking...), allowed
 	}
-	if !v.KMSChanged {
-		sortBlocking(v.Blocking)
-		return v, nil
-	}
-
-	candidateKeys, deployedKeys := encryptionconfig.KMSKeysOf(candidate), encryptionconfig.KMSKeysOf(deployed)
-	v.KeyIDs = candidateKeys.IDs
-	if newKeys := sets.List(sets.New(candidateKeys.IDs...).Difference(sets.New(deployedKeys.IDs...))); len(newKeys) > 0 && g.options.Preflight != nil {
-		if err := g.options.Preflight.PreflightPassed(ctx, newKeys); err != nil {
-			var pe *PreflightError
-			if !errors.As(err, &pe) {
-				return v, err
-			}
-			v.Blocking = append(v.Blocking, pe)
-		}
-	}
-
-	if len(v.KeyIDs) > 0 {
-		if v.Nodes, err = g.options.Nodes.Nodes(ctx); err != nil {
-			return v, fmt.Errorf("listing the apiserver nodes: %w", err)
-		}
-		switch {
-		case len(v.Nodes) == 0:
-			// Healthy on no node proves nothing.
-			v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: fmt.Errorf("no apiserver node is known yet")})
-		default:
-			if err := g.options.Health.Healthy(v.Nodes, v.KeyIDs); err != nil {
-				v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: err})
-			}
+	if v.KMSChanged {
+		if err := g.checkKeys(ctx, &v, deployed, candidate); err != nil {
+			return v, err
 		}
 	}
 	sortBlocking(v.Blocking)
 	return v, nil
+}
+
+// checkKeys judges the candidate's KMS keys by the evidence that exists for each (see the package doc): a deployed
+// key by its plugins' health on every node, a promoted one also by one settled KEK id, a new read key by a
+// preflight bound to its configuration or its plugins' reports, else by Options.UnverifiedReadKeys, and a new key
+// that writes is refused.
+func (g *Gate) checkKeys(ctx context.Context, v *verdict, deployed, candidate *apiserverv1.EncryptionConfiguration) error {
+	v.Keys = classifyKeys(deployed, candidate)
+	if len(v.Keys.NewWrite) > 0 {
+		v.Blocking = append(v.Blocking, &NewKeyWritesError{KeyIDs: v.Keys.NewWrite})
+	}
+	if len(v.Keys.Deployed)+len(v.Keys.NewRead) == 0 {
+		return nil
+	}
+	nodes, err := g.options.Nodes.Nodes(ctx)
+	if err != nil {
+		return fmt.Errorf("listing the apiserver nodes: %w", err)
+	}
+	v.Nodes = nodes
+	if len(nodes) == 0 {
+		// Healthy on no node proves nothing.
+		v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: fmt.Errorf("no apiserver node is known yet")})
+		return nil
+	}
+	state, err := g.options.Health.Current()
+	var unhealthy *kmsstate.UnhealthyError
+	if err != nil && !errors.As(err, &unhealthy) {
+		return fmt.Errorf("reading kmsstate: %w", err)
+	}
+	if err != nil {
+		// No fresh verdict: nothing is known about any plugin. A new read key may still come in on a bound
+		// preflight, which does not depend on kmsstate.
+		if len(v.Keys.Deployed) > 0 {
+			v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: err})
+		}
+		return g.checkNewReadKeys(ctx, v, nil)
+	}
+	if len(v.Keys.Deployed) > 0 {
+		if err := state.Healthy(nodes, v.Keys.Deployed); err != nil {
+			v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: err})
+		}
+	}
+	for _, id := range v.Keys.Promoted {
+		if _, ok := state.SettledKEKID(id); !ok {
+			v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: fmt.Errorf(
+				"key %s becomes a write key, and its plugins have not agreed on one KEK id on every node yet", id)})
+		}
+	}
+	return g.checkNewReadKeys(ctx, v, &state)
+}
+
+// checkNewReadKeys judges each new read key: refuted (a failed preflight for its configuration, or a node that
+// reports its plugin failing) blocks; proven (a preflight that ran the plugin and succeeded for its configuration,
+// or its plugin healthy and fresh on every node ahead of its revision) admits; neither is Options.UnverifiedReadKeys.
+// state is nil when kmsstate has no fresh verdict.
+func (g *Gate) checkNewReadKeys(ctx context.Context, v *verdict, state *kmsstate.State) error {
+	var unverified []string
+	var details []string
+	for _, id := range v.Keys.NewRead {
+		preflight := PreflightEvidence{Outcome: PreflightUnverified, Detail: "no preflight reader is configured"}
+		if g.options.Preflight != nil {
+			var err error
+			if preflight, err = g.options.Preflight.PreflightOf(ctx, id); err != nil {
+				return fmt.Errorf("reading the KMS preflight of key %s: %w", id, err)
+			}
+		}
+		healthErr := fmt.Errorf("kmsstate has no fresh verdict")
+		var faults []kmsstate.Failure
+		if state != nil {
+			healthErr = state.Healthy(v.Nodes, []string{id})
+			var unhealthy *kmsstate.UnhealthyError
+			if errors.As(healthErr, &unhealthy) {
+				faults = unhealthy.KMSFaults()
+			}
+		}
+		switch {
+		case preflight.Outcome == PreflightFailed:
+			v.Blocking = append(v.Blocking, &PreflightError{Failed: true, Detail: preflight.Detail})
+		case len(faults) > 0:
+			// A plugin that runs ahead of its revision and fails is evidence, whatever a preflight on one node said.
+			v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: &kmsstate.UnhealthyError{Failures: faults}})
+		case preflight.Outcome == PreflightSucceeded:
+			v.Admitted = append(v.Admitted, admittedKey{KeyID: id, By: preflight.Detail})
+		case healthErr == nil:
+			v.Admitted = append(v.Admitted, admittedKey{KeyID: id, By: fmt.Sprintf("its plugin is healthy on nodes %v ahead of its revision", v.Nodes)})
+		default:
+			unverified = append(unverified, id)
+			details = append(details, preflight.Detail)
+		}
+	}
+	if len(unverified) == 0 {
+		return nil
+	}
+	if g.options.UnverifiedReadKeys == BlockUnverifiedReadKeys {
+		v.Blocking = append(v.Blocking, &PreflightError{Detail: fmt.Sprintf(
+			"new read keys %v are unverified (%s), and the policy %s blocks them until a preflight that runs the plugin succeeds for their configuration or their plugins report healthy on every node",
+			unverified, strings.Join(details, "; "), BlockUnverifiedReadKeys)})
+		return nil
+	}
+	for i, id := range unverified {
+		v.Admitted = append(v.Admitted, admittedKey{KeyID: id, Unverified: true, By: fmt.Sprintf(
+			"UNVERIFIED (%s; no node runs its plugin yet); admitted by the %s policy: a read key writes nothing, and a revision whose kube-apiserver cannot reach its plugin is reverted by kmsrollback",
+			details[i], AdmitUnverifiedReadKeys)})
+	}
+	return nil
 }

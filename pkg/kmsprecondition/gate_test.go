@@ -31,7 +31,7 @@ func TestPrecondition(t *testing.T) {
 		// deployed and candidate configs; nil means no such secret. rawCandidate overrides candidate.
 		deployed, candidate *apiserverv1.EncryptionConfiguration
 		rawCandidate        string
-		health              *kmsstate.State
+		health              kmsVerdict
 		conditions          []operatorv1.OperatorCondition
 		preflight           operatorv1.KMSPreflightCheck
 		keySecrets          []*corev1.Secret
@@ -39,6 +39,8 @@ func TestPrecondition(t *testing.T) {
 		force string
 		// noPreflight leaves Options.Preflight nil: the gate does not read library-go's preflight.
 		noPreflight bool
+		// policy is Options.UnverifiedReadKeys.
+		policy UnverifiedReadKeyPolicy
 		// revertOf, when set, is the Reverts answer: "candidate" means the candidate's hash is a revert.
 		revertOf string
 		// census, when set, is Options.Evidence: raw etcd evidence. Without it the annotations of keySecrets are
@@ -72,102 +74,195 @@ func TestPrecondition(t *testing.T) {
 			health:      health(nil),
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
 		},
+		// New read keys: no plugin of theirs runs before their revision, so the evidence is a preflight bound to
+		// their configuration or reports of a plugin that runs ahead; without either, the policy decides.
 		{
-			name:        "KMS added with healthy plugins",
-			candidate:   ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
-			health:      allHealthy("1"),
-			preflight:   preflightPassed(),
+			name:        "a new read key with a successful preflight of its configuration",
+			candidate:   ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
+			health:      health([]string{"1"}), // no node runs it yet
+			preflight:   preflightOf("1", operatorv1.KMSPreflightResultSucceeded, "kek-a"),
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"may roll out", "keys [1] healthy on nodes [master-0 master-1]"},
+			wantInMessage: []string{"may roll out; new read key 1: the preflight of key 1's configuration", `succeeded (KEK id "kek-a")`},
 		},
 		{
-			name:      "KMS added with one unhealthy node",
-			candidate: ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
+			name:        "a new read key with the always-succeed stub's result is admitted unverified by default",
+			candidate:   ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
+			health:      health([]string{"1"}),
+			preflight:   preflightOf("1", operatorv1.KMSPreflightResultSucceeded, AlwaysSucceedRemoteKeyID),
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"new read key 1: UNVERIFIED (the preflight of key 1's configuration", "always-succeed stub", "admitted by the Admit policy"},
+			wantEvents:    []string{EventReadKeyAdmittedUnverified},
+		},
+		{
+			name:            "a new read key with the stub's result, policy Block",
+			candidate:       ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
+			health:          health([]string{"1"}),
+			preflight:       preflightOf("1", operatorv1.KMSPreflightResultSucceeded, AlwaysSucceedRemoteKeyID),
+			policy:          BlockUnverifiedReadKeys,
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightNotPassed, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"new read keys [1] are unverified", "always-succeed stub", "the policy Block blocks them"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:      "a new read key with a preflight result for another configuration (stale hash) is unverified",
+			candidate: ectest.Secrets(ectest.Identity(), ectest.KMS("2")),
+			health:    health([]string{"2"}),
+			// The last preflight was key 1's; the result is operator-wide.
+			preflight:   preflightOf("1", operatorv1.KMSPreflightResultSucceeded, "kek-a"),
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"new read key 2: UNVERIFIED (the preflight result (Succeeded) is for configuration"},
+			wantEvents:    []string{EventReadKeyAdmittedUnverified},
+		},
+		{
+			name:            "a new read key with a stale hash, policy Block",
+			candidate:       ectest.Secrets(ectest.Identity(), ectest.KMS("2")),
+			health:          health([]string{"2"}),
+			preflight:       preflightOf("1", operatorv1.KMSPreflightResultSucceeded, "kek-a"),
+			policy:          BlockUnverifiedReadKeys,
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightNotPassed, wantDegraded: operatorv1.ConditionFalse,
+			wantEvents: []string{EventBlocked},
+		},
+		{
+			name:        "a new read key with no preflight result, policy Admit",
+			candidate:   ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
+			health:      health([]string{"1"}),
+			policy:      AdmitUnverifiedReadKeys,
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"UNVERIFIED (no preflight result recorded"},
+			wantEvents:    []string{EventReadKeyAdmittedUnverified},
+		},
+		{
+			name:            "a new read key with no preflight result, policy Block",
+			candidate:       ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
+			health:          health([]string{"1"}),
+			policy:          BlockUnverifiedReadKeys,
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightNotPassed, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"no preflight result recorded"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:        "a new read key without a preflight reader is unverified",
+			candidate:   ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
+			health:      health([]string{"1"}),
+			noPreflight: true,
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"UNVERIFIED (no preflight reader is configured"},
+			wantEvents:    []string{EventReadKeyAdmittedUnverified},
+		},
+		{
+			name:            "a new read key whose preflight failed degrades at once",
+			candidate:       ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
+			health:          allHealthy("1"),
+			preflight:       preflightOf("1", operatorv1.KMSPreflightResultFailed, ""),
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightFailed, wantDegraded: operatorv1.ConditionTrue,
+			wantInMessage: []string{"the preflight of key 1's configuration", "failed"},
+			wantEvents:    []string{EventBlocked, EventDegraded},
+		},
+		{
+			name:        "a new read key whose plugin runs ahead of its revision, healthy on every node",
+			candidate:   ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
+			health:      allHealthy("1"),
+			noPreflight: true,
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"new read key 1: its plugin is healthy on nodes [master-0 master-1] ahead of its revision"},
+		},
+		{
+			name:      "a new read key whose plugin a node reports failing is held, whatever the preflight said",
+			candidate: ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
 			health: health([]string{"1"}, healthyReport("master-0", "1"), operatorv1.KMSPluginHealthReport{
 				NodeName: "master-1", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusError, Detail: "connection refused", LastCheckedTime: metav1.NewTime(t0.Add(-5 * time.Second))}),
-			preflight:       preflightPassed(),
+			preflight:       preflightOf("1", operatorv1.KMSPreflightResultSucceeded, "kek-a"),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
 			wantInMessage: []string{"(PluginUnreachable)", "node master-1 key 1: connection refused", "forceRevision"},
 			wantEvents:    []string{EventBlocked},
 		},
 		{
-			name:      "KMS added with a stale report",
+			name:            "a new key as write key is refused at once, whatever the evidence",
+			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
+			health:          allHealthy("1"),
+			preflight:       preflightOf("1", operatorv1.KMSPreflightResultSucceeded, "kek-a"),
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonNewKMSKeyWrites, wantDegraded: operatorv1.ConditionTrue,
+			wantInMessage: []string{"KMS keys [1] are new to the candidate and already write a resource"},
+			wantEvents:    []string{EventBlocked, EventDegraded},
+		},
+		// Keys the deployed config has: their plugins run on every node, and are judged there.
+		{
+			name:      "promotion with one node unhealthy",
+			deployed:  ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
 			candidate: ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health: health([]string{"1"}, healthyReport("master-0", "1"), operatorv1.KMSPluginHealthReport{
+				NodeName: "master-1", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusUnhealthy, Detail: "key disabled", LastCheckedTime: metav1.NewTime(t0.Add(-5 * time.Second))}),
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"(PluginUnhealthy)", "node master-1 key 1: key disabled"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:        "promotion with every node healthy on one KEK id",
+			deployed:    ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
+			candidate:   ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
+			health:      allHealthy("1"),
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"may roll out: keys [1] healthy on nodes [master-0 master-1], and promoted keys [1] on one KEK id each"},
+		},
+		{
+			name:      "promotion while the nodes report different KEK ids",
+			deployed:  ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
+			candidate: ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
+			health: health([]string{"1"}, healthyReport("master-0", "1"), operatorv1.KMSPluginHealthReport{
+				NodeName: "master-1", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "kek-b", LastCheckedTime: metav1.NewTime(t0.Add(-5 * time.Second))}),
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"key 1 becomes a write key, and its plugins have not agreed on one KEK id"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:        "promoting a running read key over another needs no preflight",
+			deployed:    ectest.Secrets(ectest.KMS("1"), ectest.KMS("2"), ectest.Identity()),
+			candidate:   ectest.Secrets(ectest.KMS("2"), ectest.KMS("1"), ectest.Identity()),
+			health:      allHealthy("1", "2"),
+			noPreflight: true,
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"promoted keys [2]"},
+		},
+		{
+			name:      "a new read key while a deployed key has a stale report",
+			deployed:  deployedKMS1,
+			candidate: ectest.Secrets(ectest.KMS("1"), ectest.KMS("2"), ectest.Identity()),
+			health: health([]string{"1", "2"}, healthyReport("master-0", "1"), operatorv1.KMSPluginHealthReport{
 				NodeName: "master-1", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "kek-a", LastCheckedTime: metav1.NewTime(t0.Add(-10 * time.Minute))}),
-			preflight:       preflightPassed(),
+			preflight:       preflightOf("2", operatorv1.KMSPreflightResultSucceeded, "kek-b"),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
 			wantInMessage: []string{"HealthReportStale", "master-1"},
 			wantEvents:    []string{EventBlocked},
 		},
 		{
-			name:            "KMS added with no report for a node",
-			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
-			health:          health([]string{"1"}, healthyReport("master-0", "1")),
-			preflight:       preflightPassed(),
+			name:            "a new read key while a deployed key has no report for a node",
+			deployed:        deployedKMS1,
+			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.KMS("2"), ectest.Identity()),
+			health:          health([]string{"1", "2"}, healthyReport("master-0", "1")),
+			preflight:       preflightOf("2", operatorv1.KMSPreflightResultSucceeded, "kek-b"),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
 			wantInMessage: []string{"HealthReportMissing", "master-1"},
 			wantEvents:    []string{EventBlocked},
 		},
 		{
-			name:        "KMS added with healthy plugins, without a preflight reader",
-			candidate:   ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
-			health:      allHealthy("1"),
-			noPreflight: true,
-			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
-		},
-		{
-			name:            "KMS added with an unhealthy node, without a preflight reader",
-			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
-			health:          health([]string{"1"}, healthyReport("master-0", "1")),
-			noPreflight:     true,
+			name:            "kmsstate has no fresh verdict: a deployed key cannot be judged",
+			deployed:        deployedKMS1,
+			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.KMS("2"), ectest.Identity()),
+			health:          kmsVerdict{err: &kmsstate.UnhealthyError{Failures: []kmsstate.Failure{{Reason: kmsstate.ReasonStateStale, Detail: "syncs stopped"}}}},
+			preflight:       preflightOf("2", operatorv1.KMSPreflightResultSucceeded, "kek-b"),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
-			wantEvents: []string{EventBlocked},
-		},
-		{
-			name:            "preflight missing",
-			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
-			health:          allHealthy("1"),
-			preflight:       operatorv1.KMSPreflightCheck{ObservedConfigHash: "hashAAAA"},
-			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightNotPassed, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{`no preflight result yet for KMS configuration "hashAAAA" (new KMS keys [1])`},
+			wantInMessage: []string{"(StateStale)", "syncs stopped"},
 			wantEvents:    []string{EventBlocked},
 		},
 		{
-			name:      "preflight failed degrades at once",
-			candidate: ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
-			health:    allHealthy("1"),
-			preflight: operatorv1.KMSPreflightCheck{ObservedConfigHash: "hashAAAA",
-				Result: operatorv1.KMSPreflightResult{Status: operatorv1.KMSPreflightResultFailed, ConfigHash: "hashAAAA", RemoteKeyID: "kek-a"}},
+			name:            "a failed preflight and an unhealthy deployed key: the reason is the preflight, the message lists both",
+			deployed:        deployedKMS1,
+			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.KMS("2"), ectest.Identity()),
+			health:          health([]string{"1", "2"}, healthyReport("master-0", "1")),
+			preflight:       preflightOf("2", operatorv1.KMSPreflightResultFailed, ""),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightFailed, wantDegraded: operatorv1.ConditionTrue,
-			wantInMessage: []string{`the preflight of KMS configuration "hashAAAA" failed`},
+			wantInMessage: []string{"the KMS preflight failed", "HealthReportMissing"},
 			wantEvents:    []string{EventBlocked, EventDegraded},
-		},
-		{
-			name:      "preflight passed for another hash",
-			candidate: ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
-			health:    allHealthy("1"),
-			preflight: operatorv1.KMSPreflightCheck{ObservedConfigHash: "hashBBBB",
-				Result: operatorv1.KMSPreflightResult{Status: operatorv1.KMSPreflightResultSucceeded, ConfigHash: "hashAAAA", RemoteKeyID: "kek-a"}},
-			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightNotPassed, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{`the preflight result (Succeeded) is for KMS configuration "hashAAAA", the current one is "hashBBBB"`},
-			wantEvents:    []string{EventBlocked},
-		},
-		{
-			name:            "preflight and plugins both failing: the reason is the preflight, the message lists both",
-			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
-			health:          health([]string{"1"}),
-			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightNotPassed, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"preflight has not passed", "HealthReportMissing"},
-			wantEvents:    []string{EventBlocked},
-		},
-		{
-			name:        "promoting a running read key to write key needs no new preflight",
-			deployed:    ectest.Secrets(ectest.KMS("1"), ectest.KMS("2"), ectest.Identity()),
-			candidate:   ectest.Secrets(ectest.KMS("2"), ectest.KMS("1"), ectest.Identity()),
-			health:      allHealthy("1", "2"),
-			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"may roll out"},
 		},
 		{
 			name:            "a write key change is a KMS change",
@@ -187,6 +282,16 @@ func TestPrecondition(t *testing.T) {
 			wantInMessage: []string{"secrets read key kms-v2:1_secrets (key 1): no key newer than 1 lists secrets in encryption.apiserver.operator.openshift.io/migrated-resources",
 				"evidence: library-go's migrated-resources annotations, as no etcd access is configured"},
 			wantEvents: []string{EventBlocked},
+		},
+		{
+			name:       "a read key waiting for its migration for long is never Degraded",
+			deployed:   ectest.Secrets(ectest.KMS("2"), ectest.KMS("1"), ectest.Identity()),
+			candidate:  ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
+			health:     allHealthy("2"),
+			keySecrets: []*corev1.Secret{keySecret("1", "secrets"), keySecret("2")},
+			conditions: []operatorv1.OperatorCondition{{Type: ConditionProgressing, Status: operatorv1.ConditionTrue, Reason: string(ReasonReadKeyStillInUse),
+				LastTransitionTime: metav1.NewTime(t0.Add(-48 * time.Hour))}},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
 		},
 		{
 			name:        "a revert drops the failed revision's new read key without migration evidence",
@@ -414,22 +519,20 @@ func TestPrecondition(t *testing.T) {
 			name:            "forced: the override names this candidate",
 			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:          health([]string{"1"}),
-			preflight:       preflightPassed(),
 			force:           "candidate",
 			wantAllowed:     true,
 			wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonForced, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"FORCED", "HealthReportMissing"},
+			wantInMessage: []string{"FORCED", "already write a resource"},
 			wantEvents:    []string{EventForced},
 		},
 		{
 			name:            "the override for another candidate is ignored",
 			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:          health([]string{"1"}),
-			preflight:       preflightPassed(),
 			force:           revisions.CandidateHash([]byte("an older candidate")),
-			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonNewKMSKeyWrites, wantDegraded: operatorv1.ConditionTrue,
 			wantInMessage: []string{"names another candidate and is ignored"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:    []string{EventBlocked, EventDegraded},
 		},
 	}
 	for _, s := range scenarios {
@@ -454,17 +557,23 @@ func TestPrecondition(t *testing.T) {
 				spec.UnsupportedConfigOverrides.Raw = []byte(fmt.Sprintf(`{"kmsguard":{"forceRevision":%q}}`, force))
 			}
 			operator := v1helpers.NewFakeOperatorClient(spec, &operatorv1.OperatorStatus{LatestAvailableRevision: 1, Conditions: s.conditions}, nil)
+			keySecrets := s.keySecrets
+			if keySecrets == nil {
+				// The keys library-go made for the configs, not migrated.
+				keySecrets = []*corev1.Secret{keySecret("1"), keySecret("2")}
+			}
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
 
 			opts := Options{
-				Configs:        revisions.Secrets(fake.NewClientset(objs...).CoreV1(), operandNamespace, operator),
-				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
-				Health:         s.health,
-				Preflight:      PreflightFromStatus(preflightStatus(s.preflight)),
-				Migration:      KeySecretMigrations(secretLister(t, s.keySecrets...), "kube-apiserver"),
-				OperatorClient: operator,
-				Recorder:       recorder,
-				Clock:          clocktesting.NewFakePassiveClock(t0),
+				Configs:            revisions.Secrets(fake.NewClientset(objs...).CoreV1(), operandNamespace, operator),
+				Nodes:              kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
+				Health:             s.health,
+				Preflight:          PreflightFromStatus(preflightStatus(s.preflight), secretLister(t, keySecrets...), "kube-apiserver"),
+				UnverifiedReadKeys: s.policy,
+				Migration:          KeySecretMigrations(secretLister(t, keySecrets...), "kube-apiserver"),
+				OperatorClient:     operator,
+				Recorder:           recorder,
+				Clock:              clocktesting.NewFakePassiveClock(t0),
 			}
 			if s.noPreflight {
 				opts.Preflight = nil
@@ -549,7 +658,7 @@ func TestPreconditionInvalidConfig(t *testing.T) {
 				}),
 				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
 				Health:         allHealthy("1", "2"),
-				Preflight:      PreflightFromStatus(preflightStatus(preflightPassed())),
+				Preflight:      PreflightFromStatus(preflightStatus(preflightOf("1", operatorv1.KMSPreflightResultSucceeded, "kek-a")), secretLister(t, keySecret("1")), "kube-apiserver"),
 				Migration:      KeySecretMigrations(secretLister(t), "kube-apiserver"),
 				OperatorClient: operator,
 				Recorder:       recorder,
@@ -571,8 +680,8 @@ func TestPreconditionInvalidConfig(t *testing.T) {
 	}
 }
 
-// TestPreconditionBlockedDuration: Degraded follows how long Progressing has been True, and a recovery emits
-// KMSRolloutUnblocked.
+// TestPreconditionBlockedDuration: a promotion held by a fault degrades once Progressing has been True for
+// DegradedAfter, and a recovery emits KMSRolloutUnblocked.
 func TestPreconditionBlockedDuration(t *testing.T) {
 	blocked := func(since time.Duration) []operatorv1.OperatorCondition {
 		c := condition(ConditionProgressing, operatorv1.ConditionTrue, string(ReasonKMSPluginsNotHealthy), "waiting")
@@ -582,7 +691,7 @@ func TestPreconditionBlockedDuration(t *testing.T) {
 	scenarios := []struct {
 		name         string
 		conditions   []operatorv1.OperatorCondition
-		health       *kmsstate.State
+		health       kmsVerdict
 		wantDegraded operatorv1.ConditionStatus
 		wantMessage  string
 		wantEvents   string
@@ -595,12 +704,14 @@ func TestPreconditionBlockedDuration(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{Conditions: s.conditions}, nil)
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
+			deployed := ectest.Marshal(t, ectest.Secrets(ectest.Identity(), ectest.KMS("1")))
 			candidate := ectest.Marshal(t, ectest.Secrets(ectest.KMS("1"), ectest.Identity()))
 			gate := newTestGate(t, Options{
-				Configs:        revisions.ConfigSourceFunc(func(context.Context) (revisions.Configs, error) { return revisions.Configs{Candidate: candidate}, nil }),
+				Configs: revisions.ConfigSourceFunc(func(context.Context) (revisions.Configs, error) {
+					return revisions.Configs{Candidate: candidate, Deployed: deployed}, nil
+				}),
 				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
 				Health:         s.health,
-				Preflight:      PreflightFromStatus(preflightStatus(preflightPassed())),
 				Migration:      KeySecretMigrations(secretLister(t), "kube-apiserver"),
 				OperatorClient: operator,
 				Recorder:       recorder,
@@ -625,25 +736,26 @@ func TestPreconditionBlockedDuration(t *testing.T) {
 func TestReadinessCheck(t *testing.T) {
 	operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{LatestAvailableRevision: 1}, nil)
 	client := fake.NewClientset(
-		// The source already went back to no KMS; revision 2 was copied while it had KMS key 1.
+		// The source already went back to no KMS; revision 2 was copied while it had KMS key 1 as a read key.
 		encryptionConfigSecret("encryption-config", ectest.Marshal(t, ectest.Secrets(ectest.Identity()))),
-		encryptionConfigSecret("encryption-config-2", ectest.Marshal(t, ectest.Secrets(ectest.KMS("1"), ectest.Identity()))),
+		encryptionConfigSecret("encryption-config-2", ectest.Marshal(t, ectest.Secrets(ectest.Identity(), ectest.KMS("1")))),
 	)
 	gate := newTestGate(t, Options{
-		Configs:        revisions.Secrets(client.CoreV1(), operandNamespace, operator),
-		Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
-		Health:         health([]string{"1"}),
-		Preflight:      PreflightFromStatus(preflightStatus(preflightPassed())),
-		Migration:      KeySecretMigrations(secretLister(t), "kube-apiserver"),
-		OperatorClient: operator,
-		Recorder:       events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0)),
-		Clock:          clocktesting.NewFakePassiveClock(t0),
+		Configs:            revisions.Secrets(client.CoreV1(), operandNamespace, operator),
+		Nodes:              kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
+		Health:             health([]string{"1"}),
+		Preflight:          PreflightFromStatus(preflightStatus(operatorv1.KMSPreflightCheck{}), secretLister(t, keySecret("1")), "kube-apiserver"),
+		UnverifiedReadKeys: BlockUnverifiedReadKeys,
+		Migration:          KeySecretMigrations(secretLister(t), "kube-apiserver"),
+		OperatorClient:     operator,
+		Recorder:           events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0)),
+		Clock:              clocktesting.NewFakePassiveClock(t0),
 	})
 	if allowed, err := gate.Precondition(context.Background()); err != nil || !allowed {
 		t.Errorf("Precondition on the source = %v, %v; want true: it changes no KMS", allowed, err)
 	}
 	if ready, err := gate.ReadinessCheck(context.Background(), 2); err != nil || ready {
-		t.Errorf("ReadinessCheck(2) = %v, %v; want false: the copy adds KMS key 1 whose plugins never reported", ready, err)
+		t.Errorf("ReadinessCheck(2) = %v, %v; want false: the copy adds KMS key 1, unverified, under the Block policy", ready, err)
 	}
 }
 

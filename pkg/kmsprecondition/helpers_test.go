@@ -2,18 +2,20 @@ package kmsprecondition
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 
+	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
+	"github.com/openshift/library-go/pkg/operator/encryption/state"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 
@@ -32,30 +34,64 @@ func encryptionConfigSecret(name string, data []byte) *corev1.Secret {
 	return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: operandNamespace, Name: name}, Data: map[string][]byte{"encryption-config": data}}
 }
 
-// keySecret is library-go's encryption-key-kube-apiserver-<id> secret, migrated for the given resources without
-// a migrated-timestamp.
+// keySecret is library-go's KMS key secret encryption-key-kube-apiserver-<id>, migrated for the given resources
+// without a migrated-timestamp.
 func keySecret(id string, migrated ...string) *corev1.Secret {
 	return keySecretAt(id, time.Time{}, migrated...)
 }
 
-// keySecretAt is keySecret with the migrated-timestamp library-go's migration controller sets.
+// keySecretAt is keySecret with the migrated-timestamp library-go's migration controller sets. It is made by
+// library-go's own secrets.FromKeyState from the key state its key controller builds for a Vault KMS key.
 func keySecretAt(id string, migratedAt time.Time, migrated ...string) *corev1.Secret {
-	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{
-		Namespace: "openshift-config-managed", Name: "encryption-key-kube-apiserver-" + id,
-		Labels:      map[string]string{secrets.EncryptionKeySecretsLabel: "kube-apiserver"},
-		Annotations: map[string]string{},
-	}}
-	if len(migrated) > 0 {
-		var grs []string
-		for _, r := range migrated {
-			grs = append(grs, fmt.Sprintf(`{"Group":"","Resource":%q}`, r))
-		}
-		s.Annotations[secrets.EncryptionSecretMigratedResources] = `{"resources":[` + strings.Join(grs, ",") + `]}`
+	ks := vaultKeyState(id)
+	ks.Migrated.Timestamp = migratedAt
+	for _, r := range migrated {
+		ks.Migrated.Resources = append(ks.Migrated.Resources, schema.GroupResource{Resource: r})
 	}
-	if !migratedAt.IsZero() {
-		s.Annotations[secrets.EncryptionSecretMigratedTimestamp] = migratedAt.Format(time.RFC3339)
+	s, err := secrets.FromKeyState("kube-apiserver", ks)
+	if err != nil {
+		panic(err)
 	}
 	return s
+}
+
+// vaultKeyState is the state library-go's key controller gives KMS key id: the APIServer's Vault configuration
+// and the AppRole credentials and CA bundle it copied. Each key has its own Vault key path, so each has its own
+// configuration hash.
+func vaultKeyState(id string) state.KeyState {
+	ks := state.KeyState{
+		Key:  apiserverv1.Key{Name: id, Secret: base64.StdEncoding.EncodeToString([]byte("0123456789abcdef0123456789abcdef"))},
+		Mode: state.KMS,
+		KMS: &state.KMSState{
+			Encryption: &apiserverv1.KMSConfiguration{APIVersion: "v2", Name: id, Endpoint: "unix:///var/run/kmsplugin/kms-" + id + ".sock"},
+			Plugin: configv1.KMSPluginConfig{Type: configv1.VaultKMSProvider, Vault: configv1.VaultKMSPluginConfig{
+				VaultAddress: "https://vault.example.com:8200", VaultKeyPath: "transit/keys/cluster-" + id,
+				Authentication: configv1.VaultAuthentication{Type: configv1.VaultAuthenticationTypeAppRole,
+					AppRole: configv1.VaultAppRoleAuthentication{Secret: configv1.VaultSecretReference{Name: "vault-approle"}}},
+				TLS: configv1.VaultTLSConfig{CABundle: configv1.VaultConfigMapReference{Name: "vault-ca"}},
+			}},
+		},
+	}
+	for k, v := range map[string]string{"role-id": "role-" + id, "secret-id": "secret-" + id} {
+		if err := ks.KMS.PluginSecretData.Set("vault-approle", k, []byte(v)); err != nil {
+			panic(err)
+		}
+	}
+	if err := ks.KMS.PluginConfigMapData.Set("vault-ca", "ca-bundle.crt", []byte("-----BEGIN CERTIFICATE-----")); err != nil {
+		panic(err)
+	}
+	return ks
+}
+
+// preflightOf is library-go's preflight status after a result for key id's configuration: status Succeeded or
+// Failed, remoteKeyID "always-succeed" for the stub.
+func preflightOf(id string, status operatorv1.KMSPreflightResultStatus, remoteKeyID string) operatorv1.KMSPreflightCheck {
+	hash, err := KMSConfigHash(vaultKeyState(id))
+	if err != nil {
+		panic(err)
+	}
+	return operatorv1.KMSPreflightCheck{ObservedConfigHash: hash,
+		Result: operatorv1.KMSPreflightResult{Status: status, ConfigHash: hash, RemoteKeyID: remoteKeyID}}
 }
 
 // fakeCensus is the raw etcd evidence of a VerificationController: reports by resource and the migration time.
@@ -100,13 +136,21 @@ func healthyReport(node, key string) operatorv1.KMSPluginHealthReport {
 	return operatorv1.KMSPluginHealthReport{NodeName: node, KeyID: key, Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "kek-a", LastCheckedTime: metav1.NewTime(t0.Add(-10 * time.Second))}
 }
 
-// health is kmsstate's own evaluation of the given reports, for keys on both nodes.
-func health(keys []string, reports ...operatorv1.KMSPluginHealthReport) *kmsstate.State {
-	state, _ := kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, kmsstate.Observation{Now: t0, Nodes: nodes, KeyIDs: keys, Reports: reports})
-	return &state
+// kmsVerdict is a HealthReader that answers with one evaluation, or with err.
+type kmsVerdict struct {
+	state kmsstate.State
+	err   error
 }
 
-func allHealthy(keys ...string) *kmsstate.State {
+func (v kmsVerdict) Current() (kmsstate.State, error) { return v.state, v.err }
+
+// health is kmsstate's own evaluation of the given reports, for keys on both nodes.
+func health(keys []string, reports ...operatorv1.KMSPluginHealthReport) kmsVerdict {
+	state, _ := kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, kmsstate.Observation{Now: t0, Nodes: nodes, KeyIDs: keys, Reports: reports})
+	return kmsVerdict{state: state}
+}
+
+func allHealthy(keys ...string) kmsVerdict {
 	var reports []operatorv1.KMSPluginHealthReport
 	for _, n := range nodes {
 		for _, k := range keys {
@@ -118,12 +162,6 @@ func allHealthy(keys ...string) *kmsstate.State {
 
 func condition(conditionType string, status operatorv1.ConditionStatus, reason, message string) operatorv1.OperatorCondition {
 	return operatorv1.OperatorCondition{Type: conditionType, Status: status, Reason: reason, Message: message}
-}
-
-// preflightPassed is library-go's preflight status after a success for the current KMS configuration.
-func preflightPassed() operatorv1.KMSPreflightCheck {
-	return operatorv1.KMSPreflightCheck{ObservedConfigHash: "hashAAAA",
-		Result: operatorv1.KMSPreflightResult{Status: operatorv1.KMSPreflightResultSucceeded, ConfigHash: "hashAAAA", RemoteKeyID: "kek-a"}}
 }
 
 // preflightStatus is an operator resource's encryption status that holds a preflight and nothing else; the gate

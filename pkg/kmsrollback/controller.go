@@ -53,7 +53,7 @@ type Options struct {
 	// Health is kmsstate's verdict. For a Hold to be released by health, kmsstate must keep watching the held
 	// keys after the revert dropped them from the config: add HoldStore.HeldKeyIDs to its KeyLister.
 	Health HealthReader
-	// Preflight, when set, must pass for the held keys before health releases a Hold
+	// Preflight, when set, must have succeeded for each held key's configuration before health releases a Hold
 	// (kmsprecondition.PreflightFromStatus).
 	Preflight kmsprecondition.PreflightReader
 	// AdminConfig, when set, releases a Hold as soon as the admin's encryption configuration changes
@@ -265,9 +265,19 @@ func (c *Controller) releaseReason(ctx context.Context, h *Hold, rollout Rollout
 	// Unhealthy plugins or a preflight that has not passed are not errors: the hold stays until they change.
 	nodes := rollout.nodeNames()
 	healthy := len(nodes) > 0 && c.options.Health.Healthy(nodes, h.KeyIDs) == nil
-	preflightPassed := c.options.Preflight == nil || c.options.Preflight.PreflightPassed(ctx, h.KeyIDs) == nil
-	if !healthy || !preflightPassed {
+	if !healthy {
 		return "", nil
+	}
+	if c.options.Preflight != nil {
+		for _, id := range h.KeyIDs {
+			evidence, err := c.options.Preflight.PreflightOf(ctx, id)
+			if err != nil {
+				return "", err
+			}
+			if evidence.Outcome != kmsprecondition.PreflightSucceeded {
+				return "", nil
+			}
+		}
 	}
 	return fmt.Sprintf("the KMS plugins of keys %v are healthy on nodes %v", h.KeyIDs, nodes), nil
 }

@@ -9,7 +9,6 @@ import (
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
-	"github.com/openshift/library-go/pkg/operator/encryption/kms"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/revisioncontroller"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
@@ -17,6 +16,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/clock"
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
@@ -26,18 +26,21 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
 // TestKMSPreconditionGatesRevision runs library-go's real revision controller against a real apiserver and the
-// real KubeAPIServer resource, gated by kmsguard as the operator wires it and fed by a health reporter per node:
+// real KubeAPIServer resource, gated by kmsguard as the operator wires it and fed by a health reporter per node
+// whose plugin runs ahead of its revision:
 //  1. with master-1's plugin dead, a revision without KMS is still created (nothing KMS changes);
-//  2. an encryption-config that adds KMS key 1 creates no revision and sets KMSRolloutGateProgressing True
-//     (KMSPluginsNotHealthy, naming master-1);
-//  3. once the plugin is back, revision 2 is created with no other action, and the gate reports AsExpected.
+//  2. an encryption-config that adds KMS key 1 as a read key creates no revision, since a node reports its plugin
+//     failing, and sets KMSRolloutGateProgressing True (KMSPluginsNotHealthy, naming master-1) but not Degraded;
+//  3. once the plugin is back, revision 2 is created with no other action, admitted on the plugins' health, and
+//     the gate reports AsExpected.
 //
-// library-go's preflight controller needs a pod runtime envtest has not; the test records its verdict
-// (preflightSucceeded) before the KMS change.
+// No preflight result is bound to key 1 (envtest runs no preflight pod and library-go made no key), so the plugins'
+// reports are the only evidence.
 func TestKMSPreconditionGatesRevision(t *testing.T) {
 	kms := fake.NewKMS()
 	nodes := []string{"master-0", "master-1"}
@@ -71,12 +74,8 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	// 1. A revision that changes no KMS is created although master-1's plugin is dead.
 	waitForLatestRevision(t, operator, 1)
 
-	// library-go's key and preflight controllers' verdict on the KMS configuration behind key 1, written where
-	// they write it.
-	preflightSucceeded(ctx, t, g.Provider)
-
-	// 2. encryption-config adds KMS key 1: no revision.
-	data := ectest.Marshal(t, ectest.Secrets(ectest.KMS(keyID), ectest.Identity()))
+	// 2. encryption-config adds KMS key 1 as a read key, as library-go's state controller does: no revision.
+	data := ectest.Marshal(t, ectest.Secrets(ectest.Identity(), ectest.KMS(keyID)))
 	if _, err := kubeClient.CoreV1().Secrets(operandNamespace).Create(ctx, &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: "encryption-config"}, Data: map[string][]byte{"encryption-config": data},
 	}, metav1.CreateOptions{}); err != nil {
@@ -111,6 +110,10 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	if degraded := gateCondition(t, operator, kmsprecondition.ConditionDegraded); degraded.Status != operatorv1.ConditionFalse {
 		t.Errorf("KMSRolloutGateDegraded = %+v, want False before DegradedAfter", degraded)
 	}
+	// The plugin that runs ahead of its revision is pending on both nodes: kmsstate's verdict is not Degraded.
+	if degraded := gateCondition(t, operator, kmsstate.ConditionKMSPluginsDegraded); degraded.Status != operatorv1.ConditionFalse {
+		t.Errorf("KMSPluginsDegraded = %+v, want False: no node runs key 1 yet", degraded)
+	}
 
 	// 3. The plugin comes back; the revision follows without any other action.
 	if err := plugins["master-1"].Start(); err != nil {
@@ -126,6 +129,16 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	waitForConditionMatching(t, operator, kmsprecondition.ConditionProgressing, func(c *operatorv1.OperatorCondition) bool {
 		return c.Status == operatorv1.ConditionFalse && c.Reason == string(kmsprecondition.ReasonAsExpected)
 	})
+	// The sync that let the revision through said what admitted key 1, in the event of the transition.
+	var unblocked string
+	for _, e := range g.Recorder.Events() {
+		if e.Reason == kmsprecondition.EventUnblocked {
+			unblocked = e.Message
+		}
+	}
+	if !strings.Contains(unblocked, "new read key 1: its plugin is healthy on nodes [master-0 master-1] ahead of its revision") {
+		t.Errorf("the %s event does not say what admitted key 1: %q", kmsprecondition.EventUnblocked, unblocked)
+	}
 	reasons := g.eventReasons(kmsprecondition.EventBlocked, kmsprecondition.EventUnblocked, kmsprecondition.EventDegraded, kmsprecondition.EventForced)
 	if got := strings.Join(reasons, ","); got != kmsprecondition.EventBlocked+","+kmsprecondition.EventUnblocked {
 		t.Errorf("gate events %s, want %s,%s", got, kmsprecondition.EventBlocked, kmsprecondition.EventUnblocked)
@@ -162,12 +175,12 @@ func gateCondition(t *testing.T, operator v1helpers.OperatorClient, conditionTyp
 }
 
 // TestKMSPreconditionRefusesDroppingAESCBCReadKey runs the gate on raw etcd evidence against a real apiserver and
-// library-go's revision controller: Secrets were written under aescbc, KMS v2 became their write key (revision 1),
-// and encryption-config then drops the aescbc read key:
+// library-go's revision controller: Secrets were written under aescbc, KMS v2 was added as a read key (revision 1)
+// and became their write key (revision 2), and encryption-config then drops the aescbc read key:
 //  1. before any migration the census counts the Secrets under aescbc:1, KMSEncryptionVerified is False and
 //     no revision is created (KMSRolloutGateProgressing True ReadKeyStillInUse, naming the count and the
 //     evidence);
-//  2. the Migrator rewrites them; the census verifies every Secret under the KMS KEK id, and revision 2 is
+//  2. the Migrator rewrites them; the census verifies every Secret under the KMS KEK id, and revision 3 is
 //     created once the rollback window (a short one here) has passed since the migration finished, not before.
 func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	const (
@@ -215,10 +228,11 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	startReporters(ctx, t, g.Provider, keyID, map[string]*fake.Plugin{node: plugin})
 	revisionController := newRevisionController(t, g)
 
-	// Revision 1 is the config the apiserver runs: KMS v2 added as write key, preflighted, its plugin healthy.
-	preflightSucceeded(ctx, t, g.Provider)
+	// Revisions 1 and 2 are library-go's two steps to the config the apiserver runs: KMS v2 added as a read key
+	// (admitted on its plugin's health), then made the write key (its plugin healthy on one settled KEK id).
+	readOnly := ectest.Secrets(ectest.AESCBC(aescbcID, ectest.AESKeyA), kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), ectest.Identity())
 	if _, err := kubeClient.CoreV1().Secrets(operandNamespace).Create(ctx, &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Name: "encryption-config"}, Data: map[string][]byte{"encryption-config": ectest.Marshal(t, withAESCBC)},
+		ObjectMeta: metav1.ObjectMeta{Name: "encryption-config"}, Data: map[string][]byte{"encryption-config": ectest.Marshal(t, readOnly)},
 	}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -226,18 +240,14 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	go revisionController.Run(ctx, 1)
 	start := time.Now()
 	waitForLatestRevision(t, operator, 1)
-	t.Logf("revision 1 (KMS v2 writes, aescbc reads) after %s", time.Since(start).Round(10*time.Millisecond))
+	t.Logf("revision 1 (aescbc writes, KMS v2 reads) after %s", time.Since(start).Round(10*time.Millisecond))
+	updateEncryptionConfig(ctx, t, kubeClient, ectest.Marshal(t, withAESCBC))
+	waitForLatestRevision(t, operator, 2)
+	t.Logf("revision 2 (KMS v2 writes, aescbc reads) after %s", time.Since(start).Round(10*time.Millisecond))
 
 	// 1. encryption-config drops the aescbc read key while every Secret is still under it.
 	withoutAESCBC := ectest.Marshal(t, ectest.Secrets(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), ectest.Identity()))
-	current, err := kubeClient.CoreV1().Secrets(operandNamespace).Get(ctx, "encryption-config", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	current.Data["encryption-config"] = withoutAESCBC
-	if _, err := kubeClient.CoreV1().Secrets(operandNamespace).Update(ctx, current, metav1.UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	updateEncryptionConfig(ctx, t, kubeClient, withoutAESCBC)
 	start = time.Now()
 	cond, _ := waitForConditionMatching(t, operator, kmsprecondition.ConditionProgressing, func(c *operatorv1.OperatorCondition) bool {
 		return c.Status == operatorv1.ConditionTrue && c.Reason == string(kmsprecondition.ReasonReadKeyStillInUse) &&
@@ -250,8 +260,8 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	if verified := gateCondition(t, operator, kmsmigration.ConditionVerified); verified.Status != operatorv1.ConditionFalse {
 		t.Errorf("KMSEncryptionVerified = %+v before the migration, want False", verified)
 	}
-	if _, status, _, err := operator.GetOperatorState(); err != nil || status.LatestAvailableRevision != 1 {
-		t.Errorf("latestAvailableRevision = %d (%v), want 1 while the aescbc read key holds data", status.LatestAvailableRevision, err)
+	if _, status, _, err := operator.GetOperatorState(); err != nil || status.LatestAvailableRevision != 2 {
+		t.Errorf("latestAvailableRevision = %d (%v), want 2 while the aescbc read key holds data", status.LatestAvailableRevision, err)
 	}
 
 	// 2. Migrate; the census verifies; the window passes; the revision follows by itself.
@@ -269,37 +279,37 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	// The revision controller may copy the candidate into encryption-config-2 and revision-status-2 before the
 	// window ends (its informer sees the new source while the gate's Precondition still read the old one); the
 	// ReadinessCheck then keeps that revision from becoming available. So the property is on
-	// latestAvailableRevision: it stays 1 for as long as the window lasts (checked up to a second before its end,
-	// so that a slow poll cannot straddle it), then becomes 2 by itself.
+	// latestAvailableRevision: it stays 2 for as long as the window lasts (checked up to a second before its end,
+	// so that a slow poll cannot straddle it), then becomes 3 by itself.
 	windowEnd := finished.Add(window)
 	for checks := 0; time.Until(windowEnd) > time.Second; checks++ {
 		_, status, _, err := operator.GetOperatorState()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if status.LatestAvailableRevision != 1 {
+		if status.LatestAvailableRevision != 2 {
 			t.Fatalf("latestAvailableRevision = %d at %s, before the rollback window ends at %s (check %d)",
 				status.LatestAvailableRevision, time.Now().Format(time.RFC3339Nano), windowEnd.Format(time.RFC3339Nano), checks)
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-	waitForLatestRevision(t, operator, 2)
-	t.Logf("revision 2 available %s after the migration finished (window %s)", time.Since(finished).Round(10*time.Millisecond), window)
+	waitForLatestRevision(t, operator, 3)
+	t.Logf("revision 3 available %s after the migration finished (window %s)", time.Since(finished).Round(10*time.Millisecond), window)
 	// The gate's own record: it turned Progressing False (allowed) only once the window had passed. Condition
 	// times have whole seconds.
 	if allowed := gateCondition(t, operator, kmsprecondition.ConditionProgressing); allowed.Status != operatorv1.ConditionFalse ||
 		allowed.LastTransitionTime.Time.Before(windowEnd.Truncate(time.Second)) {
 		t.Errorf("the gate allowed the drop at %s (%s), before the rollback window ended at %s", allowed.LastTransitionTime, allowed.Status, windowEnd)
 	}
-	copied, err := kubeClient.CoreV1().Secrets(operandNamespace).Get(ctx, "encryption-config-2", metav1.GetOptions{})
+	copied, err := kubeClient.CoreV1().Secrets(operandNamespace).Get(ctx, "encryption-config-3", metav1.GetOptions{})
 	if err != nil || string(copied.Data["encryption-config"]) != string(withoutAESCBC) {
-		t.Fatalf("encryption-config-2 is not the candidate without aescbc: %v", err)
+		t.Fatalf("encryption-config-3 is not the candidate without aescbc: %v", err)
 	}
 	if verified := gateCondition(t, operator, kmsmigration.ConditionVerified); verified.Status != operatorv1.ConditionTrue {
 		t.Errorf("KMSEncryptionVerified = %+v after the migration, want True", verified)
 	}
-	// The sync that let revision 2 through said why, in the event of the transition (the gate may have waited
-	// for kmsstate's first evaluation before revision 1 too: the last event is revision 2's).
+	// The sync that let revision 3 through said why, in the event of the transition (the gate may have waited
+	// for kmsstate before revisions 1 and 2 too: the last event is revision 3's).
 	var unblocked string
 	for _, e := range g.Recorder.Events() {
 		if e.Reason == kmsprecondition.EventUnblocked {
@@ -326,14 +336,15 @@ func newRevisionController(t *testing.T, g *guard) factory.Controller {
 		events.NewInMemoryRecorder("revision-controller-e2e", clock.RealClock{}), g.Precondition, g.ReadinessCheck)
 }
 
-// preflightSucceeded records library-go's KMS preflight verdict on the KMS configuration, where its key and
-// preflight controllers write it: envtest runs no pods, so no preflight pod runs.
-func preflightSucceeded(ctx context.Context, t *testing.T, provider kms.EncryptionStatusProvider) {
+// updateEncryptionConfig writes the candidate encryption config, as library-go's resource sync does.
+func updateEncryptionConfig(ctx context.Context, t *testing.T, kubeClient kubernetes.Interface, data []byte) {
 	t.Helper()
-	if err := provider.UpdateKMSEncryptionStatus(ctx, func(status *operatorv1.KMSEncryptionStatus) {
-		status.Preflight = operatorv1.KMSPreflightCheck{ObservedConfigHash: "kmsconf1", Result: operatorv1.KMSPreflightResult{
-			Status: operatorv1.KMSPreflightResultSucceeded, ConfigHash: "kmsconf1", RemoteKeyID: "e2e-kek"}}
-	}); err != nil {
+	current, err := kubeClient.CoreV1().Secrets(operandNamespace).Get(ctx, "encryption-config", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	current.Data["encryption-config"] = data
+	if _, err := kubeClient.CoreV1().Secrets(operandNamespace).Update(ctx, current, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
