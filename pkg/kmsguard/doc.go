@@ -29,11 +29,14 @@
 //		WithRevisionControllerPrecondition(guard.Precondition).
 //		WithRevisionControllerReadinessCheck(kmsguard.AllReady(kmsRevisionReadinessCheck(...), guard.ReadinessCheck)).
 //		ToControllers()
-//	encryption.NewControllers(..., guard.Deployer, guard.Migrator, ...)
+//	encryption.NewControllers(..., guard.Deployer, guard.Migrator, ..., resourceSyncer, ...)
+//	guard.HoldEncryptionConfigSync(resourceSyncer)
 //	go guard.Run(ctx, 1)
 //
 // The builder keeps one function per slot: AllReady composes kmsguard's readiness check with the operator's own,
-// never replacing it.
+// never replacing it. HoldEncryptionConfigSync comes after encryption.NewControllers: it registers library-go's sync
+// of encryption-config again with the rollout gate in front, so that a refused KMS change waits before
+// encryption-config instead of holding every revision (certificates, CA bundles, an upgrade's image) behind it.
 //
 // With KMSEncryptionEnabled false (the KMSEncryption feature gate off, as library-go's KMS code reads it), nothing of
 // kmsguard's is started: Deployer and Migrator are the operator's own, Precondition and ReadinessCheck always pass,

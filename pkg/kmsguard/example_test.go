@@ -14,6 +14,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/encryption/deployer"
 	kmspreflight "github.com/openshift/library-go/pkg/operator/encryption/kms/preflight"
 	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/openshift/library-go/pkg/operator/resourcesynccontroller"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -73,11 +74,16 @@ func Example() {
 	}
 
 	// library-go's encryption controllers take kmsguard's deployer and migrator in place of the operator's.
+	resourceSyncer := resourcesynccontroller.NewResourceSyncController("kube-apiserver", operatorClient, kubeInformers,
+		kubeClient.CoreV1(), kubeClient.CoreV1(), recorder)
 	_, err = encryption.NewControllers(operandNamespace, nil, encryption.StaticEncryptionProvider(encrypted),
 		guard.Deployer, guard.Migrator, operatorClient, configClient.ConfigV1().APIServers(), configInformers.Config().V1().APIServers(),
-		kubeInformers, kubeClient.CoreV1(), kubeClient.CoreV1(), recorder, nil,
+		kubeInformers, kubeClient.CoreV1(), kubeClient.CoreV1(), recorder, resourceSyncer,
 		statusProvider, kmspreflight.NewAlwaysSucceedKMSPreflightDeployer(), encryptioncontrollers.NoopEncryptionConfigurationComputer{})
 	fmt.Println("encryption controllers:", err)
+	// After encryption.NewControllers, which registers the sync of encryption-config: a KMS change the gate refuses
+	// then waits before encryption-config, and the revisions of other changes go on.
+	fmt.Println("encryption config sync held:", guard.HoldEncryptionConfigSync(resourceSyncer))
 
 	// The static-pod builder takes the gate; its one readiness slot takes the operator's check and kmsguard's:
 	//	staticpod.NewBuilder(...).
@@ -90,5 +96,6 @@ func Example() {
 
 	// Output:
 	// encryption controllers: <nil>
+	// encryption config sync held: <nil>
 	// revision 1 without encryption ready: true <nil>
 }

@@ -165,6 +165,9 @@ type Controllers struct {
 	Verification *kmsmigration.VerificationController
 
 	runners []runner
+	// configSync holds the encryption config's resource sync (HoldEncryptionConfigSync); nil with the feature
+	// gate off.
+	configSync *configSync
 }
 
 // runner is a controller: library-go's factory.Controller, or one of kmsguard's with loops of its own.
@@ -340,6 +343,16 @@ func build(opts Options, t topology) (*Controllers, error) {
 		return nil, fmt.Errorf("rollout gate: %w", err)
 	}
 	c.Precondition, c.ReadinessCheck = gate.Precondition, gate.ReadinessCheck
+	c.configSync = &configSync{
+		component: opts.OperandNamespace,
+		gate:      gate,
+		source:    configs.Synced(managedNamespace, managedConfigName(opts.OperandNamespace)),
+		enabled: encryptionEnabled{
+			component: opts.OperandNamespace,
+			apiServer: opts.APIServerInformer.Lister(),
+			managed:   opts.KubeInformers.InformersFor(managedNamespace).Core().V1().Secrets().Lister().Secrets(managedNamespace),
+		},
+	}
 
 	if t.rollout == nil {
 		return c, nil

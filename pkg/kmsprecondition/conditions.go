@@ -27,8 +27,9 @@ const (
 	EventUnblocked = "KMSRolloutUnblocked"
 	EventDegraded  = "KMSRolloutGateDegraded"
 	EventForced    = "KMSRolloutForced"
-	// EventReadKeyAdmittedUnverified (Warning) is emitted every time the gate lets a candidate through whose new
-	// read keys nothing has verified (AdmitUnverifiedReadKeys).
+	// EventReadKeyAdmittedUnverified (Warning) is emitted when the gate decides to let a candidate through whose
+	// new read keys nothing has verified (AdmitUnverifiedReadKeys): once per candidate and key in a process, not
+	// at every sync until the revision exists.
 	EventReadKeyAdmittedUnverified = "KMSReadKeyAdmittedUnverified"
 )
 
@@ -158,7 +159,7 @@ func (g *Gate) emitEvents(v verdict, previous []operatorv1.OperatorCondition, c 
 	}
 	if len(v.Blocking) == 0 {
 		for _, a := range v.Admitted {
-			if a.Unverified {
+			if a.Unverified && g.announce(v.Hash+"/"+a.KeyID) {
 				recorder.Warningf(EventReadKeyAdmittedUnverified, "the KMS change in %s (%s) may roll out with new read key %s %s",
 					v.Configs.CandidateName, v.Hash, a.KeyID, a.By)
 			}
@@ -167,6 +168,17 @@ func (g *Gate) emitEvents(v verdict, previous []operatorv1.OperatorCondition, c 
 	if c.degraded.Status == operatorv1.ConditionTrue && (prevDegraded == nil || prevDegraded.Status != operatorv1.ConditionTrue || prevDegraded.Reason != c.degraded.Reason) {
 		recorder.Warningf(EventDegraded, "%s", c.degraded.Message)
 	}
+}
+
+// announce says whether decision has not been announced by this process yet, and records it.
+func (g *Gate) announce(decision string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.announced.Has(decision) {
+		return false
+	}
+	g.announced.Insert(decision)
+	return true
 }
 
 // applyConditions applies both conditions with server-side apply under the gate's own field manager.

@@ -93,9 +93,12 @@
 // every operator status change (kmsstate's conditions, the health reporters) and every minute, so the revision
 // follows as soon as the evidence is there, without anyone acting.
 //
-// A blocked gate holds the whole next revision, not only its encryption config: library-go's revision controller
-// copies every revisioned resource at once, so on kube-apiserver-operator certificate and CA rotations, config
-// observations and an upgrade's image wait with it. The rules above keep that to a real fault. How long a change has been blocked is
+// Where it judges. Through Precondition alone, a blocked gate holds the whole next revision: library-go's revision
+// controller copies every revisioned resource at once, so certificate and CA rotations, config observations and an
+// upgrade's image would wait with a KMS change. ConfigSyncPrecondition judges the config earlier, before library-go's
+// resource sync copies it into encryption-config (kmsguard.Controllers.HoldEncryptionConfigSync wires it): a refused
+// change never reaches the revisions, and every other change gets its revision. Precondition and ReadinessCheck
+// then stay as a silent second line, for a config that reached encryption-config and is refused now. How long a change has been blocked is
 // read from Progressing's lastTransitionTime, so it survives restarts.
 //
 // An error (a config, the operator state or kmsstate cannot be read, a condition cannot be applied) is no
@@ -106,7 +109,7 @@
 // Events: KMSRolloutBlocked (Warning) when Progressing turns True or changes reason, KMSRolloutUnblocked when it
 // turns False, KMSRolloutGateDegraded (Warning) when Degraded turns True or changes reason, KMSRolloutForced
 // (Warning, and logged) every time the override lets a blocked candidate through, and KMSReadKeyAdmittedUnverified
-// (Warning) every time the policy lets an unverified new read key through.
+// (Warning) when the policy lets an unverified new read key through (once per candidate and key).
 //
 // The escape hatch, for a cluster that must be repaired with a config the gate refuses:
 //

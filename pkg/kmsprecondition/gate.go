@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
+	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
@@ -110,6 +113,17 @@ type Options struct {
 type Gate struct {
 	name    string
 	options Options
+
+	// syncHeld is set once ConfigSyncPrecondition is in use: the gate then judges the config before library-go's
+	// resource sync copies it, and Precondition and ReadinessCheck are a silent second line.
+	syncHeld atomic.Bool
+
+	mu sync.Mutex
+	// announced are the unverified read keys already announced, as "<candidate hash>/<key id>": one
+	// KMSReadKeyAdmittedUnverified event per decision, not one per sync.
+	announced sets.Set[string]
+	// secondLine is the message of the last revision the second line held, so that it is evented once.
+	secondLine string
 }
 
 // NewGate builds a Gate. instanceName is the operator's controller instance name; the gate applies its
@@ -134,7 +148,7 @@ func NewGate(instanceName string, opts Options) (*Gate, error) {
 	default:
 		return nil, fmt.Errorf("kmsprecondition: unknown UnverifiedReadKeys policy %q (want %q or %q)", opts.UnverifiedReadKeys, AdmitUnverifiedReadKeys, BlockUnverifiedReadKeys)
 	}
-	return &Gate{name: factory.ControllerInstanceName(instanceName, "KMSRolloutGate"), options: opts}, nil
+	return &Gate{name: factory.ControllerInstanceName(instanceName, "KMSRolloutGate"), options: opts, announced: sets.New[string]()}, nil
 }
 
 func (o Options) validate() error {
@@ -150,13 +164,66 @@ func (o Options) validate() error {
 // operator status change (kmsstate's and the reporters' writes are such changes) or its one-minute resync.
 //
 // It judges the revision as a whole: an unrelated change waits too while encryption-config itself carries a
-// blocked KMS change, because the revision controller would copy both into the same revision.
+// blocked KMS change, because the revision controller would copy both into the same revision. With
+// ConfigSyncPrecondition in use, a blocked KMS change never reaches encryption-config, and Precondition is the
+// second line: it sets no condition, and holds a revision only when what encryption-config holds is refused now
+// (evidence that changed since the sync admitted it), with a KMSRolloutBlocked event.
 func (g *Gate) Precondition(ctx context.Context) (bool, error) {
 	configs, err := g.options.Configs.Configs(ctx)
 	if err != nil {
 		return false, err
 	}
+	if g.syncHeld.Load() {
+		return g.secondLineCheck(ctx, configs)
+	}
 	return g.check(ctx, configs)
+}
+
+// ConfigSyncPrecondition judges the config library-go's resource sync is about to copy into encryption-config
+// (revisions.SecretSource.Synced: openshift-config-managed/encryption-config-<component>) and says whether the copy
+// may happen. It sets the gate's conditions and events as Precondition does without it. While it says no,
+// encryption-config keeps the last admitted config, so the revision controller goes on making revisions for every
+// other change (certificates, CA bundles, an upgrade's image), and library-go's key controller stays free to
+// react to the admin. Once it is used, Precondition and ReadinessCheck are the second line.
+//
+// library-go registers that sync in encryption.NewControllers with a precondition of its own; kmsguard's
+// Controllers.HoldEncryptionConfigSync registers it again with this one in front.
+func (g *Gate) ConfigSyncPrecondition(source revisions.ConfigSource) func(ctx context.Context) (bool, error) {
+	g.syncHeld.Store(true)
+	return func(ctx context.Context) (bool, error) {
+		configs, err := source.Configs(ctx)
+		if err != nil {
+			return false, err
+		}
+		return g.check(ctx, configs)
+	}
+}
+
+// secondLineCheck judges configs without setting conditions; a held revision is evented once per message.
+func (g *Gate) secondLineCheck(ctx context.Context, configs revisions.Configs) (bool, error) {
+	spec, _, _, err := g.options.OperatorClient.GetOperatorState()
+	if err != nil {
+		return false, fmt.Errorf("reading the operator state: %w", err)
+	}
+	v, err := g.evaluate(ctx, configs, g.options.Clock.Now())
+	if err != nil {
+		return false, err
+	}
+	g.decideForce(&v, spec)
+	if len(v.Blocking) == 0 || v.Forced {
+		return true, nil
+	}
+	msg := fmt.Sprintf("no revision is created from %s (%s), which the resource sync admitted, until: %s; %s",
+		v.Configs.CandidateName, v.Hash, joinBlocking(v.Blocking), overrideHint(v.Hash))
+	g.mu.Lock()
+	repeat := g.secondLine == msg
+	g.secondLine = msg
+	g.mu.Unlock()
+	if !repeat {
+		klog.Warningf("%s: %s", g.name, msg)
+		g.options.Recorder.Warningf(EventBlocked, "%s", msg)
+	}
+	return false, nil
 }
 
 // ReadinessCheck is a revisioncontroller.ReadinessCheckFunc: it judges encryption-config-<revision>, the copy the
@@ -171,6 +238,9 @@ func (g *Gate) ReadinessCheck(ctx context.Context, revision int32) (bool, error)
 	configs, err := source.RevisionConfigs(ctx, revision)
 	if err != nil {
 		return false, err
+	}
+	if g.syncHeld.Load() {
+		return g.secondLineCheck(ctx, configs)
 	}
 	return g.check(ctx, configs)
 }
@@ -188,19 +258,23 @@ func (g *Gate) check(ctx context.Context, configs revisions.Configs) (allowed bo
 		return false, err
 	}
 
-	forced, overrideErr := forcedHash(spec)
-	if overrideErr != nil {
-		klog.Warningf("%s: ignoring the override: %v", g.name, overrideErr)
-	}
-	verdict.Forced = len(verdict.Blocking) > 0 && forced != "" && forced == verdict.Hash
-	verdict.IgnoredForce = len(verdict.Blocking) > 0 && forced != "" && !verdict.Forced
-
+	g.decideForce(&verdict, spec)
 	conditions := g.conditions(verdict, status.Conditions, now)
 	g.emitEvents(verdict, status.Conditions, conditions)
 	if err := g.applyConditions(ctx, conditions); err != nil {
 		return false, err
 	}
 	return len(verdict.Blocking) == 0 || verdict.Forced, nil
+}
+
+// decideForce sets whether the override forces the blocked candidate of v, or names another one.
+func (g *Gate) decideForce(v *verdict, spec *operatorv1.OperatorSpec) {
+	forced, overrideErr := forcedHash(spec)
+	if overrideErr != nil {
+		klog.Warningf("%s: ignoring the override: %v", g.name, overrideErr)
+	}
+	v.Forced = len(v.Blocking) > 0 && forced != "" && forced == v.Hash
+	v.IgnoredForce = len(v.Blocking) > 0 && forced != "" && !v.Forced
 }
 
 // verdict is the outcome of one evaluation.

@@ -770,3 +770,51 @@ func eventReasons(recorder events.InMemoryRecorder) string {
 type revertsFunc func(ctx context.Context, hash string) (bool, error)
 
 func (f revertsFunc) IsRevert(ctx context.Context, hash string) (bool, error) { return f(ctx, hash) }
+
+// TestSecondLine: once ConfigSyncPrecondition judges the config before library-go's resource sync copies it, the
+// revision controller's hooks set no condition; they hold a revision only when encryption-config itself is refused,
+// with one KMSRolloutBlocked event per message.
+func TestSecondLine(t *testing.T) {
+	ctx := context.Background()
+	admitted := ectest.Marshal(t, ectest.Secrets(ectest.Identity(), ectest.KMS("1")))
+	refused := ectest.Marshal(t, ectest.Secrets(ectest.KMS("2"), ectest.Identity(), ectest.KMS("1")))
+	candidate := admitted
+	operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)
+	recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
+	gate := newTestGate(t, Options{
+		Configs: revisions.ConfigSourceFunc(func(context.Context) (revisions.Configs, error) {
+			return revisions.Configs{Candidate: candidate, Deployed: admitted, CandidateName: "operand/encryption-config"}, nil
+		}),
+		Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
+		Health:         allHealthy("1"),
+		OperatorClient: operator,
+		Recorder:       recorder,
+		Clock:          clocktesting.NewFakePassiveClock(t0),
+	})
+	syncPrecondition := gate.ConfigSyncPrecondition(revisions.ConfigSourceFunc(func(context.Context) (revisions.Configs, error) {
+		return revisions.Configs{Candidate: refused, Deployed: admitted, CandidateName: "managed/encryption-config-x"}, nil
+	}))
+
+	// The sync is held, with the gate's conditions; the revision of whatever else changed is not.
+	if allowed, err := syncPrecondition(ctx); err != nil || allowed {
+		t.Fatalf("sync precondition = %v, %v; want false", allowed, err)
+	}
+	if allowed, err := gate.Precondition(ctx); err != nil || !allowed {
+		t.Fatalf("Precondition = %v, %v; want true: encryption-config still holds the admitted config", allowed, err)
+	}
+	_, status, _, _ := operator.GetOperatorState()
+	if c := v1helpers.FindOperatorCondition(status.Conditions, ConditionProgressing); c == nil || c.Reason != string(ReasonNewKMSKeyWrites) {
+		t.Fatalf("Progressing %+v, want the sync's verdict %s, not overwritten by the second line", c, ReasonNewKMSKeyWrites)
+	}
+
+	// Should the refused config reach encryption-config anyway, the second line holds the revision, evented once.
+	candidate = refused
+	for i := 0; i < 2; i++ {
+		if allowed, err := gate.Precondition(ctx); err != nil || allowed {
+			t.Fatalf("Precondition = %v, %v; want false", allowed, err)
+		}
+	}
+	if got := eventReasons(recorder); got != EventBlocked+","+EventDegraded+","+EventBlocked {
+		t.Errorf("events %q, want the sync's %s and %s, then one %s of the second line", got, EventBlocked, EventDegraded, EventBlocked)
+	}
+}

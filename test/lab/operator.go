@@ -186,6 +186,9 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 	if err != nil {
 		return nil, err
 	}
+	if err := guard.HoldEncryptionConfigSync(resourceSyncer); err != nil {
+		return nil, err
+	}
 
 	// library-go's static-pod controllers, as kube-apiserver-operator builds them, less what the lab has no
 	// use for (certificates, pruning, the PDB guard, the startup monitor's own pod).

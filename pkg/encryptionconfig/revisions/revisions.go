@@ -81,13 +81,24 @@ var (
 
 // Configs implements ConfigSource: encryption-config against the latest available revision's.
 func (s *SecretSource) Configs(ctx context.Context) (Configs, error) {
-	return s.read(ctx, encryptiondata.EncryptionConfSecretName)
+	return s.read(ctx, s.namespace, encryptiondata.EncryptionConfSecretName)
 }
 
 // RevisionConfigs implements RevisionConfigSource: encryption-config-<revision> against the latest available
 // revision's.
 func (s *SecretSource) RevisionConfigs(ctx context.Context, revision int32) (Configs, error) {
-	return s.read(ctx, SecretName(revision))
+	return s.read(ctx, s.namespace, SecretName(revision))
+}
+
+// Synced is a ConfigSource whose candidate is namespace/name, the config library-go's resource sync copies into
+// encryption-config (openshift-config-managed/encryption-config-<component>, which library-go's state controller
+// writes), against the latest available revision's config. The rollout gate judges it before the copy
+// (kmsprecondition.Gate.ConfigSyncPrecondition), so that a held KMS change never reaches encryption-config and the
+// revisions of every other change go on.
+func (s *SecretSource) Synced(namespace, name string) ConfigSource {
+	return ConfigSourceFunc(func(ctx context.Context) (Configs, error) {
+		return s.read(ctx, namespace, name)
+	})
 }
 
 // RevisionConfig implements Reader.
@@ -108,20 +119,20 @@ func SecretName(revision int32) string {
 	return fmt.Sprintf("%s-%d", encryptiondata.EncryptionConfSecretName, revision)
 }
 
-func (s *SecretSource) read(ctx context.Context, candidateName string) (Configs, error) {
+func (s *SecretSource) read(ctx context.Context, candidateNamespace, candidateName string) (Configs, error) {
 	_, status, _, err := s.operator.GetOperatorState()
 	if err != nil {
 		return Configs{}, fmt.Errorf("reading the operator status: %w", err)
 	}
-	configs := Configs{CandidateName: s.namespace + "/" + candidateName}
-	if configs.Candidate, err = s.get(ctx, candidateName); err != nil {
+	configs := Configs{CandidateName: candidateNamespace + "/" + candidateName}
+	if configs.Candidate, err = s.get(ctx, candidateNamespace, candidateName); err != nil {
 		return Configs{}, err
 	}
 	// Revision 0 is "no revision yet": nothing is deployed.
 	if rev := status.LatestAvailableRevision; rev > 0 {
 		deployedName := SecretName(rev)
 		configs.DeployedName = s.namespace + "/" + deployedName
-		if configs.Deployed, err = s.get(ctx, deployedName); err != nil {
+		if configs.Deployed, err = s.get(ctx, s.namespace, deployedName); err != nil {
 			return Configs{}, err
 		}
 	}
@@ -130,13 +141,13 @@ func (s *SecretSource) read(ctx context.Context, candidateName string) (Configs,
 
 // get returns the encryption config in the secret, nil when there is no such secret: the revision controller
 // copies encryption-config as an optional secret, so a revision without it runs without encryption.
-func (s *SecretSource) get(ctx context.Context, name string) ([]byte, error) {
-	secret, err := s.secrets.Secrets(s.namespace).Get(ctx, name, metav1.GetOptions{})
+func (s *SecretSource) get(ctx context.Context, namespace, name string) ([]byte, error) {
+	secret, err := s.secrets.Secrets(namespace).Get(ctx, name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading secret %s/%s: %w", s.namespace, name, err)
+		return nil, fmt.Errorf("reading secret %s/%s: %w", namespace, name, err)
 	}
 	return secret.Data[encryptiondata.EncryptionConfSecretKey], nil
 }

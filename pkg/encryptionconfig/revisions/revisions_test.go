@@ -81,3 +81,22 @@ func TestSecretSource(t *testing.T) {
 		})
 	}
 }
+
+// TestSynced: the candidate comes from the other namespace, the deployed config from the operand's latest revision.
+func TestSynced(t *testing.T) {
+	const ns, managed = "openshift-kube-apiserver", "openshift-config-managed"
+	secret := func(namespace, name, config string) *corev1.Secret {
+		return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}, Data: map[string][]byte{"encryption-config": []byte(config)}}
+	}
+	operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{LatestAvailableRevision: 2}, nil)
+	client := fake.NewClientset(secret(ns, "encryption-config", "copied"), secret(ns, "encryption-config-2", "two"),
+		secret(managed, "encryption-config-"+ns, "computed"))
+	got, err := Secrets(client.CoreV1(), ns, operator).Synced(managed, "encryption-config-"+ns).Configs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Configs{Candidate: []byte("computed"), CandidateName: managed + "/encryption-config-" + ns, Deployed: []byte("two"), DeployedName: ns + "/encryption-config-2"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Configs = %+v, want %+v", got, want)
+	}
+}
