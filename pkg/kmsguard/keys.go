@@ -19,14 +19,19 @@ type heldKeys interface {
 }
 
 // configKeys is the kmsstate.KeyLister of a library-go operator: the KMS keys of the deployed config (the latest
-// revision's), of the candidate the next revision copies (the rollout gate asks about those) and of the configs
-// kmsrollback holds out (a hold is released by their health). Holds that cannot be read give the configs' keys
+// revision's), of the candidate the next revision copies and of the config library-go's resource sync copies into
+// it (the rollout gate asks about those), and of the configs kmsrollback holds out (a hold is released by their
+// health). Holds that cannot be read give the configs' keys
 // with a kmsstate.IncompleteKeysError.
 //
 // Adapter: kmsstate takes the keys as a list, and the configs and the holds come from two packages it does not
 // import; a kmsstate.KeyLister in kmsrollback, over a revisions.ConfigSource and the HoldStore, would remove it.
 type configKeys struct {
 	configs revisions.ConfigSource
+	// synced is the config library-go's resource sync copies into the candidate (revisions.SecretSource.Synced),
+	// which the rollout gate judges first when HoldEncryptionConfigSync is wired: its keys must be evaluated
+	// before that judgement. Nil leaves it out.
+	synced revisions.ConfigSource
 	// holds is nil where kmsguard runs no rollback.
 	holds heldKeys
 }
@@ -36,12 +41,23 @@ func (k configKeys) KMSKeys(ctx context.Context) (kmsstate.Keys, error) {
 	if err != nil {
 		return kmsstate.Keys{}, err
 	}
-	ids := sets.New[string]()
-	keys := kmsstate.Keys{Providers: map[string]string{}}
-	for _, c := range []struct {
+	sources := []struct {
 		name string
 		data []byte
-	}{{configs.DeployedName, configs.Deployed}, {configs.CandidateName, configs.Candidate}} {
+	}{{configs.DeployedName, configs.Deployed}, {configs.CandidateName, configs.Candidate}}
+	if k.synced != nil {
+		synced, err := k.synced.Configs(ctx)
+		if err != nil {
+			return kmsstate.Keys{}, err
+		}
+		sources = append(sources, struct {
+			name string
+			data []byte
+		}{synced.CandidateName, synced.Candidate})
+	}
+	ids := sets.New[string]()
+	keys := kmsstate.Keys{Providers: map[string]string{}}
+	for _, c := range sources {
 		if c.data == nil {
 			continue
 		}

@@ -280,7 +280,7 @@ func build(opts Options, t topology) (*Controllers, error) {
 	memory := kmsstate.ConfigMapMemory{Client: kube, Namespace: opts.OperatorNamespace, Name: kmsstate.DefaultConfigMapName}
 	keySecrets := opts.KubeInformers.InformersFor(kmsprecondition.KeySecretsNamespace).Core().V1().Secrets().Lister()
 	c := &Controllers{Deployer: opts.Deployer, Migrator: opts.Migrator}
-	keys := configKeys{configs: configs}
+	keys := configKeys{configs: configs, synced: configs.Synced(managedNamespace, managedConfigName(opts.OperandNamespace))}
 	var holds *kmsrollback.HoldStore
 	if t.rollout != nil {
 		holds = kmsrollback.NewHoldStore(kube, opts.OperatorNamespace, RollbackConfigMapName)

@@ -309,6 +309,15 @@ func TestConfigKeys(t *testing.T) {
 			held: []string{"3"},
 			want: []string{"1", "2", "3"},
 		},
+		{
+			name: "the keys of the config the resource sync copies, before it is copied",
+			objects: []runtime.Object{
+				secret("encryption-config-1", ectest(t, encryptionconfigtest.Secrets(encryptionconfigtest.KMS("1"), encryptionconfigtest.Identity()))),
+				&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: managedNamespace, Name: managedConfigName(operandNamespace)},
+					Data: map[string][]byte{"encryption-config": ectest(t, encryptionconfigtest.Secrets(encryptionconfigtest.KMS("1"), encryptionconfigtest.Identity(), encryptionconfigtest.KMS("2")))}},
+			},
+			want: []string{"1", "2"},
+		},
 		{name: "an invalid candidate names its secret", objects: []runtime.Object{secret("encryption-config", []byte("kind: nope"))}, wantErr: operandNamespace + "/encryption-config"},
 		{
 			name:    "the holds cannot be read: the configs' keys, and what is missing",
@@ -319,8 +328,10 @@ func TestConfigKeys(t *testing.T) {
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			f := newFixture(t, &operatorv1.StaticPodOperatorStatus{OperatorStatus: operatorv1.OperatorStatus{LatestAvailableRevision: 1}}, s.objects...)
+			configs := revisions.Secrets(f.kube.CoreV1(), operandNamespace, f.operator)
 			keys, err := configKeys{
-				configs: revisions.Secrets(f.kube.CoreV1(), operandNamespace, f.operator),
+				configs: configs,
+				synced:  configs.Synced(managedNamespace, managedConfigName(operandNamespace)),
 				holds:   staticHolds{ids: s.held, err: s.heldErr},
 			}.KMSKeys(t.Context())
 			if s.wantErr != "" {

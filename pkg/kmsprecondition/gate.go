@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -124,7 +125,16 @@ type Gate struct {
 	announced sets.Set[string]
 	// secondLine is the message of the last revision the second line held, so that it is evented once.
 	secondLine string
+	// synced are the candidate hashes ConfigSyncPrecondition let through, newest last (at most maxSynced): the
+	// second line keeps to that decision, so that evidence that turns bad between the copy and the revision
+	// (a plugin that starts ahead of its revision and fails) cannot leave encryption-config holding a config that
+	// every revision then waits on. kmsrollback's safety net is for such a config.
+	synced []string
 }
+
+// maxSynced bounds Gate.synced: a revision follows its copy within minutes, and library-go writes a few
+// configs per KMS change.
+const maxSynced = 16
 
 // NewGate builds a Gate. instanceName is the operator's controller instance name; the gate applies its
 // conditions with the field manager "<instanceName>-KMSRolloutGate". It fails when a required option is missing.
@@ -166,8 +176,9 @@ func (o Options) validate() error {
 // It judges the revision as a whole: an unrelated change waits too while encryption-config itself carries a
 // blocked KMS change, because the revision controller would copy both into the same revision. With
 // ConfigSyncPrecondition in use, a blocked KMS change never reaches encryption-config, and Precondition is the
-// second line: it sets no condition, and holds a revision only when what encryption-config holds is refused now
-// (evidence that changed since the sync admitted it), with a KMSRolloutBlocked event.
+// second line: it lets through what the sync let through (evidence that turns bad after the copy is kmsrollback's
+// to act on), sets no condition, and holds a revision only of a config the sync did not admit in this process and
+// that is refused now (one written around the sync, or after an operator restart), with a KMSRolloutBlocked event.
 func (g *Gate) Precondition(ctx context.Context) (bool, error) {
 	configs, err := g.options.Configs.Configs(ctx)
 	if err != nil {
@@ -195,12 +206,38 @@ func (g *Gate) ConfigSyncPrecondition(source revisions.ConfigSource) func(ctx co
 		if err != nil {
 			return false, err
 		}
-		return g.check(ctx, configs)
+		allowed, err := g.check(ctx, configs)
+		if allowed && err == nil {
+			g.rememberSynced(revisions.CandidateHash(configs.Candidate))
+		}
+		return allowed, err
 	}
 }
 
-// secondLineCheck judges configs without setting conditions; a held revision is evented once per message.
+// rememberSynced records a candidate the sync let through.
+func (g *Gate) rememberSynced(hash string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.synced = slices.DeleteFunc(g.synced, func(h string) bool { return h == hash })
+	g.synced = append(g.synced, hash)
+	if len(g.synced) > maxSynced {
+		g.synced = g.synced[len(g.synced)-maxSynced:]
+	}
+}
+
+// wasSynced says whether the sync let hash through in this process.
+func (g *Gate) wasSynced(hash string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Contains(g.synced, hash)
+}
+
+// secondLineCheck lets through what the sync let through, and judges anything else without setting conditions; a
+// held revision is evented once per message.
 func (g *Gate) secondLineCheck(ctx context.Context, configs revisions.Configs) (bool, error) {
+	if g.wasSynced(revisions.CandidateHash(configs.Candidate)) {
+		return true, nil
+	}
 	spec, _, _, err := g.options.OperatorClient.GetOperatorState()
 	if err != nil {
 		return false, fmt.Errorf("reading the operator state: %w", err)
@@ -467,6 +504,13 @@ func (g *Gate) checkNewReadKeys(ctx context.Context, v *verdict, state *kmsstate
 			if preflight, err = g.options.Preflight.PreflightOf(ctx, id); err != nil {
 				return fmt.Errorf("reading the KMS preflight of key %s: %w", id, err)
 			}
+		}
+		if state != nil && !slices.Contains(state.KeyIDs, id) {
+			// kmsstate has not looked at the key yet (its key list reads the configs every sync): what it will
+			// find may refute the key, so no policy decides before it has.
+			v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: fmt.Errorf(
+				"kmsstate has not evaluated new key %s yet (it evaluated keys %v at %s)", id, state.KeyIDs, state.EvaluatedAt.UTC().Format(time.RFC3339))})
+			continue
 		}
 		healthErr := fmt.Errorf("kmsstate has no fresh verdict")
 		var faults []kmsstate.Failure

@@ -150,6 +150,14 @@ func TestPrecondition(t *testing.T) {
 			wantEvents:    []string{EventReadKeyAdmittedUnverified},
 		},
 		{
+			name:            "a new read key kmsstate has not evaluated yet waits for it, whatever the policy",
+			candidate:       ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
+			health:          health(nil),
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"kmsstate has not evaluated new key 1 yet"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
 			name:            "a new read key whose preflight failed degrades at once",
 			candidate:       ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
 			health:          allHealthy("1"),
@@ -807,7 +815,8 @@ func TestSecondLine(t *testing.T) {
 		t.Fatalf("Progressing %+v, want the sync's verdict %s, not overwritten by the second line", c, ReasonNewKMSKeyWrites)
 	}
 
-	// Should the refused config reach encryption-config anyway, the second line holds the revision, evented once.
+	// Should the refused config reach encryption-config anyway (written around the sync), the second line holds
+	// the revision, evented once.
 	candidate = refused
 	for i := 0; i < 2; i++ {
 		if allowed, err := gate.Precondition(ctx); err != nil || allowed {
@@ -818,3 +827,44 @@ func TestSecondLine(t *testing.T) {
 		t.Errorf("events %q, want the sync's %s and %s, then one %s of the second line", got, EventBlocked, EventDegraded, EventBlocked)
 	}
 }
+
+// TestSecondLineKeepsToTheSync: a config the sync let through is not held by the second line when its evidence
+// turns bad before the revision exists (a plugin that starts ahead of its revision and fails): encryption-config
+// would otherwise hold a config every revision waits on. kmsrollback acts on such a revision.
+func TestSecondLineKeepsToTheSync(t *testing.T) {
+	ctx := context.Background()
+	deployed := ectest.Marshal(t, ectest.Secrets(ectest.Identity()))
+	newReadKey := ectest.Marshal(t, ectest.Secrets(ectest.Identity(), ectest.KMS("1")))
+	configs := func(context.Context) (revisions.Configs, error) {
+		return revisions.Configs{Candidate: newReadKey, Deployed: deployed, CandidateName: "c"}, nil
+	}
+	verdict := health([]string{"1"}) // no node reports key 1: unverified, admitted by the default policy
+	recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
+	gate := newTestGate(t, Options{
+		Configs:        revisions.ConfigSourceFunc(configs),
+		Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
+		Health:         healthFunc(func() kmsVerdict { return verdict }),
+		OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
+		Recorder:       recorder,
+		Clock:          clocktesting.NewFakePassiveClock(t0),
+	})
+	syncPrecondition := gate.ConfigSyncPrecondition(revisions.ConfigSourceFunc(configs))
+	if allowed, err := syncPrecondition(ctx); err != nil || !allowed {
+		t.Fatalf("sync precondition = %v, %v; want true (admitted unverified)", allowed, err)
+	}
+	// The copied config's plugin now runs ahead on master-1 and fails there.
+	verdict = health([]string{"1"}, operatorv1.KMSPluginHealthReport{NodeName: "master-1", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusError,
+		Detail: "connection refused", LastCheckedTime: metav1.NewTime(t0.Add(-time.Second))})
+	if allowed, err := gate.Precondition(ctx); err != nil || !allowed {
+		t.Errorf("Precondition = %v, %v; want true: the sync admitted this config", allowed, err)
+	}
+	// The sync itself now refuses the same config (no new copy would be made).
+	if allowed, err := syncPrecondition(ctx); err != nil || allowed {
+		t.Errorf("sync precondition = %v, %v; want false on the new evidence", allowed, err)
+	}
+}
+
+// healthFunc is a HealthReader whose verdict a test changes.
+type healthFunc func() kmsVerdict
+
+func (f healthFunc) Current() (kmsstate.State, error) { return f().Current() }
