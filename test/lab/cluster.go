@@ -44,15 +44,15 @@ func apiServerOptions(encryptionConfigFile string) kmsenv.APIServerOptions {
 			"shutdown-send-retry-after":               "true",
 			"shutdown-watch-termination-grace-period": "2s",
 		},
-		StartTimeout: startupTimeout,
+		StartTimeout: StartupTimeout,
 	}
 }
 
-// startupTimeout is how long the node agent's startup-monitor stand-in waits for a kube-apiserver to become
+// StartupTimeout is how long the node agent's startup-monitor stand-in waits for a kube-apiserver to become
 // healthy before it falls back to the last good revision. A healthy lab apiserver starts in about 4 s on 2
 // cores; one whose KMS plugin cannot work never does. (OpenShift's startup monitor waits minutes: a real
 // apiserver starts slower.)
-const startupTimeout = 45 * time.Second
+const StartupTimeout = 45 * time.Second
 
 // createClusterObjects creates what exists in a cluster before kube-apiserver-operator's controllers start:
 // namespaces, the cluster-scoped config resources and the static pod manifest.

@@ -69,6 +69,14 @@ func byGateSync(took time.Duration) bound {
 		took.Round(100*time.Millisecond), detectionSlack)}
 }
 
+// byFallback bounds a revision that cannot start, once library-go wrote the candidate config after took: its
+// revision, the first node's install, the lab's startup monitor giving up (lab.StartupTimeout), the installer's
+// record of the fallback and kmsrollback's revert.
+func byFallback(took time.Duration) bound {
+	return bound{took + lab.StartupTimeout + 3*detectionSlack, fmt.Sprintf("library-go's candidate config (written after %s) + the startup monitor's %s + 3 x %s",
+		took.Round(100*time.Millisecond), lab.StartupTimeout, detectionSlack)}
+}
+
 // detected records that the story's fault was reported after d by the condition by, against b; a detection
 // above its bound is a note, not a problem: a timing on a shared machine is no test.
 func (r *Result) detected(d time.Duration, by string, b bound) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -14,7 +13,9 @@ import (
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
@@ -22,11 +23,11 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 
+	"github.com/kmsguard/kmsguard/pkg/kmsguard"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
-	"github.com/kmsguard/kmsguard/pkg/overrides"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 	"github.com/kmsguard/kmsguard/test/lab"
 )
@@ -44,7 +45,7 @@ var Stories = []Story{
 	{Name: "plugin-upgrade", Title: "drill: each node's plugin is replaced by a new process, one node at a time, with no failed request", MinNodes: 1, Run: pluginUpgrade},
 	{Name: "migration-rate", Title: "drill: a migration of every Secret with --qps 50 stays at the rate it was given", MinNodes: 1, Run: migrationRate},
 	{Name: "migration-pause", Title: "drill: the apiserver a migration talks to restarts mid-way: the migrator pauses once errors cross its threshold, then finishes", MinNodes: 1, Run: migrationPause},
-	{Name: "misconfigured-kms", Title: "the admin names a KMS that is not there: the rollout gate keeps it from every apiserver; forced past the gate, it fails on the first node and kmsrollback reverts it", MinNodes: 1, Run: misconfiguredKMS},
+	{Name: "misconfigured-kms", Title: "the admin names a KMS that is not there: nothing refutes the new read key before its revision (the always-succeed preflight), so the gate admits it and says so; it fails on the first node and kmsrollback reverts it", MinNodes: 1, Run: misconfiguredKMS},
 }
 
 // storyTimeout bounds each wait of a story: far beyond what any step takes in the lab, short enough that a
@@ -61,6 +62,9 @@ func enableKMS(ctx context.Context, env *Env, res *Result) error {
 		return err
 	}
 	env.Logf("switching to KMS")
+	// Nothing an admin must act on happens in a KMS enablement: every condition of kmsguard's named *Degraded is
+	// sampled each second from the switch until the census proved the result.
+	degraded := sampleDegraded(ctx, env, time.Second)
 	switched := time.Now()
 	if err := l.SetEncryption(ctx, configv1.EncryptionTypeKMS); err != nil {
 		return err
@@ -77,6 +81,12 @@ func enableKMS(ctx context.Context, env *Env, res *Result) error {
 		return nil
 	}
 	res.Recovered, res.Recovery = time.Since(switched), "done: rolled out, migrated and proven from etcd"
+	samples, seen := degraded()
+	if len(seen) > 0 {
+		res.problemf("a kmsguard *Degraded condition was True during the enablement (%d samples): %s", samples, strings.Join(seen, "; "))
+	} else {
+		res.notef("no kmsguard *Degraded condition was True in %d samples, one a second", samples)
+	}
 	res.notef("KMS key %s rolled out to every node and migrated after %s; the census proved it %s later", keyID, rolledOut.Round(time.Second), (res.Recovered - rolledOut).Round(time.Second))
 	for _, report := range reports {
 		for _, r := range report.Resources {
@@ -105,6 +115,46 @@ func enableKMS(ctx context.Context, env *Env, res *Result) error {
 		res.notef("every node read with KMS provider %s before %s wrote with it", provider, first.Node)
 	}
 	return nil
+}
+
+// sampleDegraded reads the operator's conditions every interval until the returned function is called, which
+// stops the sampling and returns how many samples were taken and each kmsguard-owned *Degraded condition seen True
+// (type, reason and first line, once each).
+func sampleDegraded(ctx context.Context, env *Env, interval time.Duration) func() (int, []string) {
+	owned := sets.New(kmsguard.OwnedConditionTypes...)
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	var samples int
+	var seen []string
+	go func() {
+		defer close(done)
+		seenOnce := sets.New[string]()
+		ticker := time.NewTicker(interval)
+		defer ticker.Stop()
+		for {
+			if _, status, _, err := env.Lab.Operator().Client.GetStaticPodOperatorState(); err == nil {
+				samples++
+				for _, c := range status.Conditions {
+					if owned.Has(c.Type) && strings.HasSuffix(c.Type, "Degraded") && c.Status == operatorv1.ConditionTrue {
+						if key := describe(c); !seenOnce.Has(key) {
+							seenOnce.Insert(key)
+							seen = append(seen, key+": "+firstLine(c.Message))
+						}
+					}
+				}
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+			}
+		}
+	}()
+	return func() (int, []string) {
+		cancel()
+		<-done
+		return samples, seen
+	}
 }
 
 func pluginDownOneNode(ctx context.Context, env *Env, res *Result) error {
@@ -509,7 +559,7 @@ func migrationPause(ctx context.Context, env *Env, res *Result) error {
 
 func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 	l := env.Lab
-	latest, err := latestRevision(l)
+	lastGood, err := latestRevision(l)
 	if err != nil {
 		return err
 	}
@@ -527,8 +577,9 @@ func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 	}
 	injected := time.Now()
 	env.Logf("%s", did)
-	// library-go's key and state controllers turn the APIServer change into a candidate config; the gate can judge
-	// it only from then on.
+	// library-go's key controller makes a key for the new configuration once its preflight passed (the
+	// always-succeed stub, as both operators wire it), and its state controller writes the config that adds the key
+	// as a read key.
 	var candidate time.Duration
 	if err := poll(ctx, 100*time.Millisecond, storyTimeout, func() bool {
 		v, err := candidateVersion(ctx, kube)
@@ -538,74 +589,42 @@ func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 		res.problemf("library-go wrote no candidate encryption config for the new KMS: %v", err)
 		return nil
 	}
-	cond, _, err := waitCondition(ctx, env, kmsprecondition.ConditionProgressing, func(c operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionTrue && c.Reason == "KMSPluginsNotHealthy"
-	})
-	if err != nil {
-		res.problemf("the rollout gate never held the misconfigured key: %v", err)
-		return nil
-	}
-	res.detected(time.Since(injected), describe(cond), byGateSync(candidate))
-	if now, err := latestRevision(l); err != nil {
-		return err
-	} else if now != latest {
-		res.problemf("a revision was created (%d after %d) for a KMS nobody can reach", now, latest)
-	}
-	res.notef("no apiserver restarted: revision %d stays on every node; %s", latest, firstLine(cond.Message))
-	forceGateOff(ctx, env, res, latest, cond)
-	res.notef("not recovered by the tour: library-go's key controller makes no new key while the latest one is " +
-		"not migrated, so correcting the APIServer resource alone does not replace the unreachable key")
-	return nil
-}
-
-// candidateHash is how the rollout gate's message names the candidate an admin may force.
-var candidateHash = regexp.MustCompile(`sha256:[0-9a-f]{64}`)
-
-// forceGateOff plays the second half of misconfigured-kms: the admin forces the gated candidate
-// (unsupportedConfigOverrides.kmsguard.forceRevision with the hash the gate names). The revision is created; the
-// first node to install it cannot start its kube-apiserver (the plugin cannot reach the KMS), the startup
-// monitor falls back, and kmsrollback reverts to the last good config in a new revision; no other node ever
-// starts the failing one.
-func forceGateOff(ctx context.Context, env *Env, res *Result, lastGood int32, gated operatorv1.OperatorCondition) {
-	l := env.Lab
-	hash := candidateHash.FindString(gated.Message)
-	if hash == "" {
-		res.problemf("the gate's message names no candidate to force: %s", firstLine(gated.Message))
-		return
-	}
-	if err := setOverrides(ctx, env, overrides.KMSGuard{ForceRevision: hash}); err != nil {
-		res.problemf("%v", err)
-		return
-	}
-	forced := time.Now()
-	defer func() {
-		if err := setOverrides(ctx, env, overrides.KMSGuard{}); err != nil {
-			res.problemf("%v", err)
-		}
-	}()
+	// Nothing refutes the key before its revision: the stub's result proves nothing, and no plugin of the key runs
+	// before the revision that brings it. The gate admits it by its default policy and says so.
 	var failing int32
-	if err := poll(ctx, 500*time.Millisecond, storyTimeout, func() bool {
+	if err := poll(ctx, 250*time.Millisecond, storyTimeout, func() bool {
 		r, err := latestRevision(l)
 		failing = r
 		return err == nil && r > lastGood
 	}); err != nil {
-		res.problemf("no revision was created for the forced candidate %s: %v", hash, err)
-		return
+		res.problemf("no revision was made for the new KMS key: %v", err)
+		return nil
 	}
-	env.Logf("revision %d has the forced candidate", failing)
-	reverted, after, err := waitCondition(ctx, env, kmsrollback.ConditionDegraded, func(c operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionTrue && c.Reason == string(kmsrollback.ReasonRevertedFailingKMSConfig)
+	admitted, err := kube.CoreV1().Events(lab.OperatorNamespace).List(ctx, metav1.ListOptions{
+		FieldSelector: fields.OneTermEqualSelector("reason", kmsprecondition.EventReadKeyAdmittedUnverified).String()})
+	switch {
+	case err != nil:
+		return err
+	case len(admitted.Items) == 0:
+		res.problemf("revision %d was made without a %s event saying why", failing, kmsprecondition.EventReadKeyAdmittedUnverified)
+	default:
+		res.notef("revision %d admitted: %s", failing, firstLine(admitted.Items[len(admitted.Items)-1].Message))
+	}
+	reverted, _, err := waitCondition(ctx, env, kmsrollback.ConditionDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionTrue && c.Reason == string(kmsrollback.ReasonRevertedFailingKMSConfig) &&
+			strings.Contains(c.Message, fmt.Sprintf("revision %d ", failing))
 	})
 	if err != nil {
 		res.problemf("the failing revision %d was not reverted: %v", failing, err)
-		return
+		return nil
 	}
+	res.detected(time.Since(injected), describe(reverted), byFallback(candidate))
 	if err := l.WaitForRevision(ctx, failing+1); err != nil {
 		res.problemf("the revert after revision %d did not roll out: %v", failing, err)
-		return
+		return nil
 	}
-	res.Recovered, res.Recovery = time.Since(forced), fmt.Sprintf("gated; forced by the admin, reverted by kmsrollback after %s", after.Round(time.Second))
-	res.notef("forced revision %d: %s: %s", failing, describe(reverted), firstLine(reverted.Message))
+	res.Recovered, res.Recovery = time.Since(injected), fmt.Sprintf("admitted unverified; failed on one node, reverted by kmsrollback in revision %d", failing+1)
+	res.notef("reverted: %s", firstLine(reverted.Message))
 	// Which apiservers ever started the failing revision: one, and it failed.
 	var tried []string
 	for _, n := range l.Nodes() {
@@ -623,9 +642,12 @@ func forceGateOff(ctx context.Context, env *Env, res *Result, lastGood int32, ga
 	}
 	if nodes := nodesIn(tried); len(nodes) != 1 || failed == 0 {
 		res.problemf("the failing revision %d should have been tried, and failed, on one node only: %v", failing, tried)
-		return
+		return nil
 	}
 	res.notef("only %s tried revision %d: %s; the other nodes never started it", nodesIn(tried)[0], failing, strings.Join(tried, ", "))
+	res.notef("not recovered by the tour: library-go's key controller makes no new key while the latest one is " +
+		"not migrated, so correcting the APIServer resource alone does not replace the unreachable key")
+	return nil
 }
 
 // nodesIn are the distinct nodes of "<node> <event>" lines.
@@ -746,10 +768,11 @@ func firstLine(s string) string {
 	return s
 }
 
-// candidateVersion is the resourceVersion of the candidate encryption config, the secret library-go's state
-// controller writes and the revision controller (behind kmsguard's gate) copies into the next revision.
+// candidateVersion is the resourceVersion of the encryption config library-go's state controller writes
+// (openshift-config-managed/encryption-config-<component>), which its resource sync, behind kmsguard's gate, copies
+// into the candidate the next revision carries.
 func candidateVersion(ctx context.Context, kube kubernetes.Interface) (string, error) {
-	secret, err := kube.CoreV1().Secrets(lab.TargetNamespace).Get(ctx, encryptiondata.EncryptionConfSecretName, metav1.GetOptions{})
+	secret, err := kube.CoreV1().Secrets("openshift-config-managed").Get(ctx, encryptiondata.EncryptionConfSecretName+"-"+lab.TargetNamespace, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return "", nil
 	}
