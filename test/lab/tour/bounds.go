@@ -62,13 +62,6 @@ func byErrorThreshold(qps int) bound {
 	return bound{fill + detectionSlack, fmt.Sprintf("%d failed requests at %d/s (%s) + %s", kmsmigration.DefaultErrorThreshold, qps, fill, detectionSlack)}
 }
 
-// byGateSync bounds the rollout gate, once library-go's key and state controllers wrote the candidate config
-// after took: the revision controller asks the gate when that config changes.
-func byGateSync(took time.Duration) bound {
-	return bound{took + detectionSlack, fmt.Sprintf("library-go's candidate config (written after %s) + the revision controller's sync + %s",
-		took.Round(100*time.Millisecond), detectionSlack)}
-}
-
 // byFallback bounds a revision that cannot start, once library-go wrote the candidate config after took: its
 // revision, the first node's install, the lab's startup monitor giving up (lab.StartupTimeout), the installer's
 // record of the fallback and kmsrollback's revert.
