@@ -76,6 +76,10 @@
 //	consent accepted, but spec.managementState is not     True  ConsentNotActedOnOperatorNotManaged
 //	  Managed: nothing deleted
 //
+// Degraded means an admin must act, as for every kmsguard condition: every True row but KMSUnhealthy waits for the
+// admin (a consent, a corrected one, a permission); KMSUnhealthy is the admin's own consent not acted on while the
+// KMS is unhealthy, which the admin who gave it must be told.
+//
 // As library-go's encryption controllers, the controller deletes and writes nothing unless spec.managementState
 // is Managed (management.IsOperatorManaged): while Unmanaged or Removed it scans and reports, but neither
 // deletes nor writes the ConfigMap. A sync that fails (a scan, the ConfigMap write) sets

@@ -58,6 +58,10 @@
 //	  Managed: nothing reverted
 //	a newer config rolled out and is healthy after a revert      False   AsExpected
 //
+// Degraded means an admin must act, as for every kmsguard condition: a reverted config stays held until the admin's
+// configuration changes or its plugins work, so the revert is Degraded; a failure that is not KMS's is left False,
+// for library-go's own conditions to report.
+//
 // Management state. As library-go's encryption controllers, the controller writes nothing unless
 // spec.managementState is Managed (management.IsOperatorManaged): while Unmanaged or Removed it neither reverts,
 // nor writes a held revert again, nor records releases and clears in the HoldStore; it keeps reading and
