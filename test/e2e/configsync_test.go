@@ -18,8 +18,6 @@ import (
 	"k8s.io/utils/clock"
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
-	"github.com/kmsguard/kmsguard/pkg/kmsguard"
-	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 )
 
@@ -35,30 +33,14 @@ import (
 // KMSRolloutGateDegraded stays False throughout: a change that waits for a plugin is not an admin's business
 // before DegradedAfter.
 func TestKMSChangeHeldWhileCABundleRollsOut(t *testing.T) {
-	kms := fake.NewKMS()
-	nodes := []string{"master-0", "master-1"}
-	plugins := map[string]*fake.Plugin{}
-	for _, node := range nodes {
-		plugins[node] = fake.StartForTest(t, kms)
-	}
-	plugins["master-1"].Stop()
-	cp := startKMSControlPlane(t, plugins["master-0"])
-	a := cp.APIServer(0)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-
-	g := newGuard(ctx, t, a, nodes, guardOptions{Intervals: kmsguard.Intervals{ReportInterval: probeInterval}})
-	kubeClient := a.Client()
-	for _, cm := range []*corev1.ConfigMap{
-		{ObjectMeta: metav1.ObjectMeta{Name: "kube-apiserver-pod"}, Data: map[string]string{"pod.yaml": "the static pod"}},
-		{ObjectMeta: metav1.ObjectMeta{Name: "kubelet-serving-ca"}, Data: map[string]string{"ca-bundle.crt": "CA 1"}},
-	} {
-		if _, err := kubeClient.CoreV1().ConfigMaps(operandNamespace).Create(ctx, cm, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
 	const keyID = "1"
-	startReporters(ctx, t, g.Provider, keyID, plugins)
+	ctx, g, plugins := startGateFixture(t, keyID)
+	kubeClient := g.kube
+	if _, err := kubeClient.CoreV1().ConfigMaps(operandNamespace).Create(ctx, &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: "kubelet-serving-ca"}, Data: map[string]string{"ca-bundle.crt": "CA 1"},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
 
 	// library-go's resource sync, with the rule encryption.NewControllers registers, then kmsguard's in front.
 	recorder := events.NewInMemoryRecorder("resource-sync-e2e", clock.RealClock{})

@@ -42,29 +42,9 @@ import (
 // No preflight result is bound to key 1 (envtest runs no preflight pod and library-go made no key), so the plugins'
 // reports are the only evidence.
 func TestKMSPreconditionGatesRevision(t *testing.T) {
-	kms := fake.NewKMS()
-	nodes := []string{"master-0", "master-1"}
-	plugins := map[string]*fake.Plugin{}
-	for _, node := range nodes {
-		plugins[node] = fake.StartForTest(t, kms)
-	}
-	plugins["master-1"].Stop()
-	cp := startKMSControlPlane(t, plugins["master-0"])
-	a := cp.APIServer(0)
-	// Registered after the control plane, so that clients and watches end before the apiserver stops.
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-
-	g := newGuard(ctx, t, a, nodes, guardOptions{Intervals: kmsguard.Intervals{ReportInterval: probeInterval}})
-	operator, kubeClient := g.Operator, a.Client()
-	if _, err := kubeClient.CoreV1().ConfigMaps(operandNamespace).Create(ctx, &corev1.ConfigMap{
-		ObjectMeta: metav1.ObjectMeta{Name: "kube-apiserver-pod"}, Data: map[string]string{"pod.yaml": "the static pod"},
-	}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	// Health: a reporter per node, as in kmsstate_test.go, for the key the candidate below adds.
 	const keyID = "1"
-	startReporters(ctx, t, g.Provider, keyID, plugins)
+	ctx, g, plugins := startGateFixture(t, keyID)
+	operator, kubeClient := g.Operator, g.kube
 
 	// library-go's revision controller, gated as staticpod.NewBuilder wires it.
 	revisionController := newRevisionController(t, g)
@@ -334,6 +314,34 @@ func newRevisionController(t *testing.T, g *guard) factory.Controller {
 		g.Informers.InformersFor(operandNamespace), g.Operator,
 		v1helpers.CachedConfigMapGetter(g.kube.CoreV1(), g.Informers), v1helpers.CachedSecretGetter(g.kube.CoreV1(), g.Informers),
 		events.NewInMemoryRecorder("revision-controller-e2e", clock.RealClock{}), g.Precondition, g.ReadinessCheck)
+}
+
+// startGateFixture starts an apiserver, kmsguard on the real KubeAPIServer resource for master-0 and master-1, the
+// operand's kube-apiserver-pod ConfigMap, and a health reporter per node for keyID whose plugin runs ahead of any
+// revision (as in kmsstate_test.go); master-1's plugin is stopped. The guard is not started.
+func startGateFixture(t *testing.T, keyID string) (context.Context, *guard, map[string]*fake.Plugin) {
+	t.Helper()
+	kms := fake.NewKMS()
+	nodes := []string{"master-0", "master-1"}
+	plugins := map[string]*fake.Plugin{}
+	for _, node := range nodes {
+		plugins[node] = fake.StartForTest(t, kms)
+	}
+	plugins["master-1"].Stop()
+	cp := startKMSControlPlane(t, plugins["master-0"])
+	a := cp.APIServer(0)
+	// Registered after the control plane, so that clients and watches end before the apiserver stops.
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+
+	g := newGuard(ctx, t, a, nodes, guardOptions{Intervals: kmsguard.Intervals{ReportInterval: probeInterval}})
+	if _, err := g.kube.CoreV1().ConfigMaps(operandNamespace).Create(ctx, &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: "kube-apiserver-pod"}, Data: map[string]string{"pod.yaml": "the static pod"},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	startReporters(ctx, t, g.Provider, keyID, plugins)
+	return ctx, g, plugins
 }
 
 // updateEncryptionConfig writes the candidate encryption config, as library-go's resource sync does.
