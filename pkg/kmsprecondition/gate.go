@@ -250,7 +250,7 @@ func (g *Gate) secondLineCheck(ctx context.Context, configs revisions.Configs) (
 	if len(v.Blocking) == 0 || v.Forced {
 		return true, nil
 	}
-	msg := fmt.Sprintf("no revision is created from %s (%s), which the resource sync admitted, until: %s; %s",
+	msg := fmt.Sprintf("no revision is created from %s (%s), which the resource sync did not let through in this process, until: %s; %s",
 		v.Configs.CandidateName, v.Hash, joinBlocking(v.Blocking), overrideHint(v.Hash))
 	g.mu.Lock()
 	repeat := g.secondLine == msg
@@ -474,7 +474,7 @@ func (g *Gate) checkKeys(ctx context.Context, v *verdict, deployed, candidate *a
 		if len(v.Keys.Deployed) > 0 {
 			v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: err})
 		}
-		return g.checkNewReadKeys(ctx, v, nil)
+		return g.checkNewReadKeys(ctx, v, nil, err)
 	}
 	if len(v.Keys.Deployed) > 0 {
 		if err := state.Healthy(nodes, v.Keys.Deployed); err != nil {
@@ -487,14 +487,15 @@ func (g *Gate) checkKeys(ctx context.Context, v *verdict, deployed, candidate *a
 				"key %s becomes a write key, and its plugins have not agreed on one KEK id on every node yet", id)})
 		}
 	}
-	return g.checkNewReadKeys(ctx, v, &state)
+	return g.checkNewReadKeys(ctx, v, &state, nil)
 }
 
 // checkNewReadKeys judges each new read key: refuted (a failed preflight for its configuration, or a node that
 // reports its plugin failing) blocks; proven (a preflight that ran the plugin and succeeded for its configuration,
 // or its plugin healthy and fresh on every node ahead of its revision) admits; neither is Options.UnverifiedReadKeys.
-// state is nil when kmsstate has no fresh verdict.
-func (g *Gate) checkNewReadKeys(ctx context.Context, v *verdict, state *kmsstate.State) error {
+// state is nil when kmsstate has no fresh verdict, and staleErr then says why; without a verdict only a bound
+// preflight decides.
+func (g *Gate) checkNewReadKeys(ctx context.Context, v *verdict, state *kmsstate.State, staleErr error) error {
 	var unverified []string
 	var details []string
 	for _, id := range v.Keys.NewRead {
@@ -512,7 +513,7 @@ func (g *Gate) checkNewReadKeys(ctx context.Context, v *verdict, state *kmsstate
 				"kmsstate has not evaluated new key %s yet (it evaluated keys %v at %s)", id, state.KeyIDs, state.EvaluatedAt.UTC().Format(time.RFC3339))})
 			continue
 		}
-		healthErr := fmt.Errorf("kmsstate has no fresh verdict")
+		healthErr := staleErr
 		var faults []kmsstate.Failure
 		if state != nil {
 			healthErr = state.Healthy(v.Nodes, []string{id})
@@ -524,6 +525,9 @@ func (g *Gate) checkNewReadKeys(ctx context.Context, v *verdict, state *kmsstate
 		switch {
 		case preflight.Outcome == PreflightFailed:
 			v.Blocking = append(v.Blocking, &PreflightError{Failed: true, Detail: preflight.Detail})
+		case state == nil && preflight.Outcome != PreflightSucceeded:
+			// Without a fresh verdict kmsstate cannot have looked at the key: no policy decides before it has.
+			v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: fmt.Errorf("new key %s: %w", id, healthErr)})
 		case len(faults) > 0:
 			// A plugin that runs ahead of its revision and fails is evidence, whatever a preflight on one node said.
 			v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: &kmsstate.UnhealthyError{Failures: faults}})

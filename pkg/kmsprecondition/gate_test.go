@@ -263,6 +263,22 @@ func TestPrecondition(t *testing.T) {
 			wantEvents:    []string{EventBlocked},
 		},
 		{
+			name:            "kmsstate has no fresh verdict: a new read key waits, whatever the policy",
+			candidate:       ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
+			health:          kmsVerdict{err: &kmsstate.UnhealthyError{Failures: []kmsstate.Failure{{Reason: kmsstate.ReasonStateStale, Detail: "syncs stopped"}}}},
+			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"new key 1: KMS plugins not healthy: StateStale"},
+			wantEvents:    []string{EventBlocked},
+		},
+		{
+			name:        "kmsstate has no fresh verdict: a new read key with a bound preflight comes in",
+			candidate:   ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
+			health:      kmsVerdict{err: &kmsstate.UnhealthyError{Failures: []kmsstate.Failure{{Reason: kmsstate.ReasonStateStale, Detail: "syncs stopped"}}}},
+			preflight:   preflightOf("1", operatorv1.KMSPreflightResultSucceeded, "kek-a"),
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantInMessage: []string{"new read key 1: the preflight of key 1's configuration"},
+		},
+		{
 			name:            "a failed preflight and an unhealthy deployed key: the reason is the preflight, the message lists both",
 			deployed:        deployedKMS1,
 			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.KMS("2"), ectest.Identity()),
