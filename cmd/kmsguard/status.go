@@ -196,7 +196,12 @@ func printState(out io.Writer, operator string, state *kmsstate.State) error {
 		if !p.LastChecked.IsZero() {
 			checked = p.Age.Round(time.Second).String() + " before"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", p.Node, p.KeyID, p.Health, checked, orDash(p.KEKID), oneLine(p.Detail))
+		health := string(p.Health)
+		if p.Pending {
+			// The key is not in the revision the node runs: judged by the rollout gate, not by the verdict.
+			health += " (pending)"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", p.Node, p.KeyID, health, checked, orDash(p.KEKID), oneLine(p.Detail))
 	}
 	if err := w.Flush(); err != nil {
 		return err

@@ -83,6 +83,22 @@ func TestStatus(t *testing.T) {
 			wantNot: []string{"master-1  1    Healthy", "degraded=false", "NodeInstallerDegraded", "STALE", "nothing published"},
 		},
 		{
+			name: "a key whose revision has not reached a node is shown pending",
+			published: func() *kmsstate.State {
+				state, _ := kmsstate.Evaluate(kmsstate.Config{ReportInterval: 30 * time.Second}, kmsstate.Memory{}, kmsstate.Observation{
+					Now: evaluatedAt, Nodes: []string{"master-0", "master-1"}, KeyIDs: []string{"1"},
+					Running: map[string][]string{"master-0": {"1"}},
+					Reports: []operatorv1.KMSPluginHealthReport{
+						{NodeName: "master-0", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "kek-a", LastCheckedTime: metav1.NewTime(evaluatedAt.Add(-time.Second))},
+					},
+				})
+				return &state
+			}(),
+			verdict:  operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionFalse, Reason: "AsExpected", LastTransitionTime: metav1.NewTime(evaluatedAt)},
+			wantExit: cli.ExitOK,
+			want:     []string{"master-0  1    Healthy            1s before     kek-a", "master-1  1    Missing (pending)  never"},
+		},
+		{
 			name:      "stale published evaluation",
 			published: published(evaluated(now.Add(-5*time.Minute), "1")),
 			verdict:   operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionTrue, Reason: "PluginUnreachable", LastTransitionTime: metav1.NewTime(now.Add(-6 * time.Minute))},

@@ -66,7 +66,8 @@ type NodeLister interface {
 }
 
 // KeyLister lists the KMS keys to watch: those of the deployed encryption config and those about to be rolled
-// out, so that what is known of a key before a revision uses it reaches the rollout gate (kmsprecondition). A lister that could read only some of its sources returns the keys it read with an
+// out, so that what is known of a key before a revision uses it reaches the rollout gate (kmsprecondition). A
+// lister that could read only some of its sources returns the keys it read with an
 // *IncompleteKeysError: the controller evaluates those, and its sync fails with the error afterwards.
 type KeyLister interface {
 	KMSKeys(ctx context.Context) (Keys, error)
