@@ -39,6 +39,9 @@ type gateConditions struct {
 
 // conditions derives both conditions from the verdict. Each branch sets both on purpose.
 //
+// The messages name times, not durations: a message that changed every second would be a status write every
+// second, and each write syncs the resource sync and the revision controller that call the gate again.
+//
 // How long the change has been blocked is read from KMSRolloutGateProgressing's lastTransitionTime, which
 // library-go's operator client keeps while the status stays True: it survives operator restarts and leader
 // changes at no cost, and a change of reason (preflight passed, now waiting for plugins) does not restart the
@@ -72,12 +75,12 @@ func (g *Gate) conditions(v verdict, previous []operatorv1.OperatorCondition, no
 		c.progressing = operatorv1.OperatorCondition{Type: ConditionProgressing, Status: operatorv1.ConditionTrue, Reason: reason, Message: msg}
 		switch {
 		case !anyDegrades(v.Blocking):
-			c.degraded.Message = fmt.Sprintf("the change has been waiting for %s for what normal operation ends by itself; never Degraded for that", blocked)
+			c.degraded.Message = fmt.Sprintf("the change has been waiting since %s for what normal operation ends by itself; never Degraded for that", stamp(since))
 		case anyNeedsAdmin(v.Blocking) || blocked >= g.options.DegradedAfter:
 			c.degraded = operatorv1.OperatorCondition{Type: ConditionDegraded, Status: operatorv1.ConditionTrue, Reason: reason,
-				Message: fmt.Sprintf("blocked for %s: %s", blocked, msg)}
+				Message: fmt.Sprintf("blocked since %s: %s", stamp(since), msg)}
 		default:
-			c.degraded.Message = fmt.Sprintf("a KMS change has been waiting for %s; Degraded after %s", blocked, g.options.DegradedAfter)
+			c.degraded.Message = fmt.Sprintf("a KMS change has been waiting since %s; Degraded at %s if it still waits on a fault", stamp(since), stamp(since.Add(g.options.DegradedAfter)))
 		}
 	}
 	return c
@@ -169,6 +172,9 @@ func (g *Gate) emitEvents(v verdict, previous []operatorv1.OperatorCondition, c 
 		recorder.Warningf(EventDegraded, "%s", c.degraded.Message)
 	}
 }
+
+// stamp is how the conditions' messages name a time.
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // announce says whether decision has not been announced by this process yet, and records it.
 func (g *Gate) announce(decision string) bool {

@@ -720,8 +720,8 @@ func TestPreconditionBlockedDuration(t *testing.T) {
 		wantMessage  string
 		wantEvents   string
 	}{
-		{"blocked for less than DegradedAfter", blocked(5 * time.Minute), health([]string{"1"}), operatorv1.ConditionFalse, "waiting for 5m0s; Degraded after 15m0s", ""},
-		{"blocked for longer than DegradedAfter", blocked(20 * time.Minute), health([]string{"1"}), operatorv1.ConditionTrue, "blocked for 20m0s", EventDegraded},
+		{"blocked for less than DegradedAfter", blocked(5 * time.Minute), health([]string{"1"}), operatorv1.ConditionFalse, "waiting since 2026-12-02T11:55:00Z; Degraded at 2026-12-02T12:10:00Z", ""},
+		{"blocked for longer than DegradedAfter", blocked(20 * time.Minute), health([]string{"1"}), operatorv1.ConditionTrue, "blocked since 2026-12-02T11:40:00Z", EventDegraded},
 		{"plugins healthy again", blocked(20 * time.Minute), allHealthy("1"), operatorv1.ConditionFalse, "", EventUnblocked},
 	}
 	for _, s := range scenarios {
