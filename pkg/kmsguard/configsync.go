@@ -42,6 +42,11 @@ type configSync struct {
 // revisions, and library-go's key controller stays free to react to the admin. Precondition and ReadinessCheck stay
 // wired as the second line.
 //
+// The gate judges the managed config as the resource sync's informer cache holds it, the copy it makes right
+// after: a live read judged one version while the sync copied a newer one (seen in the lab's misconfigured-kms
+// story, which then left a refused config in encryption-config). What remains is an informer update between the
+// two calls of one sync; the second line (Precondition) then refuses that copy's revision until its evidence passes.
+//
 // Call it after encryption.NewControllers, with the ResourceSyncController passed to it: library-go registers the
 // same destination there with a precondition of its own, and the last registration wins. While the feature gate is
 // off it does nothing, and library-go's registration stays.

@@ -280,7 +280,10 @@ func build(opts Options, t topology) (*Controllers, error) {
 	memory := kmsstate.ConfigMapMemory{Client: kube, Namespace: opts.OperatorNamespace, Name: kmsstate.DefaultConfigMapName}
 	keySecrets := opts.KubeInformers.InformersFor(kmsprecondition.KeySecretsNamespace).Core().V1().Secrets().Lister()
 	c := &Controllers{Deployer: opts.Deployer, Migrator: opts.Migrator}
-	keys := configKeys{configs: configs, synced: configs.Synced(managedNamespace, managedConfigName(opts.OperandNamespace))}
+	// The informer cache library-go's resource sync copies the managed encryption config from.
+	managedSecrets := opts.KubeInformers.InformersFor(managedNamespace).Core().V1().Secrets().Lister()
+	synced := configs.Synced(managedSecrets, managedNamespace, managedConfigName(opts.OperandNamespace))
+	keys := configKeys{configs: configs, synced: synced}
 	var holds *kmsrollback.HoldStore
 	if t.rollout != nil {
 		holds = kmsrollback.NewHoldStore(kube, opts.OperatorNamespace, RollbackConfigMapName)
@@ -346,11 +349,11 @@ func build(opts Options, t topology) (*Controllers, error) {
 	c.configSync = &configSync{
 		component: opts.OperandNamespace,
 		gate:      gate,
-		source:    configs.Synced(managedNamespace, managedConfigName(opts.OperandNamespace)),
+		source:    synced,
 		enabled: encryptionEnabled{
 			component: opts.OperandNamespace,
 			apiServer: opts.APIServerInformer.Lister(),
-			managed:   opts.KubeInformers.InformersFor(managedNamespace).Core().V1().Secrets().Lister().Secrets(managedNamespace),
+			managed:   managedSecrets.Secrets(managedNamespace),
 		},
 	}
 

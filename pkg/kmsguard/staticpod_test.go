@@ -28,6 +28,7 @@ import (
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	kubefake "k8s.io/client-go/kubernetes/fake"
+	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/cache"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -329,9 +330,17 @@ func TestConfigKeys(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			f := newFixture(t, &operatorv1.StaticPodOperatorStatus{OperatorStatus: operatorv1.OperatorStatus{LatestAvailableRevision: 1}}, s.objects...)
 			configs := revisions.Secrets(f.kube.CoreV1(), operandNamespace, f.operator)
+			managed := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+			for _, o := range s.objects {
+				if secret := o.(*corev1.Secret); secret.Namespace == managedNamespace {
+					if err := managed.Add(secret); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
 			keys, err := configKeys{
 				configs: configs,
-				synced:  configs.Synced(managedNamespace, managedConfigName(operandNamespace)),
+				synced:  configs.Synced(corev1listers.NewSecretLister(managed), managedNamespace, managedConfigName(operandNamespace)),
 				holds:   staticHolds{ids: s.held, err: s.heldErr},
 			}.KMSKeys(t.Context())
 			if s.wantErr != "" {

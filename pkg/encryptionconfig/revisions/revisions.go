@@ -15,6 +15,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+	corev1listers "k8s.io/client-go/listers/core/v1"
 )
 
 // Configs are the raw encryption configs the gate compares. Nil data means "no encryption config".
@@ -95,9 +96,28 @@ func (s *SecretSource) RevisionConfigs(ctx context.Context, revision int32) (Con
 // writes), against the latest available revision's config. The rollout gate judges it before the copy
 // (kmsprecondition.Gate.ConfigSyncPrecondition), so that a held KMS change never reaches encryption-config and the
 // revisions of every other change go on.
-func (s *SecretSource) Synced(namespace, name string) ConfigSource {
+//
+// The candidate is read from lister, the informer cache the resource sync copies from (its
+// v1helpers.CachedSecretGetter over the operator's KubeInformersForNamespaces), not from the API: the sync asks its
+// precondition and copies right after, from that cache, and a live read could judge another version than the one
+// copied (one the cache has not seen yet, or one it has seen since).
+func (s *SecretSource) Synced(lister corev1listers.SecretLister, namespace, name string) ConfigSource {
 	return ConfigSourceFunc(func(ctx context.Context) (Configs, error) {
-		return s.read(ctx, namespace, name)
+		configs, err := s.read(ctx, s.namespace, "")
+		if err != nil {
+			return Configs{}, err
+		}
+		configs.CandidateName = namespace + "/" + name
+		secret, err := lister.Secrets(namespace).Get(name)
+		switch {
+		case apierrors.IsNotFound(err):
+			configs.Candidate = nil
+		case err != nil:
+			return Configs{}, fmt.Errorf("reading secret %s/%s: %w", namespace, name, err)
+		default:
+			configs.Candidate = secret.Data[encryptiondata.EncryptionConfSecretKey]
+		}
+		return configs, nil
 	})
 }
 
@@ -124,9 +144,12 @@ func (s *SecretSource) read(ctx context.Context, candidateNamespace, candidateNa
 	if err != nil {
 		return Configs{}, fmt.Errorf("reading the operator status: %w", err)
 	}
-	configs := Configs{CandidateName: candidateNamespace + "/" + candidateName}
-	if configs.Candidate, err = s.get(ctx, candidateNamespace, candidateName); err != nil {
-		return Configs{}, err
+	var configs Configs
+	if candidateName != "" {
+		configs.CandidateName = candidateNamespace + "/" + candidateName
+		if configs.Candidate, err = s.get(ctx, candidateNamespace, candidateName); err != nil {
+			return Configs{}, err
+		}
 	}
 	// Revision 0 is "no revision yet": nothing is deployed.
 	if rev := status.LatestAvailableRevision; rev > 0 {

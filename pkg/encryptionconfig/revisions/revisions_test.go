@@ -11,6 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
+	corev1listers "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
 )
 
 func TestSecretSource(t *testing.T) {
@@ -82,16 +84,23 @@ func TestSecretSource(t *testing.T) {
 	}
 }
 
-// TestSynced: the candidate comes from the other namespace, the deployed config from the operand's latest revision.
+// TestSynced: the candidate comes from the informer cache of the other namespace, the deployed config from the
+// operand's latest revision.
 func TestSynced(t *testing.T) {
 	const ns, managed = "openshift-kube-apiserver", "openshift-config-managed"
 	secret := func(namespace, name, config string) *corev1.Secret {
 		return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}, Data: map[string][]byte{"encryption-config": []byte(config)}}
 	}
 	operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{LatestAvailableRevision: 2}, nil)
+	// The API has the newest managed config; the informer cache the resource sync copies from has not seen it yet:
+	// what the sync copies next is the cached one, so that is what is judged.
 	client := fake.NewClientset(secret(ns, "encryption-config", "copied"), secret(ns, "encryption-config-2", "two"),
-		secret(managed, "encryption-config-"+ns, "computed"))
-	got, err := Secrets(client.CoreV1(), ns, operator).Synced(managed, "encryption-config-"+ns).Configs(context.Background())
+		secret(managed, "encryption-config-"+ns, "newer"))
+	informerCache := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	if err := informerCache.Add(secret(managed, "encryption-config-"+ns, "computed")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Secrets(client.CoreV1(), ns, operator).Synced(corev1listers.NewSecretLister(informerCache), managed, "encryption-config-"+ns).Configs(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
