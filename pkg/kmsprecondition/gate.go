@@ -238,16 +238,11 @@ func (g *Gate) secondLineCheck(ctx context.Context, configs revisions.Configs) (
 	if g.wasSynced(revisions.CandidateHash(configs.Candidate)) {
 		return true, nil
 	}
-	spec, _, _, err := g.options.OperatorClient.GetOperatorState()
-	if err != nil {
-		return false, fmt.Errorf("reading the operator state: %w", err)
-	}
-	v, err := g.evaluate(ctx, configs, g.options.Clock.Now())
+	v, _, _, err := g.judge(ctx, configs)
 	if err != nil {
 		return false, err
 	}
-	g.decideForce(&v, spec)
-	if len(v.Blocking) == 0 || v.Forced {
+	if v.allowed() {
 		return true, nil
 	}
 	msg := fmt.Sprintf("no revision is created from %s (%s), which the resource sync did not let through in this process, until: %s; %s",
@@ -285,23 +280,32 @@ func (g *Gate) ReadinessCheck(ctx context.Context, revision int32) (bool, error)
 // check evaluates the configs, applies the conditions and emits the events. It returns (false, nil) while
 // blocked: waiting is not an error, and an error would also set the revision controller's own Degraded.
 func (g *Gate) check(ctx context.Context, configs revisions.Configs) (allowed bool, err error) {
-	spec, status, _, err := g.options.OperatorClient.GetOperatorState()
-	if err != nil {
-		return false, fmt.Errorf("reading the operator state: %w", err)
-	}
-	now := g.options.Clock.Now()
-	verdict, err := g.evaluate(ctx, configs, now)
+	verdict, previous, now, err := g.judge(ctx, configs)
 	if err != nil {
 		return false, err
 	}
-
-	g.decideForce(&verdict, spec)
-	conditions := g.conditions(verdict, status.Conditions, now)
-	g.emitEvents(verdict, status.Conditions, conditions)
+	conditions := g.conditions(verdict, previous, now)
+	g.emitEvents(verdict, previous, conditions)
 	if err := g.applyConditions(ctx, conditions); err != nil {
 		return false, err
 	}
-	return len(verdict.Blocking) == 0 || verdict.Forced, nil
+	return verdict.allowed(), nil
+}
+
+// judge evaluates configs with the override applied, and returns the conditions the operator had and the time of
+// the judgement; it writes nothing.
+func (g *Gate) judge(ctx context.Context, configs revisions.Configs) (verdict, []operatorv1.OperatorCondition, time.Time, error) {
+	spec, status, _, err := g.options.OperatorClient.GetOperatorState()
+	if err != nil {
+		return verdict{}, nil, time.Time{}, fmt.Errorf("reading the operator state: %w", err)
+	}
+	now := g.options.Clock.Now()
+	v, err := g.evaluate(ctx, configs, now)
+	if err != nil {
+		return verdict{}, nil, time.Time{}, err
+	}
+	g.decideForce(&v, spec)
+	return v, status.Conditions, now, nil
 }
 
 // decideForce sets whether the override forces the blocked candidate of v, or names another one.
@@ -380,6 +384,9 @@ type admittedKey struct {
 	// Unverified is true when the policy admitted it without evidence.
 	Unverified bool
 }
+
+// allowed says whether the candidate may roll out: nothing blocks it, or the override forces it.
+func (v verdict) allowed() bool { return len(v.Blocking) == 0 || v.Forced }
 
 // Gated says whether the candidate is the gate's business: it changes KMS providers or drops a read key.
 func (v verdict) Gated() bool { return v.KMSChanged || len(v.Dropped) > 0 }
