@@ -506,19 +506,19 @@ func (g *Gate) checkNewReadKeys(ctx context.Context, v *verdict, state *kmsstate
 	var unverified []string
 	var details []string
 	for _, id := range v.Keys.NewRead {
-		preflight := PreflightEvidence{Outcome: PreflightUnverified, Detail: "no preflight reader is configured"}
-		if g.options.Preflight != nil {
-			var err error
-			if preflight, err = g.options.Preflight.PreflightOf(ctx, id); err != nil {
-				return fmt.Errorf("reading the KMS preflight of key %s: %w", id, err)
-			}
-		}
 		if state != nil && !slices.Contains(state.KeyIDs, id) {
 			// kmsstate has not looked at the key yet (its key list reads the configs every sync): what it will
 			// find may refute the key, so no policy decides before it has.
 			v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: fmt.Errorf(
 				"kmsstate has not evaluated new key %s yet (it evaluated keys %v at %s)", id, state.KeyIDs, state.EvaluatedAt.UTC().Format(time.RFC3339))})
 			continue
+		}
+		preflight := PreflightEvidence{Outcome: PreflightUnverified, Detail: "no preflight reader is configured"}
+		if g.options.Preflight != nil {
+			var err error
+			if preflight, err = g.options.Preflight.PreflightOf(ctx, id); err != nil {
+				return fmt.Errorf("reading the KMS preflight of key %s: %w", id, err)
+			}
 		}
 		healthErr := staleErr
 		var faults []kmsstate.Failure
