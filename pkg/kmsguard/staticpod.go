@@ -142,6 +142,11 @@ type Intervals struct {
 	// RollbackWindow is how long the rollout gate keeps a replaced read key after the last migration away from
 	// it finished (kmsprecondition.Options.RollbackWindow).
 	RollbackWindow time.Duration
+	// NotReadyAfter is how long an apiserver pod of a new revision may stay not ready before kmsrollback counts
+	// the revision failed on that node: on a cluster without a startup monitor (every topology but
+	// SingleReplica) the only failure signal a crash-looping apiserver gives. Zero is
+	// kmsrollback.DefaultNotReadyAfter.
+	NotReadyAfter time.Duration
 }
 
 // Controllers are kmsguard's parts of an operator.
@@ -222,7 +227,7 @@ func NewStaticPodControllers(opts StaticPodOptions) (*Controllers, error) {
 		operator:         opts.OperatorClient,
 		staticPod:        opts.OperatorClient,
 		nodes:            kmsstate.StaticPodNodes(opts.OperatorClient),
-		rollout:          kmsrollback.StaticPodRollout(opts.OperatorClient, operandPods.Lister().Pods(opts.OperandNamespace), opts.OperandPodSelector, 0, nil),
+		rollout:          kmsrollback.StaticPodRollout(opts.OperatorClient, operandPods.Lister().Pods(opts.OperandNamespace), opts.OperandPodSelector, opts.Intervals.NotReadyAfter, nil),
 		rolloutInformers: []factory.Informer{operandPods.Informer()},
 	})
 }
