@@ -225,18 +225,26 @@ func (a *APIServer) start(opts APIServerOptions) error {
 	}
 	switch wait {
 	case WaitHealthy:
+		if opts.Abort != nil {
+			// envtest's Start cannot be ended early: wait for /healthz here instead.
+			if err := a.startInBackground(server, opts.startTimeout(), "/healthz", opts.Abort, func(code int) bool { return code == http.StatusOK }); err != nil {
+				a.record(EventStartFailed, configPath)
+				return err
+			}
+			break
+		}
 		server.StartTimeout = opts.startTimeout()
 		if err := server.Start(); err != nil {
 			a.record(EventStartFailed, configPath)
 			return fmt.Errorf("starting kube-apiserver-%d (log: %s): %w", a.index, a.LogPath(), err)
 		}
 	case WaitLive:
-		if err := a.startInBackground(server, opts.startTimeout(), func(code int) bool { return code == http.StatusOK }); err != nil {
+		if err := a.startInBackground(server, opts.startTimeout(), "/livez", nil, func(code int) bool { return code == http.StatusOK }); err != nil {
 			a.record(EventStartFailed, configPath)
 			return err
 		}
 	case WaitServing:
-		if err := a.startInBackground(server, opts.startTimeout(), func(int) bool { return true }); err != nil {
+		if err := a.startInBackground(server, opts.startTimeout(), "/livez", nil, func(int) bool { return true }); err != nil {
 			a.record(EventStartFailed, configPath)
 			return err
 		}
@@ -249,15 +257,16 @@ func (a *APIServer) start(opts APIServerOptions) error {
 	return a.provisionAdmin(server)
 }
 
-// startInBackground starts server and returns once /livez answers with a status accept takes: 200 for
-// WaitLive, whatever /healthz says; any answer for WaitServing.
+// startInBackground starts server and returns once path answers with a status accept takes: /livez 200 for
+// WaitLive, whatever /healthz says; /livez with any answer for WaitServing; /healthz 200 for a WaitHealthy start
+// that abort may end.
 //
 // envtest waits for /healthz only and kills the process when that does not pass in time, but an apiserver
 // whose KMS plugin is down never passes /healthz. So envtest's Start runs in the background with a timeout
 // longer than any test, and this waits for /livez itself; Stop ends the process and collects that Start.
 // An option in envtest to choose the health endpoint (controlplane.APIServer's processState.HealthCheck is
 // not exported) would remove this adapter.
-func (a *APIServer) startInBackground(server *envtest.APIServer, timeout time.Duration, accept func(code int) bool) error {
+func (a *APIServer) startInBackground(server *envtest.APIServer, timeout time.Duration, path string, abort <-chan struct{}, accept func(code int) bool) error {
 	server.StartTimeout = 24 * time.Hour
 	pending := make(chan error, 1)
 	go func() { pending <- server.Start() }()
@@ -270,14 +279,23 @@ func (a *APIServer) startInBackground(server *envtest.APIServer, timeout time.Du
 	probe := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // a local test apiserver's self-signed /livez, see above
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
+	if abort != nil {
+		go func() {
+			select {
+			case <-abort:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
 	err := wait.PollUntilContextCancel(ctx, 200*time.Millisecond, true, func(ctx context.Context) (bool, error) {
 		select {
 		case err := <-pending:
 			pending <- err // keep it for Stop
-			return false, fmt.Errorf("kube-apiserver-%d exited before /livez passed: %w", a.index, err)
+			return false, fmt.Errorf("kube-apiserver-%d exited before %s passed: %w", a.index, path, err)
 		default:
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, server.SecureServing.URL("https", "/livez").String(), nil)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, server.SecureServing.URL("https", path).String(), nil)
 		if err != nil {
 			return false, err
 		}
@@ -290,7 +308,7 @@ func (a *APIServer) startInBackground(server *envtest.APIServer, timeout time.Du
 	})
 	if err != nil {
 		_ = a.Stop()
-		return fmt.Errorf("waiting for /livez of kube-apiserver-%d (log: %s): %w", a.index, a.LogPath(), err)
+		return fmt.Errorf("waiting for %s of kube-apiserver-%d (log: %s): %w", path, a.index, a.LogPath(), err)
 	}
 	return nil
 }

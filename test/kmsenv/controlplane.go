@@ -48,6 +48,10 @@ type APIServerOptions struct {
 	// Zero means 90 s, room for a loaded CI machine; the lab's startup-monitor stand-in gives up sooner, as
 	// the startup monitor does.
 	StartTimeout time.Duration
+	// Abort, when not nil, ends a WaitHealthy start that is still waiting once it is closed, as the timeout
+	// does: the process is stopped and the start fails. A kubelet stands in for it when the pod's manifest
+	// changes while a container restarts.
+	Abort <-chan struct{}
 }
 
 // WaitFor is the health endpoint that must answer 200 before Start returns.
