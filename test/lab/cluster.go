@@ -48,10 +48,11 @@ func apiServerOptions(encryptionConfigFile string) kmsenv.APIServerOptions {
 	}
 }
 
-// StartupTimeout is how long the node agent's startup-monitor stand-in waits for a kube-apiserver to become
-// healthy before it falls back to the last good revision. A healthy lab apiserver starts in about 4 s on 2
-// cores; one whose KMS plugin cannot work never does. (OpenShift's startup monitor waits minutes: a real
-// apiserver starts slower.)
+// StartupTimeout is how long the node agent waits for a kube-apiserver to become healthy before it takes the start
+// as failed: on a single node its startup-monitor stand-in then falls back to the last good revision; on three
+// its kubelet restarts the container with back-off (a liveness probe's verdict). A healthy lab apiserver starts in
+// about 4 s on 2 cores; one whose KMS plugin cannot work never does. (OpenShift's startup monitor waits minutes:
+// a real apiserver starts slower.)
 const StartupTimeout = 45 * time.Second
 
 // createClusterObjects creates what exists in a cluster before kube-apiserver-operator's controllers start:
@@ -128,10 +129,17 @@ func podManifest() *corev1.Pod {
 		},
 		Spec: corev1.PodSpec{
 			Containers: []corev1.Container{{
-				Name:  "kube-apiserver",
-				Image: "kmsguard-lab/kube-apiserver",
-				Args:  []string{"--encryption-provider-config=/etc/kubernetes/static-pod-resources/secrets/encryption-config/encryption-config"},
+				Name:         "kube-apiserver",
+				Image:        "kmsguard-lab/kube-apiserver",
+				Args:         []string{"--encryption-provider-config=/etc/kubernetes/static-pod-resources/secrets/encryption-config/encryption-config"},
+				VolumeMounts: []corev1.VolumeMount{{Name: "resource-dir", MountPath: "/etc/kubernetes/static-pod-resources"}},
 			}},
+			// As kube-apiserver-operator's manifest has it: library-go's sidecar builder mounts this volume into the
+			// plugin sidecars of a static pod, which read their credentials from the revision's files. (The
+			// operator substitutes REVISION when it writes each revision; the lab's node agent maps the mount to the
+			// revision's directory itself.)
+			Volumes: []corev1.Volume{{Name: "resource-dir", VolumeSource: corev1.VolumeSource{
+				HostPath: &corev1.HostPathVolumeSource{Path: "/etc/kubernetes/static-pod-resources/kube-apiserver-pod-REVISION"}}}},
 			HostNetwork:       true,
 			PriorityClassName: "system-node-critical",
 		},

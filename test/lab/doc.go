@@ -10,18 +10,24 @@
 //     and Infrastructure resources with their CRDs, the operator's namespaces, a Node per control-plane node
 //     and the static pod's manifest (the "kube-apiserver-pod" ConfigMap that kube-apiserver-operator's target
 //     config controller writes);
-//   - a node agent per node (node.go) that plays the kubelet, the installer and the startup monitor: it
-//     carries out the installer pods library-go's installer controller creates, one revision at a time, by
-//     installing that revision's encryption config into the node's directory and restarting the node's
-//     kube-apiserver; it mirrors the process as the kube-apiserver Pod the static-pod controllers read; and it
-//     serves a fake KMS v2 plugin (pkg/kmsplugin/fake) for every KMS key of the node's config, at library-go's
-//     socket name kms-<key id>.sock in the node's directory, all backed by one simulated KMS;
-//   - the operator (operator.go): library-go's static-pod controllers (revision, installer, installer state,
+//   - a node agent per node (node.go) that plays the kubelet, the installer and, on a single node only, the
+//     startup monitor: it carries out the installer pods library-go's installer controller creates, one
+//     revision at a time, by installing that revision's manifest and encryption config into the node's
+//     directory and replacing the node's pod: the KMS plugin sidecars and health reporter sidecar library-go's
+//     builder put in the installed manifest (sidecars.go), each plugin a fake KMS v2 plugin (pkg/kmsplugin/fake)
+//     configured from its sidecar's arguments, serving in the pod's own socket directory and backed by one
+//     simulated KMS, then the node's kube-apiserver; it mirrors the process as the kube-apiserver Pod the
+//     static-pod controllers read, and restarts an apiserver that does not become healthy with the kubelet's
+//     back-off;
+//   - the operator (operator.go): a stand-in for kube-apiserver-operator's target config controller that writes
+//     the static pod manifest with library-go's KMS sidecar builder (targetconfig.go), library-go's static-pod
+//     controllers (revision, installer, installer state,
 //     node, static pod state, ...) built with staticpod.NewBuilder and its encryption controllers (key, state,
 //     prune, migration, condition) built with encryption.NewControllers, wired as kube-apiserver-operator
 //     wires them, plus kmsguard's controllers: kmsstate (fed by a kmsguard health reporter per node and by each
 //     kube-apiserver's /healthz/kms-providers and metrics), the rollout gate (kmsprecondition, as the revision
-//     controller's precondition and readiness check, judging dropped read keys by the census), kmsmigration's
+//     controller's precondition and readiness check composed with the operator's own KMS sidecar check, and as the
+//     hold on the resource sync of the encryption config, judging dropped read keys by the census), kmsmigration's
 //     Migrator in place of library-go's migrator with its controller and the census of etcd
 //     (VerificationController), kmsrollback (its HoldingDeployer around library-go's deployer, and its
 //     controller) and lost-key recovery.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -84,8 +83,8 @@ func (l *Lab) Inject(ctx context.Context, in Injection) (string, error) {
 	case FaultPluginStop, FaultPluginStart:
 		var done []string
 		for _, n := range nodes {
-			for _, socket := range n.setPluginsRunning(in.Fault == FaultPluginStart) {
-				done = append(done, n.Name()+" key "+keyIDOfSocket(socket))
+			for _, keyID := range n.setPluginsRunning(in.Fault == FaultPluginStart) {
+				done = append(done, n.Name()+" key "+keyID)
 			}
 		}
 		if len(done) == 0 {
@@ -188,24 +187,27 @@ func faultList() string {
 	return strings.Join(out, ", ")
 }
 
-// setPluginsRunning stops or starts every plugin of the node and returns their sockets.
+// setPluginsRunning stops or starts every plugin of the node's running pod and returns their key ids.
 func (n *Node) setPluginsRunning(running bool) []string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	sockets := make([]string, 0, len(n.plugins))
-	for socket, plugin := range n.plugins {
+	if n.pod == nil {
+		return nil
+	}
+	var keyIDs []string
+	for _, keyID := range n.pod.sortedKeys() {
+		plugin := n.pod.plugins[keyID]
 		if running {
 			if err := plugin.Start(); err != nil {
-				n.logf("%s: starting the KMS plugin on %s: %v", n.name, socket, err)
+				n.logf("%s: starting the KMS plugin of key %s: %v", n.name, keyID, err)
 				continue
 			}
 		} else {
 			plugin.Stop()
 		}
-		sockets = append(sockets, socket)
+		keyIDs = append(keyIDs, keyID)
 	}
-	sort.Strings(sockets)
-	return sockets
+	return keyIDs
 }
 
 // setPluginLatency sets the added latency of the node's plugins, and of those it starts later.
@@ -213,7 +215,10 @@ func (n *Node) setPluginLatency(d time.Duration) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.latency = d
-	for _, plugin := range n.plugins {
+	if n.pod == nil {
+		return
+	}
+	for _, plugin := range n.pod.plugins {
 		plugin.SetLatency(d)
 	}
 }

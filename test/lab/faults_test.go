@@ -29,7 +29,7 @@ func TestInjectRefusesWhatItCannotDo(t *testing.T) {
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			kms := fake.NewKMS()
-			l := &Lab{kms: kms, nodes: []*Node{{name: "master-0", plugins: map[string]*fake.Plugin{}}, {name: "master-1", plugins: map[string]*fake.Plugin{}}}}
+			l := &Lab{kms: kms, nodes: []*Node{{name: "master-0"}, {name: "master-1"}}}
 			_, err := l.Inject(context.Background(), s.in)
 			if err == nil || !strings.Contains(err.Error(), s.wantErr) {
 				t.Fatalf("Inject(%+v) = %v, want an error containing %q", s.in, err, s.wantErr)

@@ -29,6 +29,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
+	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
@@ -73,6 +74,48 @@ type Options struct {
 	// ControllerLog, when set, receives the log of the controllers (klog, process-wide: library-go logs
 	// through it). Nil leaves klog as it is.
 	ControllerLog io.Writer
+	// Timings are the operator's timeouts; a zero field is what the operator uses on a cluster.
+	Timings OperatorTimings
+}
+
+// OperatorTimings are the operator's timeouts that decide how long a rollout and a revert take, set through
+// the options kube-apiserver-operator and kmsguard would set. The lab may shorten them (ShortOperatorTimings) so
+// that `make test` stays within its time; `make run` uses the cluster's (a zero field).
+type OperatorTimings struct {
+	// MinReadyDuration is library-go's installer controller's WithMinReadyDuration: how long every updated
+	// apiserver must have been ready before the next node's turn. Zero is kube-apiserver-operator's 30 s.
+	MinReadyDuration time.Duration
+	// NotReadyAfter is kmsguard.Intervals.NotReadyAfter: how long a new revision's apiserver may stay not
+	// ready before kmsrollback counts the revision failed there. Zero is kmsrollback.DefaultNotReadyAfter.
+	NotReadyAfter time.Duration
+}
+
+// operatorMinReadyDuration is kube-apiserver-operator's WithMinReadyDuration (starter.go at c813e820).
+const operatorMinReadyDuration = 30 * time.Second
+
+// ShortOperatorTimings are the timings `make test` runs the lab with: a 5 s minimum ready time instead of 30 s
+// (the tour rolls out a dozen revisions to three nodes), and a revert from a not-ready apiserver after 90 s
+// instead of 5 minutes (a lab apiserver that can start does so in under 10 s).
+func ShortOperatorTimings() OperatorTimings {
+	return OperatorTimings{MinReadyDuration: 5 * time.Second, NotReadyAfter: 90 * time.Second}
+}
+
+// withDefaults fills the zero fields with the cluster's values.
+func (t OperatorTimings) withDefaults() OperatorTimings {
+	if t.MinReadyDuration == 0 {
+		t.MinReadyDuration = operatorMinReadyDuration
+	}
+	if t.NotReadyAfter == 0 {
+		t.NotReadyAfter = kmsrollback.DefaultNotReadyAfter
+	}
+	return t
+}
+
+// String says the timings as a header line reads them.
+func (t OperatorTimings) String() string {
+	t = t.withDefaults()
+	return fmt.Sprintf("minimum ready time %s (the operator's %s), revert after not ready for %s (kmsguard's default %s)",
+		t.MinReadyDuration, operatorMinReadyDuration, t.NotReadyAfter, kmsrollback.DefaultNotReadyAfter)
 }
 
 // Lab is a running lab. Its methods are safe for concurrent use.
@@ -86,6 +129,7 @@ type Lab struct {
 	kube      kubernetes.Interface
 	operators operatorclient.Interface
 	operator  *Operator
+	timings   OperatorTimings
 	logMu     sync.Mutex
 	log       io.Writer
 
@@ -116,7 +160,7 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	if opts.ControllerLog != nil {
 		redirectKlog(opts.ControllerLog)
 	}
-	l := &Lab{dir: dir, kms: fake.NewKMS(), log: opts.Log}
+	l := &Lab{dir: dir, kms: fake.NewKMS(), log: opts.Log, timings: opts.Timings.withDefaults()}
 	if l.log == nil {
 		l.log = io.Discard
 	}
@@ -175,7 +219,7 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	runCtx, cancel := context.WithCancel(context.Background())
 	l.runCtx, l.cancel = runCtx, cancel
 	for i := 0; i < opts.Nodes; i++ {
-		node, err := newNode(l, i, kubeClient)
+		node, err := newNode(ctx, l, i, kubeClient)
 		if err != nil {
 			return nil, err
 		}
@@ -198,7 +242,7 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if l.operator, err = startOperator(runCtx, l.restConfig, etcd, apiservers); err != nil {
+	if l.operator, err = startOperator(runCtx, l.restConfig, etcd, apiservers, l.timings); err != nil {
 		return nil, err
 	}
 	if err := l.WaitForRevision(ctx, 1); err != nil {
@@ -218,7 +262,7 @@ func (l *Lab) Stop() error {
 	}
 	l.done.Wait()
 	for _, n := range l.nodes {
-		n.stopAllPlugins()
+		n.stopPod()
 	}
 	if l.cp == nil {
 		return nil
@@ -250,6 +294,9 @@ func (l *Lab) RESTConfig() *rest.Config { return rest.CopyConfig(l.restConfig) }
 
 // KMS is the simulated KMS every node's plugins use.
 func (l *Lab) KMS() *fake.KMS { return l.kms }
+
+// Timings are the operator timeouts the lab runs with.
+func (l *Lab) Timings() OperatorTimings { return l.timings }
 
 // Nodes are the node agents, master-0 first.
 func (l *Lab) Nodes() []*Node { return append([]*Node(nil), l.nodes...) }

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"os"
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
@@ -74,7 +75,7 @@ const etcdPrefix = "/registry"
 
 // startOperator builds and starts every controller; they run until ctx is done. It returns once the informers
 // have been started.
-func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apiservers *apiserverprobe.Prober) (*Operator, error) {
+func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apiservers *apiserverprobe.Prober, timings OperatorTimings) (*Operator, error) {
 	kubeClient, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -155,7 +156,8 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 			},
 			// Each kube-apiserver's own view: /healthz/kms-providers and its KMS metrics.
 			APIServers: apiservers,
-			Intervals:  kmsguard.Intervals{ReportInterval: reportInterval, Verify: verifyInterval, Recovery: recoveryInterval},
+			Intervals: kmsguard.Intervals{ReportInterval: reportInterval, Verify: verifyInterval, Recovery: recoveryInterval,
+				NotReadyAfter: timings.NotReadyAfter},
 		},
 		OperatorClient:     operatorClient,
 		OperandPodSelector: labels.Set{"apiserver": "true"}.AsSelector(),
@@ -190,24 +192,41 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 		return nil, err
 	}
 
+	// The static pod manifest with library-go's KMS plugin sidecars, as kube-apiserver-operator's target config
+	// controller writes it.
+	targetConfig := newTargetConfigController(kubeClient, kubeInformers.InformersFor(TargetNamespace).Core().V1().Secrets().Informer(), recorder)
+
 	// library-go's static-pod controllers, as kube-apiserver-operator builds them, less what the lab has no
-	// use for (certificates, pruning, the PDB guard, the startup monitor's own pod).
+	// use for (certificates, the PDB guard, the startup monitor's own pod: the node agent of a single-node lab
+	// plays the startup monitor, see Node). Without a garbage collector, pruning removes the revisions' status
+	// ConfigMaps and the nodes' installed files, not the revisioned copies they own.
+	// library-go's prune controller reads its pruner pods' image from the environment, as kube-apiserver-operator's
+	// Deployment sets it.
+	if os.Getenv("OPERATOR_IMAGE") == "" {
+		if err := os.Setenv("OPERATOR_IMAGE", operatorImage); err != nil {
+			return nil, err
+		}
+	}
 	versionRecorder := status.NewVersionGetter()
 	staticPodControllers, err := staticpod.NewBuilder(operatorClient, kubeClient, kubeInformers, clusterInformers, configInformers, clock.RealClock{}).
 		WithEvents(recorder).
 		// The node agents play the installer; the image (kube-apiserver-operator's, from $OPERATOR_IMAGE) only has
 		// to be valid.
-		WithCustomInstaller([]string{"cluster-kube-apiserver-operator", "installer"}, func(pod *corev1.Pod, _ string, _ *operatorv1.StaticPodOperatorSpec, _ int32) error {
-			pod.Spec.Containers[0].Image = "kmsguard-lab/cluster-kube-apiserver-operator"
+		WithCustomInstaller([]string{operatorBinary, "installer"}, func(pod *corev1.Pod, _ string, _ *operatorv1.StaticPodOperatorSpec, _ int32) error {
+			pod.Spec.Containers[0].Image = operatorImage
 			return nil
 		}).
 		WithRevisionedResources(TargetNamespace, staticPodName,
 			[]revisioncontroller.RevisionResource{{Name: podConfigMapName}},
 			[]revisioncontroller.RevisionResource{{Name: encryptiondata.EncryptionConfSecretName, Optional: true}}).
+		// The node agents play the pruner too; library-go takes its image from $OPERATOR_IMAGE (set in Start).
+		WithPruning([]string{operatorBinary, "prune"}, podConfigMapName).
 		WithVersioning("kube-apiserver", versionRecorder).
 		WithOperandPodLabelSelector(labels.Set{"apiserver": "true"}.AsSelector()).
 		WithRevisionControllerPrecondition(guard.Precondition).
-		WithRevisionControllerReadinessCheck(guard.ReadinessCheck).
+		// kube-apiserver-operator's own check first, composed with kmsguard's, as the integration patch does.
+		WithRevisionControllerReadinessCheck(kmsguard.AllReady(kmsRevisionReadinessCheck(kubeClient), guard.ReadinessCheck)).
+		WithMinReadyDuration(timings.MinReadyDuration).
 		ToControllers()
 	if err != nil {
 		return nil, err
@@ -220,6 +239,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 
 	go staticPodControllers.Start(ctx)
 	go resourceSyncer.Run(ctx, 1)
+	go targetConfig.Run(ctx, 1)
 	go encryptionControllers.Run(ctx, 1)
 	go guard.Run(ctx, 1)
 	return &Operator{Client: operatorClient, KMSState: guard.KMSState, Migrator: guard.KMSMigrator, Verification: guard.Verification, migrationHold: hold}, nil
