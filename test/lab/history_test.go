@@ -1,0 +1,133 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
+)
+
+var t0 = time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+
+func at(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+
+func TestOneAtATime(t *testing.T) {
+	scenarios := []struct {
+		name         string
+		starts       []APIServerStart
+		wantRestarts int
+		wantLongest  time.Duration
+		wantErr      string
+	}{
+		{name: "first starts are no restarts", starts: []APIServerStart{{Node: "master-0", Up: at(1)}, {Node: "master-1", Up: at(1)}}},
+		{
+			name: "one node after the other",
+			starts: []APIServerStart{
+				{Node: "master-0", Down: at(10), Up: at(14)},
+				{Node: "master-1", Down: at(20), Up: at(23)},
+				{Node: "master-2", Down: at(23), Up: at(30)},
+			},
+			wantRestarts: 3, wantLongest: 7 * time.Second,
+		},
+		{
+			name: "two down at once",
+			starts: []APIServerStart{
+				{Node: "master-0", Down: at(10), Up: at(14)},
+				{Node: "master-1", Down: at(13), Up: at(16)},
+			},
+			wantRestarts: 2, wantLongest: 4 * time.Second, wantErr: "master-1 restarted",
+		},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			restarts, longest, err := OneAtATime(s.starts)
+			if s.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), s.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, s.wantErr)
+				}
+				return
+			}
+			if err != nil || restarts != s.wantRestarts || longest != s.wantLongest {
+				t.Errorf("OneAtATime = %d, %s, %v; want %d, %s, nil", restarts, longest, err, s.wantRestarts, s.wantLongest)
+			}
+		})
+	}
+}
+
+// secretsConfig is an encryption config for Secrets with providers in order, each "kms:<name>" or "aescbc".
+func secretsConfig(providers ...string) *apiserverv1.EncryptionConfiguration {
+	r := apiserverv1.ResourceConfiguration{Resources: []string{"secrets"}}
+	for _, p := range providers {
+		if name, ok := strings.CutPrefix(p, "kms:"); ok {
+			r.Providers = append(r.Providers, apiserverv1.ProviderConfiguration{KMS: &apiserverv1.KMSConfiguration{
+				APIVersion: "v2", Name: name, Endpoint: "unix:///var/run/kmsplugin/kms-2.sock"}})
+			continue
+		}
+		r.Providers = append(r.Providers, apiserverv1.ProviderConfiguration{AESCBC: &apiserverv1.AESConfiguration{
+			Keys: []apiserverv1.Key{{Name: "1", Secret: "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ="}}}})
+	}
+	r.Providers = append(r.Providers, apiserverv1.ProviderConfiguration{Identity: &apiserverv1.IdentityConfiguration{}})
+	return &apiserverv1.EncryptionConfiguration{Resources: []apiserverv1.ResourceConfiguration{r}}
+}
+
+func TestReadKeyFirst(t *testing.T) {
+	secrets := schema.GroupResource{Resource: "secrets"}
+	aescbc, read, write := secretsConfig("aescbc"), secretsConfig("aescbc", "kms:2_secrets"), secretsConfig("kms:2_secrets", "aescbc")
+	scenarios := []struct {
+		name      string
+		starts    []APIServerStart
+		wantFirst string
+		wantErr   string
+	}{
+		{
+			name: "every node reads before the first writes",
+			starts: []APIServerStart{
+				{Node: "master-0", Up: at(1), Config: aescbc}, {Node: "master-1", Up: at(1), Config: aescbc},
+				{Node: "master-0", Down: at(10), Up: at(14), Config: read},
+				{Node: "master-1", Down: at(20), Up: at(24), Config: read},
+				{Node: "master-1", Down: at(30), Up: at(34), Config: write},
+				{Node: "master-0", Down: at(40), Up: at(44), Config: write},
+			},
+			wantFirst: "master-1",
+		},
+		{
+			name: "a node writes while another cannot read",
+			starts: []APIServerStart{
+				{Node: "master-0", Up: at(1), Config: aescbc}, {Node: "master-1", Up: at(1), Config: aescbc},
+				{Node: "master-0", Down: at(10), Up: at(14), Config: write},
+				{Node: "master-1", Down: at(20), Up: at(24), Config: write},
+			},
+			wantErr: "master-1 ran with config",
+		},
+		{
+			name: "a node that never started a config before the writer counts as unable to read",
+			starts: []APIServerStart{
+				{Node: "master-0", Up: at(1), Config: aescbc},
+				{Node: "master-0", Down: at(10), Up: at(14), Config: write},
+				{Node: "master-1", Down: at(20), Up: at(24), Config: write},
+			},
+			wantErr: "master-1 ran with config <none>",
+		},
+		{
+			name:    "no writer",
+			starts:  []APIServerStart{{Node: "master-0", Up: at(1), Config: read}},
+			wantErr: "no apiserver started writing secrets",
+		},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			first, provider, err := ReadKeyFirst(s.starts, secrets, t0)
+			if s.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), s.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, s.wantErr)
+				}
+				return
+			}
+			if err != nil || first.Node != s.wantFirst || provider != "2_secrets" {
+				t.Errorf("ReadKeyFirst = %s, %q, %v; want %s, 2_secrets, nil", first.Node, provider, err, s.wantFirst)
+			}
+		})
+	}
+}
