@@ -62,12 +62,19 @@ func byErrorThreshold(qps int) bound {
 	return bound{fill + detectionSlack, fmt.Sprintf("%d failed requests at %d/s (%s) + %s", kmsmigration.DefaultErrorThreshold, qps, fill, detectionSlack)}
 }
 
-// byFallback bounds a revision that cannot start, once library-go wrote the candidate config after took: its
-// revision, the first node's install, the lab's startup monitor giving up (lab.StartupTimeout), the installer's
-// record of the fallback and kmsrollback's revert.
-func byFallback(took time.Duration) bound {
-	return bound{took + lab.StartupTimeout + 3*detectionSlack, fmt.Sprintf("library-go's candidate config (written after %s) + the startup monitor's %s + 3 x %s",
-		took.Round(100*time.Millisecond), lab.StartupTimeout, detectionSlack)}
+// byRevert bounds a revision that cannot start, once library-go wrote the candidate config after took: its
+// revision, the first node's install, then the failure signal kmsrollback reverts on, and its revert. On a single
+// node the startup monitor gives up after lab.StartupTimeout and the installer records its fallback; on three
+// nodes there is no startup monitor (kube-apiserver-operator runs it only on SingleReplica), and kmsrollback
+// counts the apiserver's pod failed once it has not been ready for the lab's NotReadyAfter.
+func byRevert(l *lab.Lab, took time.Duration) bound {
+	if len(l.Nodes()) == 1 {
+		return bound{took + lab.StartupTimeout + 3*detectionSlack, fmt.Sprintf("library-go's candidate config (written after %s) + the startup monitor's %s + 3 x %s",
+			took.Round(100*time.Millisecond), lab.StartupTimeout, detectionSlack)}
+	}
+	notReady := l.Timings().NotReadyAfter
+	return bound{took + notReady + 3*detectionSlack, fmt.Sprintf("library-go's candidate config (written after %s) + kmsrollback's NotReadyAfter %s + 3 x %s",
+		took.Round(100*time.Millisecond), notReady, detectionSlack)}
 }
 
 // detected records that the story's fault was reported after d by the condition by, against b; a detection

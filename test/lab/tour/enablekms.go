@@ -1,0 +1,121 @@
+package tour
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	configv1 "github.com/openshift/api/config/v1"
+	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/operator/encryption/state"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsguard"
+	"github.com/kmsguard/kmsguard/test/lab"
+)
+
+func enableKMS(ctx context.Context, env *Env, res *Result) error {
+	l := env.Lab
+	env.Logf("switching to aescbc first")
+	if err := l.SetEncryption(ctx, configv1.EncryptionTypeAESCBC); err != nil {
+		return err
+	}
+	if _, err := l.WaitForEncryption(ctx, state.AESCBC); err != nil {
+		return err
+	}
+	env.Logf("switching to KMS")
+	// Nothing an admin must act on happens in a KMS enablement: every condition of kmsguard's named *Degraded is
+	// sampled each second from the switch until the census proved the result.
+	degraded := sampleDegraded(ctx, env, time.Second)
+	switched := time.Now()
+	if err := l.SetEncryption(ctx, configv1.EncryptionTypeKMS); err != nil {
+		return err
+	}
+	keyID, err := l.WaitForEncryption(ctx, state.KMS)
+	if err != nil {
+		return err
+	}
+	rolledOut := time.Since(switched)
+	// Under the KMS key: a scan that started after the switch but before the KMS key wrote proves aescbc.
+	reports, err := l.WaitForVerified(ctx, switched, l.KMS().CurrentKEKID())
+	if err != nil {
+		res.problemf("%v", err)
+		return nil
+	}
+	res.Recovered, res.Recovery = time.Since(switched), "done: rolled out, migrated and proven from etcd"
+	samples, seen := degraded()
+	if len(seen) > 0 {
+		res.problemf("a kmsguard *Degraded condition was True during the enablement (%d samples): %s", samples, strings.Join(seen, "; "))
+	} else {
+		res.notef("no kmsguard *Degraded condition was True in %d samples, one a second", samples)
+	}
+	res.notef("KMS key %s rolled out to every node and migrated after %s; the census proved it %s later", keyID, rolledOut.Round(time.Second), (res.Recovered - rolledOut).Round(time.Second))
+	for _, report := range reports {
+		for _, r := range report.Resources {
+			res.notef("%s: %d of %d values in etcd under %s", r.Resource, r.UnderWriteKey, r.Total, report.WriteKey)
+		}
+	}
+	for _, p := range l.Operator().Migrator.Progress() {
+		if !p.Finished.IsZero() && !p.Finished.Before(switched) {
+			res.notef("migration of %s: %d objects in %s", p.Resource, p.Counts.Done(), p.Finished.Sub(p.Started).Round(100*time.Millisecond))
+		}
+	}
+	starts, err := l.APIServerStarts()
+	if err != nil {
+		return err
+	}
+	restarts, longest, err := lab.OneAtATime(starts)
+	if err != nil {
+		res.problemf("%v", err)
+	} else {
+		res.notef("%d apiserver restarts, one at a time, the longest %s", restarts, longest.Round(100*time.Millisecond))
+	}
+	first, provider, err := lab.ReadKeyFirst(starts, schema.GroupResource{Resource: "secrets"}, switched)
+	if err != nil {
+		res.problemf("%v", err)
+	} else {
+		res.notef("every node read with KMS provider %s before %s wrote with it", provider, first.Node)
+	}
+	return nil
+}
+
+// sampleDegraded reads the operator's conditions every interval until the returned function is called, which
+// stops the sampling and returns how many samples were taken and each kmsguard-owned *Degraded condition seen True
+// (type, reason and first line, once each).
+func sampleDegraded(ctx context.Context, env *Env, interval time.Duration) func() (int, []string) {
+	owned := sets.New(kmsguard.OwnedConditionTypes...)
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	var samples int
+	var seen []string
+	go func() {
+		defer close(done)
+		seenOnce := sets.New[string]()
+		ticker := time.NewTicker(interval)
+		defer ticker.Stop()
+		for {
+			if _, status, _, err := env.Lab.Operator().Client.GetStaticPodOperatorState(); err == nil {
+				samples++
+				for _, c := range status.Conditions {
+					if owned.Has(c.Type) && strings.HasSuffix(c.Type, "Degraded") && c.Status == operatorv1.ConditionTrue {
+						if key := describe(c); !seenOnce.Has(key) {
+							seenOnce.Insert(key)
+							seen = append(seen, key+": "+firstLine(c.Message))
+						}
+					}
+				}
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+			}
+		}
+	}()
+	return func() (int, []string) {
+		cancel()
+		<-done
+		return samples, seen
+	}
+}

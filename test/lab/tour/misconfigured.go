@@ -1,0 +1,129 @@
+package tour
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	operatorv1 "github.com/openshift/api/operator/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
+	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
+	"github.com/kmsguard/kmsguard/test/kmsenv"
+	"github.com/kmsguard/kmsguard/test/lab"
+)
+
+func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
+	l := env.Lab
+	lastGood, err := latestRevision(l)
+	if err != nil {
+		return err
+	}
+	kube, err := kubernetes.NewForConfig(l.RESTConfig())
+	if err != nil {
+		return err
+	}
+	before, err := candidateVersion(ctx, kube)
+	if err != nil {
+		return err
+	}
+	did, err := l.Inject(ctx, lab.Injection{Fault: lab.FaultBadKMSConfig})
+	if err != nil {
+		return err
+	}
+	injected := time.Now()
+	env.Logf("%s", did)
+	// library-go's key controller makes a key for the new configuration once its preflight passed (the
+	// always-succeed stub, as both operators wire it), and its state controller writes the config that adds the key
+	// as a read key.
+	var candidate time.Duration
+	if err := poll(ctx, 100*time.Millisecond, storyTimeout, func() bool {
+		v, err := candidateVersion(ctx, kube)
+		candidate = time.Since(injected)
+		return err == nil && v != before
+	}); err != nil {
+		res.problemf("library-go wrote no candidate encryption config for the new KMS: %v", err)
+		return nil
+	}
+	// Nothing refutes the key before its revision: the stub's result proves nothing, and no plugin of the key runs
+	// before the revision that brings it. The gate admits it by its default policy and says so.
+	var failing int32
+	if err := poll(ctx, 250*time.Millisecond, storyTimeout, func() bool {
+		r, err := latestRevision(l)
+		failing = r
+		return err == nil && r > lastGood
+	}); err != nil {
+		res.problemf("no revision was made for the new KMS key: %v", err)
+		return nil
+	}
+	admitted, err := kube.CoreV1().Events(lab.OperatorNamespace).List(ctx, metav1.ListOptions{
+		FieldSelector: fields.OneTermEqualSelector("reason", kmsprecondition.EventReadKeyAdmittedUnverified).String()})
+	switch {
+	case err != nil:
+		return err
+	case len(admitted.Items) == 0:
+		res.problemf("revision %d was made without a %s event saying why", failing, kmsprecondition.EventReadKeyAdmittedUnverified)
+	default:
+		res.notef("revision %d admitted: %s", failing, firstLine(admitted.Items[len(admitted.Items)-1].Message))
+	}
+	reverted, _, err := waitCondition(ctx, env, kmsrollback.ConditionDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionTrue && c.Reason == string(kmsrollback.ReasonRevertedFailingKMSConfig) &&
+			strings.Contains(c.Message, fmt.Sprintf("revision %d ", failing))
+	})
+	if err != nil {
+		res.problemf("the failing revision %d was not reverted: %v", failing, err)
+		return nil
+	}
+	res.detected(time.Since(injected), describe(reverted), byRevert(l, candidate))
+	if err := l.WaitForRevision(ctx, failing+1); err != nil {
+		res.problemf("the revert after revision %d did not roll out: %v", failing, err)
+		return nil
+	}
+	signal := fmt.Sprintf("its pod not ready for %s (no startup monitor on %d nodes)", l.Timings().NotReadyAfter, len(l.Nodes()))
+	if len(l.Nodes()) == 1 {
+		signal = "the startup monitor's fallback"
+	}
+	res.Recovered, res.Recovery = time.Since(injected), fmt.Sprintf("admitted unverified; failed on one node, reverted by kmsrollback from %s in revision %d", signal, failing+1)
+	res.notef("reverted: %s", firstLine(reverted.Message))
+	// Which apiservers ever started the failing revision: one, and it failed.
+	var tried []string
+	for _, n := range l.Nodes() {
+		for _, e := range n.APIServer().Events() {
+			if e.EncryptionConfigPath == n.EncryptionConfigPath(failing) {
+				tried = append(tried, fmt.Sprintf("%s %s", n.Name(), e.Kind))
+			}
+		}
+	}
+	failed := 0
+	for _, t := range tried {
+		if strings.HasSuffix(t, " "+string(kmsenv.EventStartFailed)) {
+			failed++
+		}
+	}
+	if nodes := nodesIn(tried); len(nodes) != 1 || failed == 0 {
+		res.problemf("the failing revision %d should have been tried, and failed, on one node only: %v", failing, tried)
+		return nil
+	}
+	res.notef("only %s tried revision %d: %s; the other nodes never started it", nodesIn(tried)[0], failing, strings.Join(tried, ", "))
+	res.notef("not recovered by the tour: library-go's key controller makes no new key while the latest one is " +
+		"not migrated, so correcting the APIServer resource alone does not replace the unreachable key")
+	return nil
+}
+
+// nodesIn are the distinct nodes of "<node> <event>" lines.
+func nodesIn(lines []string) []string {
+	seen := map[string]bool{}
+	var nodes []string
+	for _, l := range lines {
+		node, _, _ := strings.Cut(l, " ")
+		if !seen[node] {
+			seen[node] = true
+			nodes = append(nodes, node)
+		}
+	}
+	return nodes
+}
