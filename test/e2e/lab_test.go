@@ -36,7 +36,7 @@ func startLab(t *testing.T, n int) *lab.Lab {
 		t.Fatal(err)
 	}
 	started := time.Now()
-	l, err := lab.Start(context.Background(), lab.Options{Dir: dir, Nodes: n, Log: testWriter{t}, ControllerLog: controllerLog})
+	l, err := lab.Start(context.Background(), lab.Options{Dir: dir, Nodes: n, Log: testWriter{t}, ControllerLog: controllerLog, Timings: lab.ShortOperatorTimings()})
 	if err != nil {
 		t.Fatalf("starting the lab (logs in %s): %v", dir, err)
 	}

@@ -24,6 +24,7 @@ type labOptions struct {
 	keep         bool
 	encryption   []string
 	viewInterval time.Duration
+	shortTimings bool
 }
 
 func newLabCommand() *cobra.Command {
@@ -32,9 +33,15 @@ func newLabCommand() *cobra.Command {
 		Use:   "kmsguard-lab",
 		Short: "Run a local OpenShift-style control plane with library-go's and kmsguard's controllers until Ctrl-C",
 		Long: `lab starts etcd, one real kube-apiserver per control-plane node (master-0..N-1), a node agent per node
-that plays the kubelet, the installer, the startup monitor and the KMS plugin sidecars (fake KMS v2 plugins on
-one simulated KMS), and kube-apiserver-operator's library-go static-pod and encryption controllers with
-kmsguard's controllers. It prints a kubeconfig and the etcd endpoint and runs until interrupted.
+that plays the kubelet, the installer, the pruner and, on a single node only (as kube-apiserver-operator
+decides), the startup monitor, and kube-apiserver-operator's library-go static-pod and encryption controllers
+with kmsguard's controllers. The static pod carries library-go's KMS plugin sidecars; each node runs those of
+the revision it installed (fake KMS v2 plugins on one simulated KMS, configured from the sidecars' arguments).
+It prints a kubeconfig and the etcd endpoint and runs until interrupted.
+
+It runs with kube-apiserver-operator's timings (a 30 s minimum ready time, kmsguard's 5 minutes before a
+not-ready revision is reverted); --short-timings shortens them as make test does. A kube-apiserver that is not
+healthy 45 s after its start counts as failed (the startup monitor waits minutes on a cluster).
 
 With --encryption it then sets spec.encryption.type of the APIServer resource to each given type in turn and
 waits until library-go's controllers have rolled it out to every node and migrated the encrypted resources,
@@ -60,6 +67,7 @@ into it.`,
 	cmd.Flags().BoolVar(&o.keep, "keep", false, "keep the directory after Ctrl-C (default: remove it)")
 	cmd.Flags().StringSliceVar(&o.encryption, "encryption", nil, "encryption types to switch to in turn once the lab runs: aescbc, aesgcm, identity, KMS")
 	cmd.Flags().DurationVar(&o.viewInterval, "view-interval", 2*time.Second, "how often the live view is refreshed")
+	addShortTimingsFlag(cmd, &o.shortTimings)
 	cmd.AddCommand(newLabInjectCommand(), newLabTourCommand())
 	return cmd
 }
@@ -82,7 +90,8 @@ func newLabInjectCommand() *cobra.Command {
 		Short: "Inject a fault into a running lab",
 		Long: `inject puts a fault into the lab running in --dir (kmsguard-lab, in another terminal):
 
-  plugin-stop [NODE]        the KMS plugins of NODE (of every node without one) stop, as if their sidecar died
+  plugin-stop [NODE]        the KMS plugins of NODE's running pod (every node's without one) stop, as if their
+                            sidecars died; a new revision's pod starts its own
   plugin-start [NODE]       they serve again
   kms-latency [NODE]        every KMS call of their plugins takes --latency longer (0 clears it)
   apiserver-restart NODE    NODE's kube-apiserver restarts (as the kubelet restarts it), counted up once serving
@@ -140,9 +149,9 @@ func (o *labOptions) run(ctx context.Context, out io.Writer) error {
 	}
 	defer cleanup()
 
-	fmt.Fprintf(out, "lab: starting etcd, %d kube-apiservers, the node agents and the operator in %s ...\n", o.nodes, dir)
+	fmt.Fprintf(out, "lab: starting etcd, %d kube-apiservers, the node agents and the operator in %s (%s) ...\n", o.nodes, dir, timings(o.shortTimings))
 	started := time.Now()
-	l, err := lab.Start(ctx, lab.Options{Dir: dir, Nodes: o.nodes, Log: out, ControllerLog: controllerLog})
+	l, err := lab.Start(ctx, lab.Options{Dir: dir, Nodes: o.nodes, Log: out, ControllerLog: controllerLog, Timings: timings(o.shortTimings)})
 	if err != nil {
 		return err
 	}
@@ -234,4 +243,17 @@ func newLabDir(dir string, keep bool) (string, *os.File, func(), error) {
 			os.RemoveAll(dir)
 		}
 	}, nil
+}
+
+// addShortTimingsFlag adds --short-timings, which `make test` sets.
+func addShortTimingsFlag(cmd *cobra.Command, short *bool) {
+	cmd.Flags().BoolVar(short, "short-timings", false, "shorten the operator's timeouts as make test does: "+lab.ShortOperatorTimings().String()+
+		" (default: the operator's own)")
+}
+
+func timings(short bool) lab.OperatorTimings {
+	if short {
+		return lab.ShortOperatorTimings()
+	}
+	return lab.OperatorTimings{}
 }

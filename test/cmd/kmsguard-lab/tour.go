@@ -23,6 +23,8 @@ type labTourOptions struct {
 	secrets int
 	writers int
 	output  cli.OutputFormat
+
+	shortTimings bool
 }
 
 var labTourExitCodes = []cli.ExitCode{
@@ -68,6 +70,7 @@ apply to a single node.
 	cmd.Flags().StringSliceVar(&o.stories, "stories", nil, "the stories to run, in the tour's order: "+strings.Join(names, ", ")+" (default: every one that applies to --nodes)")
 	cmd.Flags().IntVar(&o.secrets, "secrets", 2000, "Secrets written before the first story; every one must read back after each")
 	cmd.Flags().IntVar(&o.writers, "writers", 4, "applications writing a Secret every 200ms throughout")
+	addShortTimingsFlag(cmd, &o.shortTimings)
 	cli.AddOutputFlag(cmd.Flags(), &o.output, "the summary table")
 	return cmd
 }
@@ -104,8 +107,8 @@ func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, e
 		progress = tail
 	}
 	started := time.Now()
-	fmt.Fprintf(progress, "tour: starting a lab of %d nodes in %s ...\n", o.nodes, dir)
-	l, err := lab.Start(ctx, lab.Options{Dir: dir, Nodes: o.nodes, Log: progress, ControllerLog: controllerLog})
+	fmt.Fprintf(progress, "tour: starting a lab of %d nodes in %s (%s) ...\n", o.nodes, dir, timings(o.shortTimings))
+	l, err := lab.Start(ctx, lab.Options{Dir: dir, Nodes: o.nodes, Log: progress, ControllerLog: controllerLog, Timings: timings(o.shortTimings)})
 	if err != nil {
 		return cli.ExitError, err
 	}
@@ -141,7 +144,7 @@ func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, e
 			return cli.ExitError, printErr
 		}
 	} else {
-		fmt.Fprintf(out, "\nThe tour on %d nodes, %s in all:\n", o.nodes, time.Since(started).Round(time.Second))
+		fmt.Fprintf(out, "\nThe tour on %d nodes, %s in all (%s):\n", o.nodes, time.Since(started).Round(time.Second), l.Timings())
 		if printErr := tour.PrintTable(out, results); printErr != nil {
 			return cli.ExitError, printErr
 		}
