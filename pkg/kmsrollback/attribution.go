@@ -23,7 +23,10 @@ type HealthReader interface {
 // attribute judges the failures of the newest revision. It returns nil when the newest revision has not
 // failed, a *KMSRolloutFailedError or *CannotRevertError when the failure is KMS's, a *NotAttributedError when
 // it is not, and any other error when an input could not be read.
-func attribute(ctx context.Context, rollout Rollout, configs revisions.Reader, health HealthReader) (Verdict, error) {
+//
+// seen, when not nil, holds what kmsstate showed on a node while it ran the revision; it is the evidence for a
+// node whose live view no longer shows the revision's keys (the startup monitor's fallback took their plugins).
+func attribute(ctx context.Context, rollout Rollout, configs revisions.Reader, health HealthReader, seen *witness) (Verdict, error) {
 	var failed []NodeFailure
 	for _, f := range rollout.Failures {
 		// An older revision's failure has been superseded by a newer revision: it is not what runs next.
@@ -84,6 +87,9 @@ func attribute(ctx context.Context, rollout Rollout, configs revisions.Reader, h
 		evidence, err := failing(health, f.Node, suspects)
 		if err != nil {
 			return nil, err
+		}
+		if len(evidence) == 0 {
+			evidence = seen.recall(revision, f.Node, suspects)
 		}
 		if len(evidence) == 0 {
 			continue

@@ -76,6 +76,8 @@ type Controller struct {
 	name    string
 	options Options
 	metrics *componentMetrics
+	// witness keeps what kmsstate showed on the nodes installing the newest revision (see witness).
+	witness witness
 }
 
 // NewController builds the controller; run it with Run(ctx, 1). instanceName is the operator's controller
@@ -123,7 +125,11 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	if err != nil {
 		return err
 	}
-	verdict, err := attribute(ctx, rollout, c.options.Configs, c.options.Health)
+	if err := c.witness.observe(ctx, rollout, c.options.Configs, c.options.Health); err != nil {
+		// Best effort: the live verdict below still decides wherever the failing pod still runs.
+		klog.V(2).InfoS("Could not record the KMS health of the nodes installing the newest revision", "controller", c.name, "err", err)
+	}
+	verdict, err := attribute(ctx, rollout, c.options.Configs, c.options.Health, &c.witness)
 	if err != nil {
 		return err
 	}

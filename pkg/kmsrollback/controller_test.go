@@ -378,3 +378,48 @@ func assertHeld(t *testing.T, d *HoldingDeployer, held bool) {
 		t.Errorf("deployer converged=%v, want held=%v", converged, held)
 	}
 }
+
+// TestStartupMonitorFallbackIsAttributedFromWhatWasSeen: on a single node the startup monitor's fallback stops the
+// failed revision's pod, and with it the only plugin and reporter of the key the revision adds, so by the time the
+// installer records the fallback kmsstate has no report of that key left. The controller attributes the failure
+// from what kmsstate showed while the node ran the revision; a controller that never saw it does not.
+func TestStartupMonitorFallbackIsAttributedFromWhatWasSeen(t *testing.T) {
+	installing := &operatorv1.StaticPodOperatorStatus{
+		OperatorStatus: operatorv1.OperatorStatus{LatestAvailableRevision: 5},
+		NodeStatuses:   []operatorv1.NodeStatus{{NodeName: "master-0", CurrentRevision: 4, TargetRevision: 5}, {NodeName: "master-1", CurrentRevision: 4}},
+	}
+	scenarios := []struct {
+		name string
+		// seenWhileRunning: the failed revision's pod reported its new key unreachable while it ran.
+		seenWhileRunning bool
+		wantReason       Reason
+	}{
+		{name: "the failing pod's report was seen: reverted", seenWhileRunning: true, wantReason: ReasonRevertedFailingKMSConfig},
+		{name: "nothing was seen while it ran: no evidence, not ours", wantReason: ReasonFailureNotAttributedToKMS},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			h := newHealth([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1"))
+			f := newFixture(t, installing, h, revisionSecret(t, 4, goodConfig), revisionSecret(t, 5, failedConfig))
+			if s.seenWhileRunning {
+				h.set([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1"), unreachable("master-0", "2"))
+			}
+			f.sync()
+			if cond := f.condition(); cond.Reason != string(ReasonAsExpected) {
+				t.Fatalf("while the revision is installed: %s %s: %s, want AsExpected", cond.Status, cond.Reason, cond.Message)
+			}
+
+			// The fallback: the node runs revision 4's pod again, whose reporter knows only key 1.
+			h.set([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1"))
+			f.setStatus(failedStatus(5, 4))
+			f.sync()
+			cond := f.condition()
+			if cond.Reason != string(s.wantReason) {
+				t.Fatalf("after the fallback: %s %s: %s, want %s", cond.Status, cond.Reason, cond.Message, s.wantReason)
+			}
+			if s.seenWhileRunning && !strings.Contains(cond.Message, "seen while the node ran revision 5") {
+				t.Errorf("message %q does not say the evidence is what was seen while the revision ran", cond.Message)
+			}
+		})
+	}
+}

@@ -20,7 +20,11 @@
 //     was added, removed, reconfigured, promoted or demoted;
 //   - kmsstate shows a KMS key that N adds, reconfigures or promotes (KMSDiff.Suspects) failing on that node: the
 //     plugin unreachable, unhealthy, or the apiserver failing to decrypt with it. A missing or stale health report
-//     is no evidence.
+//     is no evidence. A new key's plugin runs only in the pod of the revision that adds it, so once the startup
+//     monitor has fallen back, nothing reports that key any more: the Controller remembers, in process, the KMS
+//     faults kmsstate showed on each node while it was installing the newest revision, and takes those when the
+//     live verdict has none (the message says "seen while the node ran revision N"). An operator restart between
+//     the failure and the installer's record loses that memory; the failure is then not attributed.
 //
 // Anything else is not KMS's, and is left to library-go's own conditions (NodeInstallerDegraded,
 // StaticPodFallbackRevisionDegraded).
