@@ -24,9 +24,9 @@ stderr as "error: ..."; -v=N shows client-go's diagnostics. -o json and -o yaml 
 
 ` + exitCodeSchemeHelp(),
 	}
-	cli.ConfigureRoot(root, "health-reporter")
+	cli.ConfigureRoot(root)
 	root.AddCommand(newVersionCommand())
-	root.AddCommand(newHealthReporterCommand())
+	root.AddCommand(cli.Logs(newHealthReporterCommand()))
 	root.AddCommand(newStatusCommand())
 	root.AddCommand(newVerifyCommand())
 	root.AddCommand(newRecoverCommand())

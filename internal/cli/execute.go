@@ -47,14 +47,24 @@ func ExitWith(code int, err error) error {
 	return &CodeError{code: code, err: err}
 }
 
-// ConfigureRoot sets what every command shares: flag name normalization, klog's flags (-v, --vmodule, ...) and
-// the logging and error conventions of the command that runs. longRunning names the commands whose output is a
-// log: klog stays on for them, as for any Kubernetes component.
-func ConfigureRoot(root *cobra.Command, longRunning ...string) {
-	logged := map[string]bool{}
-	for _, name := range longRunning {
-		logged[name] = true
+// annotationLogs marks a command whose output is a log (see Logs).
+const annotationLogs = "kmsguard.io/logs"
+
+// Logs marks cmd as a command whose output is a log, or whose klog output has a place of its own: ConfigureRoot
+// leaves klog on for it. It is an annotation of the command itself, so that a subcommand is marked as surely as
+// a top-level one.
+func Logs(cmd *cobra.Command) *cobra.Command {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
 	}
+	cmd.Annotations[annotationLogs] = "true"
+	return cmd
+}
+
+// ConfigureRoot sets what every command shares: flag name normalization, klog's flags (-v, --vmodule, ...) and
+// the logging and error conventions of the command that runs. A command marked with Logs keeps klog on, as any
+// Kubernetes component does; the others discard klog unless -v asks for it.
+func ConfigureRoot(root *cobra.Command) {
 	root.SilenceUsage = true
 	root.SilenceErrors = true
 	root.SetGlobalNormalizationFunc(cliflag.WordSepNormalizeFunc)
@@ -64,7 +74,7 @@ func ConfigureRoot(root *cobra.Command, longRunning ...string) {
 	})
 	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
 		logs.InitLogs()
-		if logged[cmd.Name()] || klog.V(1).Enabled() {
+		if cmd.Annotations[annotationLogs] == "true" || klog.V(1).Enabled() {
 			klog.ClearLogger()
 			return
 		}

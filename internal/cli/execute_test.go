@@ -4,7 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
+	"io"
+	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
+	"k8s.io/klog/v2"
 )
 
 // TestExitCodeOf: one error style, and an error of a command a signal stopped is ExitInterrupted.
@@ -31,5 +37,46 @@ func TestExitCodeOf(t *testing.T) {
 		if got := exitCodeOf(s.ctx, s.err, &errOut); got != s.want || errOut.String() != s.wantLine {
 			t.Errorf("%s: %d, %q; want %d, %q", s.name, got, errOut.String(), s.want, s.wantLine)
 		}
+	}
+}
+
+// TestLogsKeepsKlogForTheMarkedCommandOnly: a subcommand marked with Logs keeps klog on (kmsguard-lab tour, whose
+// controllers' lines go to the lab's operator.log); an unmarked sibling discards it.
+func TestLogsKeepsKlogForTheMarkedCommandOnly(t *testing.T) {
+	for _, s := range []struct {
+		name     string
+		marked   bool
+		wantLogs bool
+	}{
+		{name: "marked subcommand", marked: true, wantLogs: true},
+		{name: "unmarked subcommand", marked: false, wantLogs: false},
+	} {
+		t.Run(s.name, func(t *testing.T) {
+			var logged bytes.Buffer
+			fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+			klog.InitFlags(fs)
+			_ = fs.Set("logtostderr", "false")
+			_ = fs.Set("alsologtostderr", "false")
+			klog.SetOutput(&logged)
+			t.Cleanup(func() { klog.SetOutput(io.Discard); klog.ClearLogger() })
+
+			root := &cobra.Command{Use: "root"}
+			sub := &cobra.Command{Use: "sub", RunE: func(*cobra.Command, []string) error {
+				klog.Info("a controller's line")
+				klog.Flush()
+				return nil
+			}}
+			if s.marked {
+				Logs(sub)
+			}
+			root.AddCommand(sub)
+			ConfigureRoot(root)
+			if code := Execute(context.Background(), root, []string{"sub"}, io.Discard, io.Discard); code != ExitOK {
+				t.Fatalf("exit code %d", code)
+			}
+			if got := strings.Contains(logged.String(), "a controller's line"); got != s.wantLogs {
+				t.Errorf("klog wrote the line: %v, want %v (output %q)", got, s.wantLogs, logged.String())
+			}
+		})
 	}
 }

@@ -69,7 +69,8 @@ into it.`,
 	cmd.Flags().DurationVar(&o.viewInterval, "view-interval", 2*time.Second, "how often the live view is refreshed")
 	addShortTimingsFlag(cmd, &o.shortTimings)
 	cmd.AddCommand(newLabInjectCommand(), newLabTourCommand())
-	return cmd
+	// The lab's output is a log, as any Kubernetes component's; the controllers' own lines go to operator.log.
+	return cli.Logs(cmd)
 }
 
 // labInjectOptions are the flags of `kmsguard-lab inject`.

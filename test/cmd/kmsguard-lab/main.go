@@ -12,7 +12,6 @@ import (
 
 func main() {
 	root := newLabCommand()
-	// The lab's output is a log, as any Kubernetes component's; the tour's is its table, without klog's lines.
-	cli.ConfigureRoot(root, root.Name())
+	cli.ConfigureRoot(root)
 	os.Exit(cli.Execute(context.Background(), root, os.Args[1:], os.Stdout, os.Stderr))
 }

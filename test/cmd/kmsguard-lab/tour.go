@@ -72,7 +72,9 @@ apply to a single node.
 	cmd.Flags().IntVar(&o.writers, "writers", 4, "applications writing a Secret every 200ms throughout")
 	addShortTimingsFlag(cmd, &o.shortTimings)
 	cli.AddOutputFlag(cmd.Flags(), &o.output, "the summary table")
-	return cmd
+	// klog stays on: the lab sends the controllers' lines to operator.log in its directory
+	// (lab.Options.ControllerLog), so the output stays the table.
+	return cli.Logs(cmd)
 }
 
 // liveViewSteps is how many of the latest steps the live view shows below the lab's view.
