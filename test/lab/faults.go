@@ -51,8 +51,32 @@ const (
 	FaultMigrationRelease Fault = "migration-release"
 )
 
-// Faults are every Fault, in the order `kmsguard-lab inject --help` lists them.
+// Faults are every Fault, in the order `kmsguard-lab inject --help` lists them, with the usage it shows.
 var Faults = []Fault{FaultPluginStop, FaultPluginStart, FaultKMSLatency, FaultAPIServerRestart, FaultKeyDisable, FaultKeyRestore, FaultKeyRotate, FaultKeyDestroy, FaultBadKMSConfig, FaultMigrationHold, FaultMigrationRelease}
+
+// FaultUsage is how `kmsguard-lab inject` takes a fault: its arguments and what it does.
+type FaultUsage struct {
+	Args, Help string
+}
+
+var faultUsage = map[Fault]FaultUsage{
+	FaultPluginStop: {"[NODE]", "the KMS plugins of NODE's running pod (every node's without one) stop, as if their sidecars died; " +
+		"a new revision's pod starts its own"},
+	FaultPluginStart:      {"[NODE]", "they serve again"},
+	FaultKMSLatency:       {"[NODE]", "every KMS call of their plugins takes --latency longer (0 clears it)"},
+	FaultAPIServerRestart: {"NODE", "NODE's kube-apiserver restarts (as the kubelet restarts it), counted up once serving"},
+	FaultKeyDisable: {"", "the simulated KMS refuses Encrypt and Decrypt under a KEK (--kek-id, default the current one) " +
+		"while Status still says ok"},
+	FaultKeyRestore:       {"", "the KEK works again"},
+	FaultKeyRotate:        {"", "the simulated KMS writes with a new KEK; the old one still decrypts"},
+	FaultKeyDestroy:       {"", "the KEK is destroyed for good: what was encrypted under it is lost"},
+	FaultBadKMSConfig:     {"", "the APIServer resource names a KMS address where no KMS is"},
+	FaultMigrationHold:    {"", "kmsguard's migration stands still: its API requests wait (a migration far from done)"},
+	FaultMigrationRelease: {"", "the migration goes on from its checkpoint"},
+}
+
+// Usage is how `kmsguard-lab inject` takes f.
+func (f Fault) Usage() FaultUsage { return faultUsage[f] }
 
 // UnreachableKMSAddress is the Vault address FaultBadKMSConfig names.
 const UnreachableKMSAddress = "https://vault.typo.kmsguard-lab.local:8200"

@@ -96,3 +96,20 @@ func TestKMSEncryptionIsTheSimulatedKMS(t *testing.T) {
 		t.Errorf("the bad config differs in more than the address:\n%+v\n%+v", bad, good)
 	}
 }
+
+// TestEveryFaultHasItsUsage: `kmsguard-lab inject --help` is generated from Faults and their usage, so a fault
+// without one would be listed blank, and a usage of no listed fault never shown.
+func TestEveryFaultHasItsUsage(t *testing.T) {
+	listed := map[Fault]bool{}
+	for _, f := range Faults {
+		listed[f] = true
+		if f.Usage().Help == "" {
+			t.Errorf("fault %s has no usage", f)
+		}
+	}
+	for f := range faultUsage {
+		if !listed[f] {
+			t.Errorf("fault %s has a usage but is not in Faults", f)
+		}
+	}
+}

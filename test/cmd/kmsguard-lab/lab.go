@@ -80,6 +80,29 @@ type labInjectOptions struct {
 	kekID   string
 }
 
+// faultList is the faults inject takes, one per line with its arguments, wrapped under its column.
+func faultList() string {
+	var b strings.Builder
+	for _, f := range lab.Faults {
+		u := f.Usage()
+		first := fmt.Sprintf("  %-26s", strings.TrimSpace(string(f)+" "+u.Args))
+		indent := strings.Repeat(" ", len(first))
+		line := first
+		for _, word := range strings.Fields(u.Help) {
+			if len(line)+1+len(word) > 116 && line != first {
+				b.WriteString(strings.TrimRight(line, " ") + "\n")
+				line = indent
+			}
+			if line != first && line != indent {
+				line += " "
+			}
+			line += word
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
 func newLabInjectCommand() *cobra.Command {
 	o := &labInjectOptions{}
 	faults := make([]string, 0, len(lab.Faults))
@@ -91,18 +114,7 @@ func newLabInjectCommand() *cobra.Command {
 		Short: "Inject a fault into a running lab",
 		Long: `inject puts a fault into the lab running in --dir (kmsguard-lab, in another terminal):
 
-  plugin-stop [NODE]        the KMS plugins of NODE's running pod (every node's without one) stop, as if their
-                            sidecars died; a new revision's pod starts its own
-  plugin-start [NODE]       they serve again
-  kms-latency [NODE]        every KMS call of their plugins takes --latency longer (0 clears it)
-  apiserver-restart NODE    NODE's kube-apiserver restarts (as the kubelet restarts it), counted up once serving
-  key-disable               the simulated KMS refuses Encrypt and Decrypt under a KEK (--kek-id, default the
-                            current one) while Status still says ok
-  key-restore               the KEK works again
-  key-rotate                the simulated KMS writes with a new KEK; the old one still decrypts
-  key-destroy               the KEK is destroyed for good: what was encrypted under it is lost
-  bad-kms-config            the APIServer resource names a KMS address where no KMS is
-
+` + faultList() + `
 The lab's live view shows how kmsguard sees it; kmsguard status --kubeconfig <the lab's> explains it.`,
 		Example: `  kmsguard-lab inject plugin-stop master-1
   kmsguard-lab inject kms-latency --latency 5s
