@@ -93,11 +93,12 @@ func createClusterObjects(ctx context.Context, kube kubernetes.Interface, config
 		return fmt.Errorf("setting the status of Infrastructure cluster: %w", err)
 	}
 
-	// The Vault AppRole credentials the APIServer's KMS config refers to. The lab's plugins do not use them, but
-	// library-go's key controller refuses to create a KMS key without them.
+	// The Vault AppRole credentials the APIServer's KMS config refers to: library-go's key controller copies them
+	// into each KMS key, its builder into the plugin sidecars' arguments and files, and the lab's plugins accept
+	// exactly these (sidecars.go).
 	if _, err := kube.CoreV1().Secrets("openshift-config").Create(ctx, &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: vaultAppRoleSecret},
-		Data:       map[string][]byte{"role-id": []byte("kmsguard-lab-role"), "secret-id": []byte("kmsguard-lab-secret")},
+		Data:       map[string][]byte{"role-id": []byte(labVaultRoleID), "secret-id": []byte(labVaultSecretID)},
 	}, metav1.CreateOptions{}); err != nil {
 		return fmt.Errorf("creating the Vault AppRole secret: %w", err)
 	}

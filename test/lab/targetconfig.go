@@ -79,7 +79,8 @@ func targetPod(ctx context.Context, secrets corev1client.SecretsGetter, gates fe
 
 // kmsRevisionReadinessCheck is kube-apiserver-operator's own revision readiness check (starter.go at c813e820,
 // same name): revision N is ready only once kube-apiserver-pod-N has exactly the KMS sidecars
-// encryption-config-N needs. The operator composes kmsguard's check with it (kmsguard.AllReady).
+// encryption-config-N needs. The lab composes it with kmsguard's check (kmsguard.AllReady), as the integration patch
+// for kube-apiserver-operator does.
 func kmsRevisionReadinessCheck(kube kubernetes.Interface) revisioncontroller.ReadinessCheckFunc {
 	gates := kmsFeatureGates()
 	return func(ctx context.Context, revision int32) (bool, error) {
