@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
+	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
@@ -404,9 +405,21 @@ func TestStartupMonitorFallbackIsAttributedFromWhatWasSeen(t *testing.T) {
 			if s.seenWhileRunning {
 				h.set([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1"), unreachable("master-0", "2"))
 			}
-			f.sync()
+			// Every health report syncs the controller while the rollout goes on; the revision's config is read once.
+			for range 3 {
+				f.sync()
+			}
 			if cond := f.condition(); cond.Reason != string(ReasonAsExpected) {
 				t.Fatalf("while the revision is installed: %s %s: %s, want AsExpected", cond.Status, cond.Reason, cond.Message)
+			}
+			reads := 0
+			for _, a := range f.kube.Actions() {
+				if get, ok := a.(clienttesting.GetAction); ok && a.GetResource().Resource == "secrets" && get.GetName() == "encryption-config-5" {
+					reads++
+				}
+			}
+			if reads != 1 {
+				t.Errorf("encryption-config-5 read %d times in 3 syncs, want once", reads)
 			}
 
 			// The fallback: the node runs revision 4's pod again, whose reporter knows only key 1.

@@ -23,6 +23,10 @@ import (
 type witness struct {
 	mu       sync.Mutex
 	revision int32
+	// keys are the revision's KMS key ids, read once: a revision's encryption config does not change once the
+	// revision is available, and the controller syncs on every health report while a rollout is in progress.
+	keys     []string
+	keysRead bool
 	seen     map[string][]kmsstate.Failure // node -> KMS faults of the revision's keys
 }
 
@@ -38,23 +42,15 @@ func (w *witness) observe(ctx context.Context, rollout Rollout, configs revision
 	}
 	w.mu.Lock()
 	if w.revision != latest {
-		w.revision, w.seen = latest, map[string][]kmsstate.Failure{}
+		w.revision, w.keys, w.keysRead, w.seen = latest, nil, false, map[string][]kmsstate.Failure{}
 	}
 	w.mu.Unlock()
 	if len(nodes) == 0 || latest == 0 {
 		return nil
 	}
-	data, err := configs.RevisionConfig(ctx, latest)
-	if err != nil {
+	keys, err := w.revisionKeys(ctx, latest, configs)
+	if err != nil || len(keys) == 0 {
 		return err
-	}
-	config, err := decode(data)
-	if err != nil || config == nil {
-		return nil // attribute says why an undecodable config is not KMS's
-	}
-	keys := encryptionconfig.KMSKeysOf(config).IDs
-	if len(keys) == 0 {
-		return nil
 	}
 	for _, node := range nodes {
 		faults, err := failing(health, node, keys)
@@ -71,6 +67,31 @@ func (w *witness) observe(ctx context.Context, rollout Rollout, configs revision
 		w.mu.Unlock()
 	}
 	return nil
+}
+
+// revisionKeys are the KMS key ids of revision's encryption config, read on the first call for that revision.
+func (w *witness) revisionKeys(ctx context.Context, revision int32, configs revisions.Reader) ([]string, error) {
+	w.mu.Lock()
+	if w.revision == revision && w.keysRead {
+		defer w.mu.Unlock()
+		return w.keys, nil
+	}
+	w.mu.Unlock()
+	data, err := configs.RevisionConfig(ctx, revision)
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	// An undecodable config has no keys to watch; attribute says why it is not KMS's.
+	if config, err := decode(data); err == nil && config != nil {
+		keys = encryptionconfig.KMSKeysOf(config).IDs
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.revision == revision {
+		w.keys, w.keysRead = keys, true
+	}
+	return keys, nil
 }
 
 // recall returns the KMS faults of keys seen on node while it ran revision.
