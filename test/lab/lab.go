@@ -216,10 +216,18 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 		return nil, err
 	}
 
+	// The startup monitor runs only where kube-apiserver-operator enables it: a SingleReplica control plane, as it
+	// reads the Infrastructure (startupmonitorreadiness).
+	infra, err := configClient.ConfigV1().Infrastructures().Get(ctx, "cluster", metav1.GetOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("reading the control plane topology: %w", err)
+	}
+	startupMonitor := infra.Status.ControlPlaneTopology == configv1.SingleReplicaTopologyMode
+
 	runCtx, cancel := context.WithCancel(context.Background())
 	l.runCtx, l.cancel = runCtx, cancel
 	for i := 0; i < opts.Nodes; i++ {
-		node, err := newNode(ctx, l, i, kubeClient)
+		node, err := newNode(l, i, kubeClient, startupMonitor)
 		if err != nil {
 			return nil, err
 		}
@@ -297,6 +305,10 @@ func (l *Lab) KMS() *fake.KMS { return l.kms }
 
 // Timings are the operator timeouts the lab runs with.
 func (l *Lab) Timings() OperatorTimings { return l.timings }
+
+// StartupMonitor says whether the node agents run the startup monitor and its fallback: only on a SingleReplica
+// control plane, as kube-apiserver-operator decides (each agent reads the Infrastructure at start).
+func (l *Lab) StartupMonitor() bool { return len(l.nodes) > 0 && l.nodes[0].startupMonitor }
 
 // Nodes are the node agents, master-0 first.
 func (l *Lab) Nodes() []*Node { return append([]*Node(nil), l.nodes...) }

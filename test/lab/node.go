@@ -10,8 +10,6 @@ import (
 	"sync"
 	"time"
 
-	configv1 "github.com/openshift/api/config/v1"
-	configclient "github.com/openshift/client-go/config/clientset/versioned"
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	"github.com/openshift/library-go/pkg/operator/encryption/encryptiondata"
 	corev1 "k8s.io/api/core/v1"
@@ -96,19 +94,11 @@ type Node struct {
 	abortRestarting chan struct{}
 }
 
-func newNode(ctx context.Context, l *Lab, index int, client kubernetes.Interface) (*Node, error) {
+// newNode builds the agent of node index; startupMonitor says whether it plays the startup monitor.
+func newNode(l *Lab, index int, client kubernetes.Interface, startupMonitor bool) (*Node, error) {
 	operatorClient, err := operatorclient.NewForConfig(l.restConfig)
 	if err != nil {
 		return nil, err
-	}
-	configClient, err := configclient.NewForConfig(l.restConfig)
-	if err != nil {
-		return nil, err
-	}
-	// As kube-apiserver-operator decides whether the startup monitor runs (startupmonitorreadiness).
-	infra, err := configClient.ConfigV1().Infrastructures().Get(ctx, "cluster", metav1.GetOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("reading the control plane topology: %w", err)
 	}
 	name := fmt.Sprintf("master-%d", index)
 	n := &Node{
@@ -120,7 +110,7 @@ func newNode(ctx context.Context, l *Lab, index int, client kubernetes.Interface
 		logf:           l.logf,
 		handled:        map[string]bool{},
 		operatorClient: operatorClient,
-		startupMonitor: infra.Status.ControlPlaneTopology == configv1.SingleReplicaTopologyMode,
+		startupMonitor: startupMonitor,
 	}
 	// Revision 0 is the bootstrap control plane's manifest, the one the startup monitor falls back to when the
 	// first revision fails.

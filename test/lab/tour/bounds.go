@@ -63,12 +63,12 @@ func byErrorThreshold(qps int) bound {
 }
 
 // byRevert bounds a revision that cannot start, once library-go wrote the candidate config after took: its
-// revision, the first node's install, then the failure signal kmsrollback reverts on, and its revert. On a single
-// node the startup monitor gives up after lab.StartupTimeout and the installer records its fallback; on three
-// nodes there is no startup monitor (kube-apiserver-operator runs it only on SingleReplica), and kmsrollback
-// counts the apiserver's pod failed once it has not been ready for the lab's NotReadyAfter.
+// revision, the first node's install, then the failure signal kmsrollback reverts on, and its revert. Where the
+// startup monitor runs (a single node) it gives up after lab.StartupTimeout and the installer records its
+// fallback; elsewhere (kube-apiserver-operator runs it only on SingleReplica) kmsrollback counts the apiserver's
+// pod failed once it has not been ready for the lab's NotReadyAfter.
 func byRevert(l *lab.Lab, took time.Duration) bound {
-	if len(l.Nodes()) == 1 {
+	if l.StartupMonitor() {
 		return bound{took + lab.StartupTimeout + 3*detectionSlack, fmt.Sprintf("library-go's candidate config (written after %s) + the startup monitor's %s + 3 x %s",
 			took.Round(100*time.Millisecond), lab.StartupTimeout, detectionSlack)}
 	}

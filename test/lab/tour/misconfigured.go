@@ -84,7 +84,7 @@ func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 		return nil
 	}
 	signal := fmt.Sprintf("its pod not ready for %s (no startup monitor on %d nodes)", l.Timings().NotReadyAfter, len(l.Nodes()))
-	if len(l.Nodes()) == 1 {
+	if l.StartupMonitor() {
 		signal = "the startup monitor's fallback"
 	}
 	res.Recovered, res.Recovery = time.Since(injected), fmt.Sprintf("admitted unverified; failed on one node, reverted by kmsrollback from %s in revision %d", signal, failing+1)
