@@ -393,17 +393,24 @@ func TestStartupMonitorFallbackIsAttributedFromWhatWasSeen(t *testing.T) {
 		name string
 		// seenWhileRunning: the failed revision's pod reported its new key unreachable while it ran.
 		seenWhileRunning bool
-		wantReason       Reason
+		// apiServerSawIt: no report of the new key reached the API (library-go's reporter cannot publish a failing
+		// plugin's), but the failing apiserver's own Status calls to that key's provider failed.
+		apiServerSawIt bool
+		wantReason     Reason
 	}{
 		{name: "the failing pod's report was seen: reverted", seenWhileRunning: true, wantReason: ReasonRevertedFailingKMSConfig},
+		{name: "the failing apiserver's own KMS calls to the new key failed: reverted", apiServerSawIt: true, wantReason: ReasonRevertedFailingKMSConfig},
 		{name: "nothing was seen while it ran: no evidence, not ours", wantReason: ReasonFailureNotAttributedToKMS},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			h := newHealth([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1"))
 			f := newFixture(t, installing, h, revisionSecret(t, 4, goodConfig), revisionSecret(t, 5, failedConfig))
-			if s.seenWhileRunning {
+			switch {
+			case s.seenWhileRunning:
 				h.set([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1"), unreachable("master-0", "2"))
+			case s.apiServerSawIt:
+				h.setWithAPIServerCallErrors([]string{"1", "2"}, "master-0", "2", healthy("master-0", "1"), healthy("master-1", "1"))
 			}
 			// Every health report syncs the controller while the rollout goes on; the revision's config is read once.
 			for range 3 {
@@ -430,7 +437,7 @@ func TestStartupMonitorFallbackIsAttributedFromWhatWasSeen(t *testing.T) {
 			if cond.Reason != string(s.wantReason) {
 				t.Fatalf("after the fallback: %s %s: %s, want %s", cond.Status, cond.Reason, cond.Message, s.wantReason)
 			}
-			if s.seenWhileRunning && !strings.Contains(cond.Message, "seen while the node ran revision 5") {
+			if s.wantReason == ReasonRevertedFailingKMSConfig && !strings.Contains(cond.Message, "seen while the node ran revision 5") {
 				t.Errorf("message %q does not say the evidence is what was seen while the revision ran", cond.Message)
 			}
 		})

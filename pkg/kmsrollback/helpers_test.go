@@ -68,6 +68,18 @@ func (h *health) set(keys []string, reports ...operatorv1.KMSPluginHealthReport)
 	h.state, _ = kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, kmsstate.Observation{Now: t0, Nodes: nodes, KeyIDs: keys, Reports: reports})
 }
 
+// setWithAPIServerCallErrors replaces the reports, and has node's kube-apiserver count failed Status calls to
+// the KMS provider of key (its metrics grew since the previous scrape): the apiserver's own view of its KMS.
+func (h *health) setWithAPIServerCallErrors(keys []string, node, key string, reports ...operatorv1.KMSPluginHealthReport) {
+	provider := key + "_secrets"
+	call := kmsstate.KMSCall{Provider: provider, Method: "/v2.KeyManagementService/Status"}
+	previous := &kmsstate.MetricsSample{KMSCallErrors: map[kmsstate.KMSCall]float64{call: 0}, ScrapedAt: t0.Add(-30 * time.Second)}
+	h.state, _ = kmsstate.Evaluate(kmsstate.Config{}, kmsstate.Memory{}, kmsstate.Observation{Now: t0, Nodes: nodes, KeyIDs: keys, Reports: reports,
+		Providers: map[string]string{provider: key},
+		APIServers: []kmsstate.APIServerView{{NodeName: node, CheckedAt: t0,
+			Metrics: &kmsstate.MetricsSample{KMSCallErrors: map[kmsstate.KMSCall]float64{call: 6}, ScrapedAt: t0, Previous: previous}}}})
+}
+
 func (h *health) Healthy(nodes, keyIDs []string) error { return h.state.Healthy(nodes, keyIDs) }
 
 func newHealth(keys []string, reports ...operatorv1.KMSPluginHealthReport) *health {

@@ -50,3 +50,25 @@ func TestMetricGrowthHoldsUntilTheNextRead(t *testing.T) {
 		}
 	}
 }
+
+// TestKMSFaultOfAFailure: a kube-apiserver's own failed calls to a key's provider show that key failing; its
+// /healthz/kms-providers, which names no key, does not; nor does what only says that nothing is known.
+func TestKMSFaultOfAFailure(t *testing.T) {
+	for _, s := range []struct {
+		failure Failure
+		want    bool
+	}{
+		{Failure{Reason: ReasonPluginUnreachable, Node: "master-0", KeyID: "2"}, true},
+		{Failure{Reason: ReasonPluginUnhealthy, Node: "master-0", KeyID: "2"}, true},
+		{Failure{Reason: ReasonDecryptFailing, Node: "master-0", KeyID: "2"}, true},
+		{Failure{Reason: ReasonAPIServerKMSCheckFailing, Node: "master-0", KeyID: "2"}, true},
+		{Failure{Reason: ReasonAPIServerKMSCheckFailing, Node: "master-0"}, false},
+		{Failure{Reason: ReasonHealthReportStale, Node: "master-0", KeyID: "2"}, false},
+		{Failure{Reason: ReasonHealthReportMissing, Node: "master-0", KeyID: "2"}, false},
+		{Failure{Reason: ReasonKEKIDMismatch, Node: "master-0", KeyID: "2"}, false},
+	} {
+		if got := s.failure.KMSFault(); got != s.want {
+			t.Errorf("%s (key %q): KMSFault %t, want %t", s.failure.Reason, s.failure.KeyID, got, s.want)
+		}
+	}
+}

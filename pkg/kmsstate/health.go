@@ -19,11 +19,11 @@ func (e *UnhealthyError) Error() string {
 // Reason is the reason of the most severe failure, for callers that set a condition from it.
 func (e *UnhealthyError) Reason() Reason { return e.Failures[0].Reason }
 
-// KMSFaults are the failures that show a KMS key failing (Reason.KMSFault), most severe first.
+// KMSFaults are the failures that show a KMS key failing (Failure.KMSFault), most severe first.
 func (e *UnhealthyError) KMSFaults() []Failure {
 	var out []Failure
 	for _, f := range e.Failures {
-		if f.Reason.KMSFault() {
+		if f.KMSFault() {
 			out = append(out, f)
 		}
 	}

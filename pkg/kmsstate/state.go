@@ -50,19 +50,30 @@ const (
 	ReasonStateNotEvaluated Reason = "StateNotEvaluated"
 )
 
-// kmsFault are the reasons that show a key failing on a node: its data cannot be decrypted, or its plugin is
-// unreachable or answers unhealthy. The others say that nothing is known (a missing or stale report, a stale
-// or absent evaluation), that an apiserver's check fails without naming the key, or that a rotation is under
-// way (a key id mismatch): none of them proves that the KMS is to blame for a failure.
+// kmsFault are the reasons that always show a key failing on a node: its data cannot be decrypted, or its plugin
+// is unreachable or answers unhealthy. APIServerKMSCheckFailing does when it names the key (Failure.KMSFault).
+// The others say that nothing is known (a missing or stale report, a stale or absent evaluation) or that a
+// rotation is under way (a key id mismatch): none of them proves that the KMS is to blame for a failure.
 var kmsFault = map[Reason]bool{
 	ReasonDecryptFailing:    true,
 	ReasonPluginUnreachable: true,
 	ReasonPluginUnhealthy:   true,
 }
 
-// KMSFault reports whether a failure of this reason shows the KMS key failing on the node, rather than that
-// nothing is known: kmsrollback reverts a revision only on such evidence.
+// KMSFault reports whether every failure of this reason shows the KMS key failing on the node, rather than that
+// nothing is known. Failure.KMSFault decides for one failure.
 func (r Reason) KMSFault() bool { return kmsFault[r] }
+
+// KMSFault reports whether the failure shows its KMS key failing on its node: kmsrollback reverts a revision only
+// on such evidence, and the rollout gate refuses a new key that shows one. Besides the reasons that always do, a
+// kube-apiserver's own failed calls to the key's provider (APIServerKMSCheckFailing with a key, from its metrics)
+// do: that is the KMS failing kube-apiserver itself, and on a single node whose new revision cannot start it is
+// the only witness there is, since library-go's reporter cannot publish a failing plugin's report (the operator
+// CRDs require remoteKeyID, which it writes only for a healthy one). Its /healthz/kms-providers failing names
+// no key and may come from another key: it does not.
+func (f Failure) KMSFault() bool {
+	return kmsFault[f.Reason] || (f.Reason == ReasonAPIServerKMSCheckFailing && f.KeyID != "")
+}
 
 // ReasonAsExpected is the reason of a KMSPluginsDegraded=False condition.
 const ReasonAsExpected = "AsExpected"
