@@ -37,7 +37,8 @@ const (
 const (
 	ReasonKMSNotConfigured      = "KMSNotConfigured"
 	ReasonKeyRotationInProgress = "KeyRotationInProgress"
-	// ReasonKeysPending: a KMS key is not yet in the revision some node runs (KMSPluginsProgressing).
+	// ReasonKeysPending: a KMS key is not yet in the revision some node runs, or a node that has just started to
+	// run it has not reported it yet (KMSPluginsProgressing).
 	ReasonKeysPending = "KeysPending"
 )
 
@@ -161,17 +162,23 @@ type Options struct {
 //	an apiserver's /healthz/kms-providers or KMS calls fail  True                 APIServerKMSCheckFailing
 //	nodes disagree on the KEK id beyond the grace            True                 KEKIDMismatch
 //	a report older than 4 report intervals                   True                 HealthReportStale
-//	a node has no report for a key of its running revision   True                 HealthReportMissing
+//	a node has run a key of its running revision for 4       True                 HealthReportMissing
+//	  report intervals and has no report for it
 //
 //	inputs                                                   KMSPluginsProgressing  reason
 //	a key of K is not in the revision some node runs (only   True                   KeysPending
 //	  in the candidate, or in a revision not yet installed
 //	  there): its report may be missing, stale or failing
-//	every key of K runs on every node                        False                  AsExpected
+//	a node started to run a key less than 4 report          True                   KeysPending
+//	  intervals ago and its first report has not come
+//	every key of K runs on every node, each reported         False                  AsExpected
 //
 // Degraded means an admin must act: a plugin that is not there because its revision is not installed yet is part
 // of every KMS rollout (library-go's plugin sidecars come with the revision that adds their key), so it is shown
-// as Progressing and never Degraded. The rollout gate still reads its health, good or bad (Healthy).
+// as Progressing and never Degraded. So is a key's first report on a node that has just started to run it: the new
+// pod's reporter publishes once as the pod starts, while its apiserver restarts, and then an interval later (30 s
+// for library-go's), so every node of every KMS rollout is without it for a while. The rollout gate still reads
+// its health, good or bad (Healthy), and RunningHealthy counts a running key without a report.
 //
 // With several failures, the reason is the most severe (top of the table first) and the message lists them
 // all. KMSKeyRotationProgressing is True (KeyRotationInProgress, "key 1: old -> new") from the first report

@@ -61,6 +61,10 @@ type Memory struct {
 	lastCompleted map[string]Rotation
 	// metrics is the previous metrics sample per node.
 	metrics map[string]*MetricsSample
+	// runningSince is when this process first saw each node run each key (Observation.Running). Like metrics it
+	// is not stored: after an operator restart every running key that has no report yet waits out the
+	// staleness limit again before it counts as missing.
+	runningSince map[ReportRef]time.Time
 }
 
 // Evaluate classifies an observation. It is pure: the same Memory and Observation give the same State.
@@ -82,6 +86,7 @@ func Evaluate(config Config, prev Memory, obs Observation) (State, Memory) {
 			disagreeSince: map[string]time.Time{},
 			lastCompleted: map[string]Rotation{},
 			metrics:       map[string]*MetricsSample{},
+			runningSince:  map[ReportRef]time.Time{},
 		},
 		prev: prev,
 	}
@@ -176,8 +181,16 @@ func (e *evaluation) running(node, key string) bool {
 func (e *evaluation) evaluatePlugins(reports map[ReportRef]operatorv1.KMSPluginHealthReport) {
 	for _, node := range e.state.Nodes {
 		for _, key := range e.state.KeyIDs {
+			ref := ReportRef{Node: node, KeyID: key}
 			p := Plugin{Node: node, KeyID: key, Pending: !e.running(node, key)}
-			r, ok := reports[ReportRef{Node: node, KeyID: key}]
+			if !p.Pending {
+				since, seen := e.prev.runningSince[ref]
+				if !seen {
+					since = e.obs.Now
+				}
+				e.next.runningSince[ref] = since
+			}
+			r, ok := reports[ref]
 			if ok {
 				p.LastChecked = r.LastCheckedTime.Time
 				p.Age = max(e.obs.Now.Sub(p.LastChecked), 0)
@@ -187,6 +200,10 @@ func (e *evaluation) evaluatePlugins(reports map[ReportRef]operatorv1.KMSPluginH
 			switch {
 			case !ok:
 				p.Health, reason = PluginMissing, ReasonHealthReportMissing
+				if running := e.obs.Now.Sub(e.next.runningSince[ref]); !p.Pending && running < e.config.StaleAfter() {
+					p.AwaitingFirstReport = true
+					p.Detail = fmt.Sprintf("no report yet; the node has run the key for %s, limit %s", running.Round(time.Second), e.config.StaleAfter())
+				}
 			case p.Age > e.config.StaleAfter():
 				p.Health, reason = PluginStale, ReasonHealthReportStale
 				p.Detail = fmt.Sprintf("last report %s ago, limit %s", p.Age.Round(time.Second), e.config.StaleAfter())
@@ -201,7 +218,7 @@ func (e *evaluation) evaluatePlugins(reports map[ReportRef]operatorv1.KMSPluginH
 			}
 			switch {
 			case reason == "":
-			case p.Pending:
+			case p.Pending || p.AwaitingFirstReport:
 				e.state.Pending = append(e.state.Pending, Failure{Reason: reason, Node: node, KeyID: key, Detail: p.Detail})
 			default:
 				e.addFailure(Failure{Reason: reason, Node: node, KeyID: key, Detail: p.Detail})

@@ -150,7 +150,7 @@ func TestEvaluateReasons(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			state, _ := Evaluate(Config{ReportInterval: interval}, Memory{}, s.obs)
+			state, _ := Evaluate(Config{ReportInterval: interval}, ranFor(s.obs, time.Hour), s.obs)
 			degraded, reason, message := state.Degraded()
 			if s.wantReason == "" {
 				if degraded {
@@ -398,5 +398,88 @@ func TestEvaluatePluginCauseBeforeAPIServerSymptom(t *testing.T) {
 	_, reason, message := state.Degraded()
 	if reason != ReasonPluginUnreachable || !strings.Contains(message, string(ReasonAPIServerKMSCheckFailing)) {
 		t.Errorf("got %s: %s; want PluginUnreachable, with the apiserver's failing check listed too", reason, message)
+	}
+}
+
+// ranFor is a Memory in which every node of obs has run every key of obs for d: a report missing now is missing,
+// not awaited.
+func ranFor(obs Observation, d time.Duration) Memory {
+	m := Memory{runningSince: map[ReportRef]time.Time{}}
+	for _, node := range obs.Nodes {
+		for _, key := range obs.KeyIDs {
+			m.runningSince[ReportRef{Node: node, KeyID: key}] = obs.Now.Add(-d)
+		}
+	}
+	return m
+}
+
+// TestEvaluateAwaitsAFirstReport: a key a node has just started to run has no report until its new pod's reporter
+// publishes (library-go's probes as its pod starts, while the apiserver restarts, then 30 s later): for up to
+// the staleness limit that is progress, not a failure; the gate and RunningHealthy still count it; past the limit
+// it is HealthReportMissing. A report ends the wait, and a key the node stops running forgets it.
+func TestEvaluateAwaitsAFirstReport(t *testing.T) {
+	config := Config{ReportInterval: interval}
+	limit := config.StaleAfter()
+	at := func(d time.Duration, running map[string][]string, reports ...operatorv1.KMSPluginHealthReport) Observation {
+		obs := observation(reports...)
+		obs.Now = t0.Add(d)
+		obs.Running = running
+		return obs
+	}
+	both := map[string][]string{"master-0": {"1"}, "master-1": {"1"}}
+	onlyMaster0 := map[string][]string{"master-0": {"1"}}
+	master0 := report("master-0", "1", operatorv1.KMSPluginHealthStatusHealthy, "kek-a", 0)
+
+	steps := []struct {
+		name         string
+		obs          Observation
+		wantDegraded Reason // "" means not degraded
+		wantAwaiting bool
+	}{
+		{name: "master-1 starts to run the key: its report is awaited", obs: at(0, both, master0), wantAwaiting: true},
+		{name: "still awaited just inside the limit", obs: at(limit-time.Second, both, master0), wantAwaiting: true},
+		{name: "past the limit it is missing", obs: at(limit, both, master0), wantDegraded: ReasonHealthReportMissing},
+		{name: "the node stops running the key: pending, not judged", obs: at(limit+time.Second, onlyMaster0, master0)},
+		{name: "it runs the key again: awaited anew", obs: at(limit+2*time.Second, both, master0), wantAwaiting: true},
+	}
+	memory := Memory{}
+	for _, s := range steps {
+		// Reports are fresh at each step's time.
+		for i := range s.obs.Reports {
+			s.obs.Reports[i].LastCheckedTime.Time = s.obs.Now
+		}
+		var state State
+		state, memory = Evaluate(config, memory, s.obs)
+		degraded, reason, message := state.Degraded()
+		if s.wantDegraded == "" && degraded {
+			t.Errorf("%s: Degraded %s: %s", s.name, reason, message)
+		}
+		if s.wantDegraded != "" && reason != s.wantDegraded {
+			t.Errorf("%s: Degraded reason %q, want %q (%s)", s.name, reason, s.wantDegraded, message)
+		}
+		if got := pluginOf(t, state, "master-1", "1").AwaitingFirstReport; got != s.wantAwaiting {
+			t.Errorf("%s: AwaitingFirstReport %t, want %t", s.name, got, s.wantAwaiting)
+		}
+		if s.wantAwaiting {
+			progressing, msg := state.Progressing()
+			if !progressing || !strings.Contains(msg, "first health report awaited: key 1 on node master-1") {
+				t.Errorf("%s: Progressing %t %q, want the awaited report named", s.name, progressing, msg)
+			}
+			checkReason(t, s.name+": Healthy", state.Healthy(state.Nodes, []string{"1"}), ReasonHealthReportMissing)
+			checkReason(t, s.name+": RunningHealthy", state.RunningHealthy(), ReasonHealthReportMissing)
+		}
+	}
+
+	// The report comes: healthy, nothing awaited.
+	obs := at(limit+3*time.Second, both, master0, report("master-1", "1", operatorv1.KMSPluginHealthStatusHealthy, "kek-a", 0))
+	for i := range obs.Reports {
+		obs.Reports[i].LastCheckedTime.Time = obs.Now
+	}
+	state, _ := Evaluate(config, memory, obs)
+	if err := state.RunningHealthy(); err != nil {
+		t.Errorf("with the report: RunningHealthy %v", err)
+	}
+	if p := pluginOf(t, state, "master-1", "1"); p.AwaitingFirstReport || p.Health != PluginHealthy {
+		t.Errorf("with the report: %+v", p)
 	}
 }

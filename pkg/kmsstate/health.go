@@ -66,8 +66,9 @@ func (s *State) Healthy(nodes, keyIDs []string) error {
 }
 
 // RunningHealthy answers whether the plugin of every key each node runs is healthy and freshly reported: the
-// failures of KMSPluginsDegraded that name a key. Pending plugins are left out; an apiserver-level failure without
-// a key too, as in Healthy. It returns nil or an *UnhealthyError.
+// failures of KMSPluginsDegraded that name a key, and the running keys whose first report is awaited
+// (Plugin.AwaitingFirstReport). Pending plugins are left out; an apiserver-level failure without a key too, as in
+// Healthy. It returns nil or an *UnhealthyError.
 func (s *State) RunningHealthy() error {
 	var failures []Failure
 	for _, f := range s.Failures {
@@ -75,9 +76,22 @@ func (s *State) RunningHealthy() error {
 			failures = append(failures, f)
 		}
 	}
+	// A running key whose first report is awaited is not Degraded, but nothing is known of it: not healthy.
+	awaiting := sets.New[ReportRef]()
+	for _, p := range s.Plugins {
+		if p.AwaitingFirstReport {
+			awaiting.Insert(ReportRef{Node: p.Node, KeyID: p.KeyID})
+		}
+	}
+	for _, f := range s.Pending {
+		if awaiting.Has(ReportRef{Node: f.Node, KeyID: f.KeyID}) {
+			failures = append(failures, f)
+		}
+	}
 	if len(failures) == 0 {
 		return nil
 	}
+	sortFailures(failures)
 	return &UnhealthyError{Failures: failures}
 }
 

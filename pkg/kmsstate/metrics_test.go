@@ -272,8 +272,18 @@ func TestControllerRotationAndFailureMetrics(t *testing.T) {
 			wantFailures: map[string]map[Reason]int{"master-0": noFailures},
 		},
 		{
-			name:  "master-1 back with an unhealthy plugin and no report for master-2",
+			name:  "master-1 back with an unhealthy plugin; master-2 joins, its first report awaited",
 			after: 30 * time.Second,
+			nodes: staticNodes{"master-0", "master-1", "master-2"},
+			reports: func() []operatorv1.KMSPluginHealthReport {
+				return []operatorv1.KMSPluginHealthReport{fresh("master-0", ok, "b"), fresh("master-1", operatorv1.KMSPluginHealthStatusUnhealthy, "")}
+			},
+			wantPending:  map[string]int{"master-0": 0, "master-1": 0, "master-2": 0},
+			wantFailures: map[string]map[Reason]int{"master-0": noFailures, "master-1": {ReasonPluginUnhealthy: 1}, "master-2": noFailures},
+		},
+		{
+			name:  "master-2 still has no report past the staleness limit: missing",
+			after: 4 * DefaultReportInterval,
 			nodes: staticNodes{"master-0", "master-1", "master-2"},
 			reports: func() []operatorv1.KMSPluginHealthReport {
 				return []operatorv1.KMSPluginHealthReport{fresh("master-0", ok, "b"), fresh("master-1", operatorv1.KMSPluginHealthStatusUnhealthy, "")}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 )
@@ -86,7 +87,7 @@ func TestEvaluateExpectsWhatEachNodeRuns(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			state, _ := Evaluate(Config{ReportInterval: interval}, Memory{}, s.obs)
+			state, _ := Evaluate(Config{ReportInterval: interval}, ranFor(s.obs, time.Hour), s.obs)
 			degraded, reason, msg := state.Degraded()
 			if s.wantDegraded == "" && degraded {
 				t.Errorf("Degraded %s: %s", reason, msg)

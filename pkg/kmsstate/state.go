@@ -143,6 +143,11 @@ type Plugin struct {
 	// Pending is true when the key is not in the revision the node runs (Observation.Running): its health is
 	// known for the rollout gate, but it is not a failure of the node.
 	Pending bool `json:"pending,omitempty"`
+	// AwaitingFirstReport is true when the node runs the key and no report of it has come yet, for less than the
+	// staleness limit since this process first saw the node run it: the new pod's reporter has not published
+	// (library-go's probes once as its pod starts, while the apiserver restarts, then every 30 s). Like Pending,
+	// it is not a failure of the node, and the rollout gate still counts it.
+	AwaitingFirstReport bool `json:"awaitingFirstReport,omitempty"`
 }
 
 // Rotation is a change of the KEK id (KEK) behind one KMS key.
@@ -208,31 +213,46 @@ type State struct {
 	Ignored []Ignored   `json:"ignored,omitempty"`
 }
 
-// Progressing reports whether a key of the state is pending on a node (Plugin.Pending), with a message naming
-// each such key and its nodes, and what is known of them there.
+// Progressing reports whether a key of the state is pending on a node (Plugin.Pending) or awaits its first report
+// there (Plugin.AwaitingFirstReport), with a message naming each such key and its nodes, and what is known of
+// them there.
 func (s *State) Progressing() (bool, string) {
-	var pending []string
+	var pending, awaiting []string
 	failed := map[ReportRef]Reason{}
 	for _, f := range s.Pending {
 		failed[ReportRef{Node: f.Node, KeyID: f.KeyID}] = f.Reason
 	}
 	for _, p := range s.Plugins {
-		if !p.Pending {
-			continue
+		switch {
+		case p.Pending:
+			what := string(p.Health)
+			if r, ok := failed[ReportRef{Node: p.Node, KeyID: p.KeyID}]; ok {
+				what = string(r)
+			}
+			pending = append(pending, fmt.Sprintf("key %s on node %s (%s)", p.KeyID, p.Node, what))
+		case p.AwaitingFirstReport:
+			awaiting = append(awaiting, fmt.Sprintf("key %s on node %s", p.KeyID, p.Node))
 		}
-		what := string(p.Health)
-		if r, ok := failed[ReportRef{Node: p.Node, KeyID: p.KeyID}]; ok {
-			what = string(r)
-		}
-		pending = append(pending, fmt.Sprintf("key %s on node %s (%s)", p.KeyID, p.Node, what))
 	}
-	if len(pending) == 0 {
+	var parts []string
+	if len(pending) > 0 {
+		parts = append(parts, "not yet in the revision the node runs, so not judged there: "+strings.Join(capped(pending), ", "))
+	}
+	if len(awaiting) > 0 {
+		parts = append(parts, "running, its first health report awaited: "+strings.Join(capped(awaiting), ", "))
+	}
+	if len(parts) == 0 {
 		return false, ""
 	}
-	if len(pending) > maxMessageFailures {
-		pending = append(pending[:maxMessageFailures], fmt.Sprintf("and %d more", len(pending)-maxMessageFailures))
+	return true, strings.Join(parts, "; ")
+}
+
+// capped keeps the first maxMessageFailures items of a message's list and counts the rest.
+func capped(items []string) []string {
+	if len(items) > maxMessageFailures {
+		return append(items[:maxMessageFailures:maxMessageFailures], fmt.Sprintf("and %d more", len(items)-maxMessageFailures))
 	}
-	return true, "not yet in the revision the node runs, so not judged there: " + strings.Join(pending, ", ")
+	return items
 }
 
 // Degraded reports whether any failure is present, with the reason of the most severe one and a message
