@@ -21,12 +21,15 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
+	"github.com/kmsguard/kmsguard/test/lab"
 )
 
 // providerName is the KMS v2 provider name in every config of these tests; it is part of the etcd prefix.
 const providerName = "fake-kms"
 
 func TestMain(m *testing.M) {
+	// The lab's kubelet runs a pod's kms-health-reporter container as a process of this test binary.
+	lab.ContainerMain()
 	// envtest logs through controller-runtime's logger and warns once when none is set.
 	ctrllog.SetLogger(zap.New(zap.WriteTo(os.Stderr)))
 	os.Exit(m.Run())

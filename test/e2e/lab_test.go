@@ -23,9 +23,10 @@ import (
 	"github.com/kmsguard/kmsguard/test/lab"
 )
 
-// startLab starts a lab of n nodes that is stopped when t ends. Its directory is short (unix socket paths live
-// below it) and kept, with every log, when the test fails.
-func startLab(t *testing.T, n int) *lab.Lab {
+// startLab starts a lab of n nodes, running reporter as each pod's kms-health-reporter sidecar, that is stopped
+// when t ends. Its directory is short (unix socket paths live below it) and kept, with every log, when the test
+// fails.
+func startLab(t *testing.T, n int, reporter lab.Reporter) *lab.Lab {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "lab-")
 	if err != nil {
@@ -36,11 +37,11 @@ func startLab(t *testing.T, n int) *lab.Lab {
 		t.Fatal(err)
 	}
 	started := time.Now()
-	l, err := lab.Start(context.Background(), lab.Options{Dir: dir, Nodes: n, Log: testWriter{t}, ControllerLog: controllerLog, Timings: lab.ShortOperatorTimings()})
+	l, err := lab.Start(context.Background(), lab.Options{Dir: dir, Nodes: n, Log: testWriter{t}, ControllerLog: controllerLog, Timings: lab.ShortOperatorTimings(), Reporter: reporter})
 	if err != nil {
 		t.Fatalf("starting the lab (logs in %s): %v", dir, err)
 	}
-	t.Logf("lab of %d nodes started in %s", n, time.Since(started).Round(time.Millisecond))
+	t.Logf("lab of %d nodes started in %s (%s)", n, time.Since(started).Round(time.Millisecond), l.Reporter())
 	t.Cleanup(func() {
 		if err := l.Stop(); err != nil {
 			t.Errorf("stopping the lab: %v", err)

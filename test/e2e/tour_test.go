@@ -8,6 +8,7 @@ import (
 
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
 
+	"github.com/kmsguard/kmsguard/test/lab"
 	"github.com/kmsguard/kmsguard/test/lab/tour"
 )
 
@@ -21,8 +22,11 @@ const tourSecrets = 300
 // controllers doing the rollout (the lab's central claim: read key on every node before any node writes with
 // it, one apiserver restarted at a time, all from the apiservers' own history). Before the other stories run,
 // kmsguard's commands are checked against the lab as the README shows them.
+//
+// It runs kmsguard's health reporter, whose detections have bounds of seconds; TestTourSingleNode runs
+// library-go's.
 func TestTour(t *testing.T) {
-	l := startLab(t, 3)
+	l := startLab(t, 3, lab.ReporterKMSGuard)
 	ctx := context.Background()
 	byName := map[string]tour.Story{}
 	for _, s := range tour.Stories {
@@ -77,14 +81,15 @@ func checkStory(t *testing.T, r tour.Result) {
 	})
 }
 
-// TestTourSingleNode plays, on a one-node lab (single-node OpenShift), the story where the only node's fallback
-// is the whole recovery: a KMS config forced past the gate fails to start on the only apiserver, and the node
-// falls back to its last good revision with no API to talk to (the startup monitor's path) before kmsrollback
-// can revert. The other single-node stories behave as on three nodes and are left to
-// `make run TOUR_FLAGS="--nodes 1"`, for CI's time.
+// TestTourSingleNode plays, on a one-node lab (single-node OpenShift) with library-go's kms-health-reporter, the
+// default: enable-kms through the gate on 30 s Status-only reports, key-disabled, which that reporter cannot see,
+// and the story where the only node's fallback is the whole recovery: a KMS config that fails to start on the
+// only apiserver, and the node falls back to its last good revision with no API to talk to (the startup
+// monitor's path) before kmsrollback can revert. The other single-node stories behave as on three nodes and are
+// left to `make run TOUR_FLAGS="--nodes 1"`, for CI's time.
 func TestTourSingleNode(t *testing.T) {
-	l := startLab(t, 1)
-	stories, err := tour.Select(tour.Stories, []string{"enable-kms", "misconfigured-kms"}, 1)
+	l := startLab(t, 1, lab.ReporterLibraryGo)
+	stories, err := tour.Select(tour.Stories, []string{"enable-kms", "key-disabled", "misconfigured-kms"}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"time"
 
 	"k8s.io/client-go/rest"
 
@@ -16,7 +17,7 @@ import (
 // client certificate, so apiserverprobe.NewForConfig's one HTTP client reaches them all. envtest gives each lab
 // apiserver a CA and admin credentials of its own, so the client here routes each request to the transport of
 // the apiserver it is for. A shared serving CA in test/kmsenv would remove this.
-func apiServerProber(nodes []*Node) (*apiserverprobe.Prober, error) {
+func apiServerProber(nodes []*Node, reportInterval time.Duration) (*apiserverprobe.Prober, error) {
 	routes := hostTransports{}
 	targets := make([]apiserverprobe.Target, 0, len(nodes))
 	for _, n := range nodes {

@@ -74,10 +74,13 @@ func (n *Node) carryOut(ctx context.Context, pod *corev1.Pod) {
 }
 
 // install is the installer binary: it copies revision's manifest and every key of its encryption config into
-// the node's resources/kube-apiserver-pod-<revision>/ directory.
+// the node's resources/kube-apiserver-pod-<revision>/ directory, with the cert-syncer kubeconfig beside them.
 func (n *Node) install(ctx context.Context, revision int32) error {
 	dir := n.revisionDir(revision)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if err := n.writeCertSyncerKubeconfig(dir); err != nil {
 		return err
 	}
 	var manifest *corev1.ConfigMap
@@ -119,6 +122,27 @@ func (n *Node) install(ctx context.Context, revision int32) error {
 		}
 	}
 	return nil
+}
+
+// certSyncerKubeconfig is where kube-apiserver-operator's installer puts the revisioned ConfigMap
+// kube-apiserver-cert-syncer-kubeconfig in a revision's resource directory; library-go's kms-health-reporter
+// sidecar reads its --kubeconfig there.
+const certSyncerKubeconfig = "configmaps/kube-apiserver-cert-syncer-kubeconfig/kubeconfig"
+
+// writeCertSyncerKubeconfig writes the revision's cert-syncer kubeconfig: the node's own kube-apiserver, as the
+// operator's points at localhost:6443, with the lab's admin credentials in the place of the cert syncer's client
+// certificate. Lab difference: the operator revisions it as a ConfigMap, the same for every node; the lab's
+// apiservers share one host and listen on ports of their own, so the installer writes each node's.
+func (n *Node) writeCertSyncerKubeconfig(dir string) error {
+	kubeconfig, err := n.apiServer.KubeConfig()
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(dir, certSyncerKubeconfig)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(path, kubeconfig, 0o600)
 }
 
 func (n *Node) finishInstaller(ctx context.Context, pod *corev1.Pod, installErr error) {

@@ -257,7 +257,7 @@ func (n *Node) startPod(ctx context.Context, pod *podRun, abort <-chan struct{})
 		if err := n.startPlugins(pod); err != nil {
 			return fmt.Errorf("init container: %w", err)
 		}
-		if pod.reporterStop == nil {
+		if pod.reporter == nil {
 			n.startReporter(ctx, pod)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -30,13 +31,50 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
-// reportInterval is how often each node's health reporter probes its plugins, and the interval kmsstate judges
-// report freshness by. A cluster uses 30 s; the lab is quicker so that a new KMS key passes the rollout gate
-// within seconds.
-const reportInterval = 5 * time.Second
+// Reporter names the program that runs as the static pod's kms-health-reporter sidecar.
+type Reporter string
+
+const (
+	// ReporterLibraryGo is library-go's kms-health-reporter at its defaults, the command both operators ship:
+	// Status only, every 30 s. The lab's default.
+	ReporterLibraryGo Reporter = "library-go"
+	// ReporterKMSGuard is kmsguard's reporter (pluginprobe.Reporter, `kmsguard health-reporter`) in its place:
+	// Status every 5 s in the lab, and an Encrypt/Decrypt round trip every 15 s, which sees a key that fails while
+	// Status says ok.
+	ReporterKMSGuard Reporter = "kmsguard"
+)
+
+// Reporters are the reporters a lab can run, the default first.
+var Reporters = []Reporter{ReporterLibraryGo, ReporterKMSGuard}
+
+// String says what the reporter does, as a header line reads it.
+func (r Reporter) String() string {
+	if r == ReporterKMSGuard {
+		return fmt.Sprintf("kmsguard's health reporter: Status every %s, Encrypt/Decrypt every %s", kmsguardReportInterval, roundTripInterval)
+	}
+	return fmt.Sprintf("library-go's kms-health-reporter: Status every %s", kmsstate.DefaultReportInterval)
+}
+
+// libraryGoProviderTimeout is the timeout library-go's key controller writes for each KMS provider of the
+// encryption config (state.KMSState's Encryption.Timeout).
+const libraryGoProviderTimeout = 10 * time.Second
+
+// kmsguardReportInterval is how often kmsguard's reporter probes its plugins in the lab. A cluster would run it
+// at library-go's 30 s; the lab is quicker so that a reader sees what a shorter interval buys.
+const kmsguardReportInterval = 5 * time.Second
+
+// reportInterval is how often the reporter probes its plugins: kmsguard tells kmsstate so (reports older than
+// four intervals are stale), and kmsstate asks the apiservers as often.
+func (r Reporter) reportInterval() time.Duration {
+	if r == ReporterKMSGuard {
+		return kmsguardReportInterval
+	}
+	return kmsstate.DefaultReportInterval // library-go's --interval default
+}
 
 // Timings are the periods and timeouts the lab runs kmsguard with, which bound how soon it can see a fault.
 type Timings struct {
@@ -45,21 +83,34 @@ type Timings struct {
 	ReportInterval time.Duration
 	// CallTimeout bounds each call of the health reporter to a plugin: the longest a plugin that hangs is given.
 	CallTimeout time.Duration
-	// RoundTripInterval is the least time between two Encrypt/Decrypt round trips to a plugin.
+	// ReportsFailures says whether the reporter's reports of a failing plugin reach the API. library-go's do not:
+	// the operator CRDs require remoteKeyID in every report and it writes one only for a healthy plugin, so the
+	// API server rejects the node's whole apply while one of its plugins fails, and only the apiservers' own
+	// view shows the failure.
+	ReportsFailures bool
+	// APIServerCallTimeout is the timeout of a kube-apiserver's calls to its plugins: the KMS provider's timeout
+	// in the encryption config, which library-go writes as 10 s. kube-apiserver's /healthz/kms-providers calls
+	// Status (at most every 20 s) and waits that long for a plugin that does not answer.
+	APIServerCallTimeout time.Duration
+	// RoundTripInterval is the least time between two Encrypt/Decrypt round trips to a plugin; zero when the
+	// reporter makes none (library-go's: Status only).
 	RoundTripInterval time.Duration
 	// RecoveryInterval is how often lost-key recovery scans the encrypted objects.
 	RecoveryInterval time.Duration
 }
 
-// LabTimings returns the lab's Timings.
-func LabTimings() Timings {
-	return Timings{
-		ReportInterval:    reportInterval,
-		CallTimeout:       reporterCallTimeout,
-		RoundTripInterval: roundTripInterval,
-		RecoveryInterval:  recoveryInterval,
+// DetectionTimings returns the Timings of the lab's reporter and controllers.
+func (l *Lab) DetectionTimings() Timings {
+	t := Timings{ReportInterval: l.reporter.reportInterval(), CallTimeout: reporterCallTimeout, RecoveryInterval: recoveryInterval,
+		APIServerCallTimeout: libraryGoProviderTimeout}
+	if l.reporter == ReporterKMSGuard {
+		t.RoundTripInterval, t.ReportsFailures = roundTripInterval, true
 	}
+	return t
 }
+
+// Reporter is the program the lab runs as each pod's kms-health-reporter sidecar.
+func (l *Lab) Reporter() Reporter { return l.reporter }
 
 // Options configure a lab.
 type Options struct {
@@ -76,6 +127,8 @@ type Options struct {
 	ControllerLog io.Writer
 	// Timings are the operator's timeouts; a zero field is what the operator uses on a cluster.
 	Timings OperatorTimings
+	// Reporter runs as each pod's kms-health-reporter sidecar; empty is ReporterLibraryGo.
+	Reporter Reporter
 }
 
 // OperatorTimings are the operator's timeouts that decide how long a rollout and a revert take, set through
@@ -130,6 +183,7 @@ type Lab struct {
 	operators operatorclient.Interface
 	operator  *Operator
 	timings   OperatorTimings
+	reporter  Reporter
 	logMu     sync.Mutex
 	log       io.Writer
 
@@ -160,7 +214,13 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	if opts.ControllerLog != nil {
 		redirectKlog(opts.ControllerLog)
 	}
-	l := &Lab{dir: dir, kms: fake.NewKMS(), log: opts.Log, timings: opts.Timings.withDefaults()}
+	l := &Lab{dir: dir, kms: fake.NewKMS(), log: opts.Log, timings: opts.Timings.withDefaults(), reporter: opts.Reporter}
+	if l.reporter == "" {
+		l.reporter = ReporterLibraryGo
+	}
+	if !slices.Contains(Reporters, l.reporter) {
+		return nil, fmt.Errorf("unknown reporter %q (one of %v)", opts.Reporter, Reporters)
+	}
 	if l.log == nil {
 		l.log = io.Discard
 	}
@@ -246,11 +306,11 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	if err != nil {
 		return nil, err
 	}
-	apiservers, err := apiServerProber(l.nodes)
+	apiservers, err := apiServerProber(l.nodes, l.reporter.reportInterval())
 	if err != nil {
 		return nil, err
 	}
-	if l.operator, err = startOperator(runCtx, l.restConfig, etcd, apiservers, l.timings); err != nil {
+	if l.operator, err = startOperator(runCtx, l.restConfig, etcd, apiservers, l.timings, l.reporter.reportInterval()); err != nil {
 		return nil, err
 	}
 	if err := l.WaitForRevision(ctx, 1); err != nil {

@@ -76,6 +76,8 @@ type Node struct {
 	// startupMonitor: the control plane is SingleReplica, where kube-apiserver-operator runs the startup
 	// monitor.
 	startupMonitor bool
+	// reporter runs as each pod's kms-health-reporter sidecar.
+	reporter Reporter
 
 	// running is the revision whose pod the kubelet runs (0: the bootstrap manifest); lastGood the newest one
 	// that became healthy, which the startup monitor falls back to.
@@ -111,6 +113,7 @@ func newNode(l *Lab, index int, client kubernetes.Interface, startupMonitor bool
 		handled:        map[string]bool{},
 		operatorClient: operatorClient,
 		startupMonitor: startupMonitor,
+		reporter:       l.reporter,
 	}
 	// Revision 0 is the bootstrap control plane's manifest, the one the startup monitor falls back to when the
 	// first revision fails.

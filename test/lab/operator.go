@@ -75,7 +75,7 @@ const etcdPrefix = "/registry"
 
 // startOperator builds and starts every controller; they run until ctx is done. It returns once the informers
 // have been started.
-func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apiservers *apiserverprobe.Prober, timings OperatorTimings) (*Operator, error) {
+func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apiservers *apiserverprobe.Prober, timings OperatorTimings, reportInterval time.Duration) (*Operator, error) {
 	kubeClient, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return nil, err

@@ -59,6 +59,8 @@ type podSidecars struct {
 	Plugins []pluginSidecar
 	// ReporterSockets are the --kms-sockets of the kms-health-reporter sidecar; nil when the pod has none.
 	ReporterSockets []string
+	// Reporter is the kms-health-reporter sidecar; nil when the pod has none.
+	Reporter *corev1.Container
 }
 
 // sidecarsOf reads the KMS sidecars of a static pod manifest: the init containers (native sidecars) library-go's
@@ -90,6 +92,7 @@ func sidecarsOf(pod *corev1.Pod) (podSidecars, error) {
 			}
 			out.Plugins = append(out.Plugins, p)
 		case c.Name == healthReporterContainer:
+			out.Reporter = c.DeepCopy()
 			for _, arg := range c.Args {
 				if v, ok := strings.CutPrefix(arg, "--kms-sockets="); ok {
 					out.ReporterSockets = strings.Split(v, ",")
@@ -143,8 +146,8 @@ type podRun struct {
 	// plugins are the sidecars that started, by key id.
 	plugins map[string]*fake.Plugin
 
-	reporterStop context.CancelFunc
-	reporterDone chan struct{}
+	// reporter is the running kms-health-reporter sidecar; nil when the pod has none or it did not start.
+	reporter *containerRun
 }
 
 // startPlugins starts the pod's plugin sidecars. A sidecar that cannot start (its socket outside the pod's socket
@@ -208,10 +211,10 @@ func (n *Node) newSidecarPlugin(paths podPaths, sidecar pluginSidecar) (*fake.Pl
 
 // stopSidecars stops the pod's reporter and plugins.
 func (pod *podRun) stopSidecars() {
-	if pod.reporterStop != nil {
-		pod.reporterStop()
-		<-pod.reporterDone
-		pod.reporterStop, pod.reporterDone = nil, nil
+	if pod.reporter != nil {
+		pod.reporter.stop()
+		<-pod.reporter.done
+		pod.reporter = nil
 	}
 	for keyID, plugin := range pod.plugins {
 		plugin.Stop()
@@ -219,13 +222,33 @@ func (pod *podRun) stopSidecars() {
 	}
 }
 
-// startReporter starts the pod's health reporter sidecar on the sockets its --kms-sockets names: kmsguard's
-// reporter (pluginprobe.Reporter) in the place of library-go's, publishing into
+// startReporter starts the pod's kms-health-reporter sidecar: by default library-go's own command, run as the
+// kubelet runs the container (startContainer); with ReporterKMSGuard kmsguard's reporter (pluginprobe.Reporter)
+// in its place, on the sockets the sidecar's --kms-sockets names. Either publishes into
 // status.encryptionStatus.healthReports of the KubeAPIServer under this node's field manager.
 func (n *Node) startReporter(ctx context.Context, pod *podRun) {
-	if len(pod.sidecars.ReporterSockets) == 0 {
+	if pod.sidecars.Reporter == nil {
 		return
 	}
+	var err error
+	switch n.reporter {
+	case ReporterKMSGuard:
+		pod.reporter = n.startKMSGuardReporter(ctx, pod)
+	default:
+		var spec containerSpec
+		spec, err = containerSpecFor(*pod.sidecars.Reporter, pod, n.name, filepath.Join(pod.paths.socketDir+"-containers", healthReporterContainer))
+		if err == nil {
+			pod.reporter, err = n.startContainer(ctx, spec, filepath.Join(pod.paths.socketDir+"-containers", healthReporterContainer+".log"))
+		}
+	}
+	if err != nil {
+		// A kubelet would leave the container waiting; the pod runs on without health reports.
+		n.logf("%s: %s: %v", n.name, healthReporterContainer, err)
+	}
+}
+
+// startKMSGuardReporter runs kmsguard's reporter in the place of the pod's kms-health-reporter sidecar.
+func (n *Node) startKMSGuardReporter(ctx context.Context, pod *podRun) *containerRun {
 	reporterCtx, cancel := context.WithCancel(ctx)
 	var plugins []pluginprobe.Plugin
 	for _, endpoint := range pod.sidecars.ReporterSockets {
@@ -245,21 +268,22 @@ func (n *Node) startReporter(ctx context.Context, pod *podRun) {
 		Prober:       pluginprobe.NewProber(n.name, plugins, reporterCallTimeout, clock.RealClock{}, pluginprobe.WithRoundTripInterval(roundTripInterval)),
 		Provider:     encryptionstatus.NewKubeAPIServer(n.operatorClient.OperatorV1().KubeAPIServers()),
 		FieldManager: encryptionstatus.ReporterFieldManager(n.name),
-		Interval:     reportInterval,
+		Interval:     kmsguardReportInterval,
 		WriteTimeout: 10 * time.Second,
 	}
-	done := make(chan struct{})
-	pod.reporterStop, pod.reporterDone = cancel, done
+	run := &containerRun{stop: cancel, done: make(chan struct{})}
 	go func() {
-		defer close(done)
+		defer close(run.done)
 		reporter.Run(reporterCtx)
 	}()
+	return run
 }
 
-// reporterCallTimeout bounds each call of the health reporter to a plugin.
+// reporterCallTimeout bounds each call of kmsguard's health reporter to a plugin, as library-go's --read-timeout
+// default does its Status call.
 const reporterCallTimeout = 5 * time.Second
 
-// roundTripInterval is how often the health reporter has each plugin encrypt and decrypt through the KMS,
+// roundTripInterval is how often kmsguard's health reporter has each plugin encrypt and decrypt through the KMS,
 // which is what notices a disabled key while Status still says ok. A cluster uses
 // pluginprobe.DefaultRoundTripInterval (5 minutes), to spare the KMS; the lab's KMS is free.
 const roundTripInterval = 15 * time.Second

@@ -25,6 +25,7 @@ type labOptions struct {
 	encryption   []string
 	viewInterval time.Duration
 	shortTimings bool
+	reporter     string
 }
 
 func newLabCommand() *cobra.Command {
@@ -68,6 +69,7 @@ into it.`,
 	cmd.Flags().StringSliceVar(&o.encryption, "encryption", nil, "encryption types to switch to in turn once the lab runs: aescbc, aesgcm, identity, KMS")
 	cmd.Flags().DurationVar(&o.viewInterval, "view-interval", 2*time.Second, "how often the live view is refreshed")
 	addShortTimingsFlag(cmd, &o.shortTimings)
+	cmd.Flags().StringVar(&o.reporter, "reporter", string(lab.ReporterLibraryGo), reporterFlagUsage)
 	cmd.AddCommand(newLabInjectCommand(), newLabTourCommand())
 	// The lab's output is a log, as any Kubernetes component's; the controllers' own lines go to operator.log.
 	return cli.Logs(cmd)
@@ -162,9 +164,9 @@ func (o *labOptions) run(ctx context.Context, out io.Writer) error {
 	}
 	defer cleanup()
 
-	fmt.Fprintf(out, "lab: starting etcd, %d kube-apiservers, the node agents and the operator in %s (%s) ...\n", o.nodes, dir, timings(o.shortTimings))
+	fmt.Fprintf(out, "lab: starting etcd, %d kube-apiservers, the node agents and the operator in %s (%s; %s) ...\n", o.nodes, dir, timings(o.shortTimings), lab.Reporter(o.reporter))
 	started := time.Now()
-	l, err := lab.Start(ctx, lab.Options{Dir: dir, Nodes: o.nodes, Log: out, ControllerLog: controllerLog, Timings: timings(o.shortTimings)})
+	l, err := lab.Start(ctx, lab.Options{Dir: dir, Nodes: o.nodes, Log: out, ControllerLog: controllerLog, Timings: timings(o.shortTimings), Reporter: lab.Reporter(o.reporter)})
 	if err != nil {
 		return err
 	}
@@ -263,6 +265,15 @@ func addShortTimingsFlag(cmd *cobra.Command, short *bool) {
 	cmd.Flags().BoolVar(short, "short-timings", false, "shorten the operator's timeouts as make test does: "+lab.ShortOperatorTimings().String()+
 		" (default: the operator's own)")
 }
+
+// reporterFlagUsage says what --reporter chooses.
+var reporterFlagUsage = func() string {
+	names := make([]string, 0, len(lab.Reporters))
+	for _, r := range lab.Reporters {
+		names = append(names, fmt.Sprintf("%s (%s)", string(r), r))
+	}
+	return "what runs as each apiserver pod's kms-health-reporter sidecar: " + strings.Join(names, ", or ") + "; the first is what both operators ship"
+}()
 
 func timings(short bool) lab.OperatorTimings {
 	if short {

@@ -8,9 +8,12 @@ import (
 	"os"
 
 	"github.com/kmsguard/kmsguard/internal/cli"
+	"github.com/kmsguard/kmsguard/test/lab"
 )
 
 func main() {
+	// The lab's kubelet runs a pod's kms-health-reporter container as a process of this binary.
+	lab.ContainerMain()
 	root := newLabCommand()
 	cli.ConfigureRoot(root)
 	os.Exit(cli.Execute(context.Background(), root, os.Args[1:], os.Stdout, os.Stderr))

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +27,7 @@ type labTourOptions struct {
 	output  cli.OutputFormat
 
 	shortTimings bool
+	reporters    []string
 }
 
 var labTourExitCodes = []cli.ExitCode{
@@ -57,6 +60,9 @@ apply to a single node.
 		Example: `  # every story on three nodes (what make run runs)
   kmsguard-lab tour
 
+  # the detections with library-go's health reporter and with kmsguard's, side by side
+  kmsguard-lab tour --reporter library-go,kmsguard
+
   # two stories on a single-node cluster, the table as JSON
   kmsguard-lab tour --nodes 1 --stories enable-kms,key-rotated -o json`,
 		Args: cobra.NoArgs,
@@ -71,6 +77,8 @@ apply to a single node.
 	cmd.Flags().IntVar(&o.secrets, "secrets", 2000, "Secrets written before the first story; every one must read back after each")
 	cmd.Flags().IntVar(&o.writers, "writers", 4, "applications writing a Secret every 200ms throughout")
 	addShortTimingsFlag(cmd, &o.shortTimings)
+	cmd.Flags().StringSliceVar(&o.reporters, "reporter", []string{string(lab.ReporterLibraryGo)}, reporterFlagUsage+
+		"; several, comma-separated, play the tour once with each, on a fresh lab, and compare their detections")
 	cli.AddOutputFlag(cmd.Flags(), &o.output, "the summary table")
 	// klog stays on: the lab sends the controllers' lines to operator.log in its directory
 	// (lab.Options.ControllerLog), so the output stays the table.
@@ -91,11 +99,10 @@ func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, e
 	if err != nil {
 		return cli.ExitError, err
 	}
-	dir, controllerLog, cleanup, err := newLabDir(o.dir, o.keep)
+	reporters, err := parseReporters(o.reporters)
 	if err != nil {
 		return cli.ExitError, err
 	}
-	defer cleanup()
 
 	// Progress goes to stderr when the table is structured, so that stdout is the table alone. On a terminal,
 	// the live view is redrawn in place with the latest steps below it.
@@ -108,11 +115,64 @@ func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, e
 		tail = newLogTail(liveViewSteps, out)
 		progress = tail
 	}
-	started := time.Now()
-	fmt.Fprintf(progress, "tour: starting a lab of %d nodes in %s (%s) ...\n", o.nodes, dir, timings(o.shortTimings))
-	l, err := lab.Start(ctx, lab.Options{Dir: dir, Nodes: o.nodes, Log: progress, ControllerLog: controllerLog, Timings: timings(o.shortTimings)})
+	var all []tour.Result
+	var tours [][]tour.Result
+	for _, reporter := range reporters {
+		results, err := o.runOne(ctx, reporter, stories, out, errOut, progress, tail)
+		all = append(all, results...)
+		tours = append(tours, results)
+		if err != nil {
+			return cli.ExitError, err
+		}
+	}
+	if o.output.Structured() {
+		if err := o.output.Print(out, all); err != nil {
+			return cli.ExitError, err
+		}
+	} else if len(tours) > 1 {
+		fmt.Fprintf(out, "\nDetection with each health reporter:\n")
+		if err := tour.PrintDetections(out, tours...); err != nil {
+			return cli.ExitError, err
+		}
+	}
+	if !tour.AllPassed(all) {
+		return cli.ExitIncomplete, nil
+	}
+	return cli.ExitOK, nil
+}
+
+// parseReporters reads --reporter: one tour per reporter, in the order given.
+func parseReporters(names []string) ([]lab.Reporter, error) {
+	var out []lab.Reporter
+	for _, name := range names {
+		r := lab.Reporter(name)
+		if !slices.Contains(lab.Reporters, r) {
+			return nil, fmt.Errorf("--reporter %q: not one of %v", name, lab.Reporters)
+		}
+		if slices.Contains(out, r) {
+			return nil, fmt.Errorf("--reporter %q given twice", name)
+		}
+		out = append(out, r)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("--reporter names no reporter")
+	}
+	return out, nil
+}
+
+// runOne plays the stories on a fresh lab whose pods run reporter, and prints its table unless the output is
+// structured. The results are those of the stories that ran, also when it fails.
+func (o *labTourOptions) runOne(ctx context.Context, reporter lab.Reporter, stories []tour.Story, out, errOut, progress io.Writer, tail *logTail) ([]tour.Result, error) {
+	dir, controllerLog, cleanup, err := newLabDir(o.dir, o.keep)
 	if err != nil {
-		return cli.ExitError, err
+		return nil, err
+	}
+	defer cleanup()
+	started := time.Now()
+	fmt.Fprintf(progress, "tour: starting a lab of %d nodes in %s (%s; %s) ...\n", o.nodes, dir, timings(o.shortTimings), reporter)
+	l, err := lab.Start(ctx, lab.Options{Dir: dir, Nodes: o.nodes, Log: progress, ControllerLog: controllerLog, Timings: timings(o.shortTimings), Reporter: reporter})
+	if err != nil {
+		return nil, err
 	}
 	defer func() {
 		if err := l.Stop(); err != nil {
@@ -141,21 +201,11 @@ func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, e
 		}
 	})
 	stopView()
-	if o.output.Structured() {
-		if printErr := o.output.Print(out, results); printErr != nil {
-			return cli.ExitError, printErr
-		}
-	} else {
-		fmt.Fprintf(out, "\nThe tour on %d nodes, %s in all (%s):\n", o.nodes, time.Since(started).Round(time.Second), l.Timings())
-		if printErr := tour.PrintTable(out, results); printErr != nil {
-			return cli.ExitError, printErr
+	if !o.output.Structured() {
+		fmt.Fprintf(out, "\nThe tour on %d nodes, %s in all (%s; %s):\n", o.nodes, time.Since(started).Round(time.Second), l.Timings(), l.Reporter())
+		if printErr := tour.PrintTable(out, results); printErr != nil && err == nil {
+			err = printErr
 		}
 	}
-	if err != nil {
-		return cli.ExitError, err
-	}
-	if !tour.AllPassed(results) {
-		return cli.ExitIncomplete, nil
-	}
-	return cli.ExitOK, nil
+	return results, err
 }

@@ -22,16 +22,39 @@ type bound struct {
 // nextReport is the longest until a health reporter's next probe: its interval plus its 10 % jitter.
 func nextReport(t lab.Timings) time.Duration { return t.ReportInterval + t.ReportInterval/10 }
 
-// byNextReport bounds what kmsguard's own probe sees in its next Status call: a plugin that is not listening
-// (the probe fails fast), an unhealthy healthz, a new KEK id.
+// byDeadPlugin bounds a plugin that is not listening. kmsguard's reporter sees it in its next probe, which fails
+// fast; library-go's publishes nothing for a failing plugin (Timings.ReportsFailures), and the apiserver's own
+// check sees it.
+func byDeadPlugin(t lab.Timings) bound {
+	if !t.ReportsFailures {
+		return byAPIServerHealthz(t)
+	}
+	return byNextReport(t)
+}
+
+// byNextReport bounds what the reporter sees and publishes in its next Status call: a new KEK id (a healthy
+// report, which library-go's reporter publishes too) and, with kmsguard's reporter, a plugin that is not
+// listening or answers unhealthy.
 func byNextReport(t lab.Timings) bound {
 	return bound{nextReport(t) + detectionSlack, fmt.Sprintf("the next health report (%s + 10%% jitter) + %s", t.ReportInterval, detectionSlack)}
 }
 
 // bySlowCall bounds a plugin that listens but does not answer: only the call timeout can tell it from a slow one.
+// Without a reporter that publishes failures, the apiserver's check sees it.
 func bySlowCall(t lab.Timings) bound {
+	if !t.ReportsFailures {
+		return byAPIServerHealthz(t)
+	}
 	return bound{nextReport(t) + t.CallTimeout + detectionSlack,
 		fmt.Sprintf("the next health report (%s + 10%%) + the reporter's call timeout %s + %s", t.ReportInterval, t.CallTimeout, detectionSlack)}
+}
+
+// byAPIServerHealthz bounds a plugin failure that only the apiservers show: kmsstate asks each apiserver's
+// /healthz/kms-providers every report interval, which calls Status and waits up to the provider's timeout.
+func byAPIServerHealthz(t lab.Timings) bound {
+	return bound{nextReport(t) + t.APIServerCallTimeout + detectionSlack,
+		fmt.Sprintf("kmsstate's next look at the apiservers (every %s) + their /healthz/kms-providers' Status call (up to the provider's %s) + %s; the reporter publishes no failing plugin",
+			t.ReportInterval, t.APIServerCallTimeout, detectionSlack)}
 }
 
 // byRoundTrip bounds a key that fails while Status still says ok: the active round trip sees it at the first
@@ -64,13 +87,15 @@ func byErrorThreshold(qps int) bound {
 
 // byRevert bounds a revision that cannot start, once library-go wrote the candidate config after took: its
 // revision, the first node's install, then the failure signal kmsrollback reverts on, and its revert. Where the
-// startup monitor runs (a single node) it gives up after lab.StartupTimeout and the installer records its
+// startup monitor runs (a single node) it gives up after lab.StartupTimeout, brings the last good revision's
+// apiserver back (fallback, as measured), and only then can the installer, through that apiserver, record the
 // fallback; elsewhere (kube-apiserver-operator runs it only on SingleReplica) kmsrollback counts the apiserver's
 // pod failed once it has not been ready for the lab's NotReadyAfter.
-func byRevert(l *lab.Lab, took time.Duration) bound {
+func byRevert(l *lab.Lab, took, fallback time.Duration) bound {
 	if l.StartupMonitor() {
-		return bound{took + lab.StartupTimeout + 3*detectionSlack, fmt.Sprintf("library-go's candidate config (written after %s) + the startup monitor's %s + 3 x %s",
-			took.Round(100*time.Millisecond), lab.StartupTimeout, detectionSlack)}
+		return bound{took + lab.StartupTimeout + fallback + 3*detectionSlack,
+			fmt.Sprintf("library-go's candidate config (written after %s) + the startup monitor's %s + its fallback's restart (%s) + 3 x %s",
+				took.Round(100*time.Millisecond), lab.StartupTimeout, fallback.Round(100*time.Millisecond), detectionSlack)}
 	}
 	notReady := l.Timings().NotReadyAfter
 	return bound{took + notReady + 3*detectionSlack, fmt.Sprintf("library-go's candidate config (written after %s) + kmsrollback's NotReadyAfter %s + 3 x %s",

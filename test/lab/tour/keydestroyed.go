@@ -147,7 +147,7 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 		res.problemf("KMSRecoveryDegraded never reported the undecryptable objects: %v", err)
 		return nil
 	}
-	res.detected(time.Since(destroyed), describe(cond), byRecoveryScan(lab.LabTimings(), restarts))
+	res.detected(time.Since(destroyed), describe(cond), byRecoveryScan(env.Lab.DetectionTimings(), restarts))
 	res.notef("reported %s after the last restart: %s", after.Round(100*time.Millisecond), firstLine(cond.Message))
 
 	// The list kmsrecovery publishes is exactly what etcd holds under b: nothing missing, nothing more. A scan

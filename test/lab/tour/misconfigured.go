@@ -78,7 +78,7 @@ func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 		res.problemf("the failing revision %d was not reverted: %v", failing, err)
 		return nil
 	}
-	res.detected(time.Since(injected), describe(reverted), byRevert(l, candidate))
+	res.detected(time.Since(injected), describe(reverted), byRevert(l, candidate, fallbackRestart(l, failing)))
 	if err := l.WaitForRevision(ctx, failing+1); err != nil {
 		res.problemf("the revert after revision %d did not roll out: %v", failing, err)
 		return nil
@@ -112,6 +112,24 @@ func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 	res.notef("not recovered by the tour: library-go's key controller makes no new key while the latest one is " +
 		"not migrated, so correcting the APIServer resource alone does not replace the unreachable key")
 	return nil
+}
+
+// fallbackRestart is how long the startup monitor's fallback took to bring an apiserver back after revision
+// failing failed to start: from that StartFailed to the next Started, on the node that tried it; zero where none
+// fell back.
+func fallbackRestart(l *lab.Lab, failing int32) time.Duration {
+	for _, n := range l.Nodes() {
+		var failedAt time.Time
+		for _, e := range n.APIServer().Events() {
+			switch {
+			case e.Kind == kmsenv.EventStartFailed && e.EncryptionConfigPath == n.EncryptionConfigPath(failing):
+				failedAt = e.Time
+			case e.Kind == kmsenv.EventStarted && !failedAt.IsZero():
+				return e.Time.Sub(failedAt)
+			}
+		}
+	}
+	return 0
 }
 
 // nodesIn are the distinct nodes of "<node> <event>" lines.

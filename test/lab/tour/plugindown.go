@@ -47,7 +47,7 @@ func pluginDownAPIServerRestarted(ctx context.Context, env *Env, res *Result) er
 	if err != nil {
 		res.problemf("KMSPluginsDegraded never reported %s's kube-apiserver failing its KMS checks: %v", node, err)
 	} else {
-		res.detected(time.Since(stopped), describe(cond), byAPIServerMetrics(lab.LabTimings(), restarted))
+		res.detected(time.Since(stopped), describe(cond), byAPIServerMetrics(env.Lab.DetectionTimings(), restarted))
 		res.notef("the apiserver's own failure was reported %s after its restart: %s", after.Round(100*time.Millisecond), firstLine(cond.Message))
 	}
 	if did, err = env.Lab.Inject(ctx, lab.Injection{Fault: lab.FaultPluginStart, Node: node}); err != nil {
@@ -109,7 +109,7 @@ func pluginDown(ctx context.Context, env *Env, res *Result, node string, waitFor
 	if err != nil {
 		res.problemf("KMSPluginsDegraded never named the node: %v", err)
 	} else {
-		res.detected(after, describe(cond), byNextReport(lab.LabTimings()))
+		res.detected(after, describe(cond), byDeadPlugin(env.Lab.DetectionTimings()))
 		if node == "" {
 			for _, n := range env.Lab.Nodes() {
 				if !strings.Contains(cond.Message, "node "+n.Name()) {

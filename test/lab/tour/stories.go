@@ -40,10 +40,15 @@ const storyTimeout = 10 * time.Minute
 
 // waitCondition polls the operator's condition until ok says so, and returns it with how long it took.
 func waitCondition(ctx context.Context, env *Env, conditionType string, ok func(operatorv1.OperatorCondition) bool) (operatorv1.OperatorCondition, time.Duration, error) {
+	return waitConditionWithin(ctx, env, conditionType, storyTimeout, ok)
+}
+
+// waitConditionWithin is waitCondition that gives up after timeout.
+func waitConditionWithin(ctx context.Context, env *Env, conditionType string, timeout time.Duration, ok func(operatorv1.OperatorCondition) bool) (operatorv1.OperatorCondition, time.Duration, error) {
 	started := time.Now()
 	var found operatorv1.OperatorCondition
 	last := "not set"
-	err := poll(ctx, 250*time.Millisecond, storyTimeout, func() bool {
+	err := poll(ctx, 250*time.Millisecond, timeout, func() bool {
 		_, status, _, err := env.Lab.Operator().Client.GetStaticPodOperatorState()
 		if err != nil {
 			return false
@@ -60,7 +65,7 @@ func waitCondition(ctx context.Context, env *Env, conditionType string, ok func(
 		return false
 	})
 	if errors.Is(err, errTimedOut) {
-		return operatorv1.OperatorCondition{}, 0, fmt.Errorf("%s after %s: %s", conditionType, storyTimeout, last)
+		return operatorv1.OperatorCondition{}, 0, fmt.Errorf("%s after %s: %s: %w", conditionType, timeout, last, errTimedOut)
 	}
 	if err != nil {
 		return operatorv1.OperatorCondition{}, 0, err

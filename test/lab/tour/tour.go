@@ -39,6 +39,8 @@ type Story struct {
 type Result struct {
 	Story string `json:"story"`
 	Title string `json:"title"`
+	// Reporter is what ran as the pods' kms-health-reporter sidecar (lab.Reporter).
+	Reporter string `json:"reporter"`
 	// Detected is how long after the fault kmsguard reported it, and DetectedBy the condition that did
 	// (type, status and reason); zero when the story injects no fault.
 	Detected   time.Duration `json:"detectedAfterSeconds"`
@@ -48,6 +50,9 @@ type Result struct {
 	// A detection above it is noted, and does not fail the story.
 	Bound   time.Duration `json:"boundSeconds"`
 	BoundBy string        `json:"boundBy,omitempty"`
+	// NotSeen says the story's fault went unreported while it lasted, as the story expected of this lab (a
+	// disabled key under a reporter that calls Status only); the notes say why.
+	NotSeen bool `json:"notSeen,omitempty"`
 	// Recovered is how long after the fault (or after the change, for a story without one) the cluster was
 	// back to normal, and Recovery how: "automatic", or the admin action the story took.
 	Recovered time.Duration `json:"recoveredAfterSeconds"`
@@ -193,7 +198,7 @@ func Run(ctx context.Context, l *lab.Lab, stories []Story, opts Options, onResul
 			return results, fmt.Errorf("before story %s: %w", s.Name, err)
 		}
 		env.Logf("story %s: %s", s.Name, s.Title)
-		res := Result{Story: s.Name, Title: s.Title}
+		res := Result{Story: s.Name, Title: s.Title, Reporter: string(l.Reporter())}
 		before, _ := env.Writers.Counts()
 		started := time.Now()
 		if err := s.Run(ctx, env, &res); err != nil {
@@ -232,7 +237,7 @@ func PrintTable(w io.Writer, results []Result) error {
 		if !r.Passed() {
 			result = "FAILED: " + strings.Join(r.Problems, "; ")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d (%d)\t%d\t%d\t%s\n", r.Story, seconds(r.Detected), boundColumn(r), orDash(r.DetectedBy),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d (%d)\t%d\t%d\t%s\n", r.Story, detectedColumn(r), boundColumn(r), orDash(r.DetectedBy),
 			seconds(r.Recovered), orDash(r.Recovery), r.Writes.Attempted, r.Writes.Failed, len(r.Lost), r.ReadBack, result)
 	}
 	if err := tw.Flush(); err != nil {
@@ -250,6 +255,52 @@ func PrintTable(w io.Writer, results []Result) error {
 		}
 	}
 	return nil
+}
+
+// PrintDetections writes, for tours of the same stories with different health reporters, one line per story
+// with each tour's detection and its bound side by side: what kmsguard's reporter buys over library-go's.
+// Stories are in the order of the first tour; a story a tour did not run is "not run" there.
+func PrintDetections(w io.Writer, tours ...[]Result) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	header := []string{"STORY"}
+	byStory := make([]map[string]Result, len(tours))
+	for i, results := range tours {
+		reporter := "?"
+		if len(results) > 0 {
+			reporter = results[0].Reporter
+		}
+		header = append(header, "DETECTED ("+reporter+")", "BOUND", "BY")
+		byStory[i] = map[string]Result{}
+		for _, r := range results {
+			byStory[i][r.Story] = r
+		}
+	}
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
+	if len(tours) > 0 {
+		for _, first := range tours[0] {
+			row := []string{first.Story}
+			for i := range tours {
+				r, ok := byStory[i][first.Story]
+				switch {
+				case !ok:
+					row = append(row, "not run", "-", "-")
+				default:
+					row = append(row, detectedColumn(r), boundColumn(r), orDash(r.DetectedBy))
+				}
+			}
+			fmt.Fprintln(tw, strings.Join(row, "\t"))
+		}
+	}
+	return tw.Flush()
+}
+
+// detectedColumn is the DETECTED cell: how long the detection took, "not seen" for a fault that went unreported
+// as expected, "-" without a fault.
+func detectedColumn(r Result) string {
+	if r.NotSeen {
+		return "not seen"
+	}
+	return seconds(r.Detected)
 }
 
 // boundColumn is the BOUND cell: the bound, marked when the detection went above it.

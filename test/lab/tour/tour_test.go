@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kmsguard/kmsguard/test/lab"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -165,6 +166,42 @@ func TestResultJSONAndTable(t *testing.T) {
 	}
 }
 
+// TestPrintDetections: one line per story of the first tour, each tour's detection, bound and condition side by
+// side; "not seen" for a fault that went unreported as expected, "not run" for a story a tour lacks.
+func TestPrintDetections(t *testing.T) {
+	libraryGo := []Result{
+		{Story: "enable-kms", Reporter: "library-go"},
+		{Story: "plugin-down-one-node", Reporter: "library-go", Detected: 31 * time.Second, DetectedBy: "KMSPluginsDegraded True PluginUnreachable", Bound: 40 * time.Second},
+		{Story: "key-disabled", Reporter: "library-go", NotSeen: true},
+		{Story: "kms-slow", Reporter: "library-go", Detected: 20 * time.Second, DetectedBy: "KMSPluginsDegraded True PluginUnreachable", Bound: 40 * time.Second},
+	}
+	kmsguard := []Result{
+		{Story: "enable-kms", Reporter: "kmsguard"},
+		{Story: "plugin-down-one-node", Reporter: "kmsguard", Detected: 4500 * time.Millisecond, DetectedBy: "KMSPluginsDegraded True PluginUnreachable", Bound: 7500 * time.Millisecond},
+		{Story: "key-disabled", Reporter: "kmsguard", Detected: 13 * time.Second, DetectedBy: "KMSPluginsDegraded True PluginUnhealthy", Bound: 12 * time.Second},
+	}
+	var b bytes.Buffer
+	if err := PrintDetections(&b, libraryGo, kmsguard); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	want := [][]string{
+		{"STORY", "DETECTED", "(library-go)", "BOUND", "BY", "DETECTED", "(kmsguard)", "BOUND", "BY"},
+		{"enable-kms", "-", "-", "-", "-", "-", "-"},
+		{"plugin-down-one-node", "31s", "<=", "40s", "KMSPluginsDegraded", "True", "PluginUnreachable", "4.5s", "<=", "7.5s", "KMSPluginsDegraded", "True", "PluginUnreachable"},
+		{"key-disabled", "not", "seen", "-", "-", "13s", "OVER", "12s", "KMSPluginsDegraded", "True", "PluginUnhealthy"},
+		{"kms-slow", "20s", "<=", "40s", "KMSPluginsDegraded", "True", "PluginUnreachable", "not", "run", "-", "-"},
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), b.String())
+	}
+	for i, line := range lines {
+		if got := strings.Fields(line); strings.Join(got, " ") != strings.Join(want[i], " ") {
+			t.Errorf("line %d = %q, want %q", i, strings.Join(got, " "), strings.Join(want[i], " "))
+		}
+	}
+}
+
 // TestPoll: done at once is nil, never done is errTimedOut, an ended context is its own error.
 func TestPoll(t *testing.T) {
 	calls := 0
@@ -178,5 +215,30 @@ func TestPoll(t *testing.T) {
 	cancel()
 	if err := poll(ctx, time.Millisecond, time.Second, func() bool { return false }); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v, want context.Canceled", err)
+	}
+}
+
+// TestBoundsFollowTheReporter: with kmsguard's reporter a dead or hanging plugin is bounded by its next report;
+// with library-go's, which publishes no failing plugin, by kmsstate's next look at the apiservers and their
+// Status call.
+func TestBoundsFollowTheReporter(t *testing.T) {
+	kmsguard := lab.Timings{ReportInterval: 5 * time.Second, CallTimeout: 5 * time.Second, RoundTripInterval: 15 * time.Second,
+		ReportsFailures: true, APIServerCallTimeout: 10 * time.Second}
+	libraryGo := lab.Timings{ReportInterval: 30 * time.Second, CallTimeout: 5 * time.Second, APIServerCallTimeout: 10 * time.Second}
+	for _, s := range []struct {
+		name string
+		got  bound
+		want time.Duration
+	}{
+		{"kmsguard, dead plugin: next report + slack", byDeadPlugin(kmsguard), 5500*time.Millisecond + detectionSlack},
+		{"kmsguard, hanging plugin: next report + call timeout + slack", bySlowCall(kmsguard), 10500*time.Millisecond + detectionSlack},
+		{"kmsguard, disabled key: round trip + next report + slack", byRoundTrip(kmsguard), 20500*time.Millisecond + detectionSlack},
+		{"library-go, dead plugin: the apiservers' check", byDeadPlugin(libraryGo), 43*time.Second + detectionSlack},
+		{"library-go, hanging plugin: the apiservers' check", bySlowCall(libraryGo), 43*time.Second + detectionSlack},
+		{"library-go, rotation: next report + slack", byNextReport(libraryGo), 33*time.Second + detectionSlack},
+	} {
+		if s.got.d != s.want {
+			t.Errorf("%s: %s (%s), want %s", s.name, s.got.d, s.got.by, s.want)
+		}
 	}
 }
