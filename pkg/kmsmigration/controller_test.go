@@ -12,6 +12,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	clocktesting "k8s.io/utils/clock/testing"
 
@@ -286,8 +287,10 @@ func TestControllerPausedCondition(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = m.PruneMigration(secretsGR) })
-	for i := 0; i < 1000 && m.Progress()[0].Paused != PausedKMSUnhealthy; i++ {
-		time.Sleep(time.Millisecond)
+	if err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+		return m.Progress()[0].Paused == PausedKMSUnhealthy, nil
+	}); err != nil {
+		t.Fatalf("the migration did not pause for the KMS within 30s: %+v", m.Progress()[0])
 	}
 	for i := 0; i < 2; i++ {
 		if err := controller.sync(context.Background(), factory.NewSyncContext("test", recorder)); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/component-base/metrics/testutil"
 	clocktesting "k8s.io/utils/clock/testing"
 
@@ -131,11 +132,11 @@ func TestStoppedMigrationMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = m.PruneMigration(secretsGR) })
-	for i := 0; i < 1000 && (m.Progress()[0].Paused != PausedKMSUnhealthy || m.Progress()[0].Total == 0); i++ {
-		time.Sleep(time.Millisecond)
-	}
-	if p := m.Progress()[0]; p.Paused != PausedKMSUnhealthy || p.Total == 0 {
-		t.Fatalf("the migration did not pause after its first LIST: %v", p)
+	if err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+		p := m.Progress()[0]
+		return p.Paused == PausedKMSUnhealthy && p.Total > 0, nil
+	}); err != nil {
+		t.Fatalf("the migration did not pause after its first LIST within 30s: %v", m.Progress()[0])
 	}
 	read := func(name string, labels ...string) float64 {
 		t.Helper()

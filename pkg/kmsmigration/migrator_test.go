@@ -240,7 +240,9 @@ func TestPauseWhileKMSUnhealthy(t *testing.T) {
 	opts := testOptions(t, c)
 	opts.Concurrency = 1
 	opts.MaxRetries = 1
+	var healthChecks atomic.Int64
 	opts.KMS = kmsReaderFunc(func() (kmsstate.State, error) {
+		healthChecks.Add(1)
 		if unhealthy.Load() {
 			return kmsVerdict(operatorv1.KMSPluginHealthStatusHealthy, "2", "1", "2"), nil
 		}
@@ -271,8 +273,13 @@ func TestPauseWhileKMSUnhealthy(t *testing.T) {
 		t.Fatalf("the migration never paused for the unhealthy KMS: %v", m.Progress())
 	}
 	pausedAt := c.UpdateCount()
-	// While paused, nothing is written: wait for many health intervals of the fast clock.
-	time.Sleep(50 * time.Millisecond)
+	// While paused, nothing is written: let the paused migration ask the KMS's health several more times.
+	checksAtPause := healthChecks.Load()
+	if err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+		return healthChecks.Load() >= checksAtPause+5, nil
+	}); err != nil {
+		t.Fatalf("the paused migration asked the KMS's health %d times in 30s, want 5 more", healthChecks.Load()-checksAtPause)
+	}
 	if n := c.UpdateCount(); n > pausedAt+1 {
 		t.Errorf("%d updates were sent while paused", n-pausedAt)
 	}
