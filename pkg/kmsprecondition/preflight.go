@@ -8,7 +8,6 @@ import (
 	"hash/fnv"
 	"sort"
 
-	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/encryption/kms"
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
@@ -114,32 +113,28 @@ func KMSConfigHash(key state.KeyState) (string, error) {
 	if key.KMS == nil {
 		return "", fmt.Errorf("key %s is not a KMS key", key.Key.Name)
 	}
-	plugin := key.KMS.Plugin
-	if plugin.Type != configv1.VaultKMSProvider {
-		return "", fmt.Errorf("key %s: unsupported KMS provider type %q", key.Key.Name, plugin.Type)
+	refs, err := kmsReferences(key.KMS.Plugin)
+	if err != nil {
+		return "", fmt.Errorf("key %s: %w", key.Key.Name, err)
 	}
-	vault := plugin.Vault
 	hasher := fnv.New32()
-	if err := json.NewEncoder(hasher).Encode(vault); err != nil {
+	if err := json.NewEncoder(hasher).Encode(key.KMS.Plugin.Vault); err != nil {
 		return "", fmt.Errorf("key %s: hashing the provider configuration: %w", key.Key.Name, err)
-	}
-	if vault.Authentication.Type != configv1.VaultAuthenticationTypeAppRole {
-		return "", fmt.Errorf("key %s: unsupported Vault authentication type %q", key.Key.Name, vault.Authentication.Type)
 	}
 	references := []struct {
 		data *state.KMSReferenceData
-		name string
-		keys []string
+		kmsReference
 	}{
-		{&key.KMS.PluginSecretData, vault.Authentication.AppRole.Secret.Name, []string{"role-id", "secret-id"}},
-		{&key.KMS.PluginConfigMapData, vault.TLS.CABundle.Name, []string{"ca-bundle.crt"}},
+		{&key.KMS.PluginSecretData, refs.secret},
+		{&key.KMS.PluginConfigMapData, refs.configMap},
 	}
 	for _, ref := range references {
 		if ref.name == "" {
 			continue
 		}
-		sort.Strings(ref.keys)
-		for _, k := range ref.keys {
+		keys := append([]string(nil), ref.keys...)
+		sort.Strings(keys)
+		for _, k := range keys {
 			v, ok := ref.data.Get(ref.name, k)
 			if !ok {
 				return "", fmt.Errorf("key %s carries no %q of %s", key.Key.Name, k, ref.name)

@@ -71,6 +71,13 @@ func TestKMSConfigHashIsLibraryGos(t *testing.T) {
 			if observed == "" {
 				t.Fatal("library-go's key controller asked for no preflight")
 			}
+			// What a preflight pod runs its plugin from: the key library-go makes next, computed before it exists.
+			computed, err := PreflightConfiguration(component, secretsProvider{}.EncryptedGRs(), config.ConfigV1().APIServers(), kube.CoreV1(), kube.CoreV1(), status).
+				ComputeEncryptionConfiguration(ctx)
+			if err != nil {
+				t.Fatalf("PreflightConfiguration: %v", err)
+			}
+
 			// The preflight succeeds for it; the second sync makes the key.
 			status.current.Preflight.Result = operatorv1.KMSPreflightResult{Status: operatorv1.KMSPreflightResultSucceeded, ConfigHash: observed, RemoteKeyID: "kek-a"}
 			if err := keyController.Sync(ctx, factory.NewSyncContext("test", recorder)); err != nil {
@@ -87,6 +94,9 @@ func TestKMSConfigHashIsLibraryGos(t *testing.T) {
 			if got, err := KMSConfigHash(keyState); err != nil || got != observed {
 				t.Errorf("KMSConfigHash = %q, %v; library-go's hash is %q", got, err, observed)
 			}
+
+			// The preflight ran the plugin the key's revision will run.
+			assertPreflightRunsKey(t, computed, keyState)
 
 			// And the reader binds the result to the key.
 			evidence, err := PreflightFromStatus(status, secretLister(t, keySecret), component).PreflightOf(ctx, "1")
