@@ -40,12 +40,15 @@ func disabled(opts Options, operator v1helpers.OperatorClient) *Controllers {
 			return removeConditions(ctx, operator, owned)
 		}).
 		ToController(factory.ControllerInstanceName(opts.InstanceName, "KMSGuardDisabled"), opts.Recorder.WithComponentSuffix("kmsguard-disabled"))
+	preflight, preflightConfiguration := alwaysSucceedPreflight()
 	return &Controllers{
-		Deployer:       opts.Deployer,
-		Migrator:       opts.Migrator,
-		Precondition:   func(context.Context) (bool, error) { return true, nil },
-		ReadinessCheck: func(context.Context, int32) (bool, error) { return true, nil },
-		runners:        []runner{cleanup},
+		Deployer:               opts.Deployer,
+		Migrator:               opts.Migrator,
+		PreflightDeployer:      preflight,
+		PreflightConfiguration: preflightConfiguration,
+		Precondition:           func(context.Context) (bool, error) { return true, nil },
+		ReadinessCheck:         func(context.Context, int32) (bool, error) { return true, nil },
+		runners:                []runner{cleanup},
 	}
 }
 

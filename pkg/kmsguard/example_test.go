@@ -9,10 +9,8 @@ import (
 	configinformers "github.com/openshift/client-go/config/informers/externalversions"
 	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
 	"github.com/openshift/library-go/pkg/operator/encryption"
-	encryptioncontrollers "github.com/openshift/library-go/pkg/operator/encryption/controllers"
 	"github.com/openshift/library-go/pkg/operator/encryption/controllers/migrators"
 	"github.com/openshift/library-go/pkg/operator/encryption/deployer"
-	kmspreflight "github.com/openshift/library-go/pkg/operator/encryption/kms/preflight"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/resourcesynccontroller"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
@@ -63,6 +61,11 @@ func Example() {
 			Deployer:             podDeployer,
 			Migrator:             migrator,
 			Recorder:             recorder,
+			// library-go's pod preflight: a new KMS configuration's plugin is checked before a key is made for it.
+			Preflight: &kmsguard.PreflightOptions{
+				Image: "quay.io/openshift/origin-cluster-kube-apiserver-operator", Command: []string{"cluster-kube-apiserver-operator", "kms-preflight"},
+				APIServers: configClient.ConfigV1(),
+			},
 			// Optional: Migration (kmsguard's migrator), Etcd (the census and lost-key recovery), APIServers.
 		},
 		OperatorClient:     operatorClient,
@@ -73,13 +76,14 @@ func Example() {
 		return
 	}
 
-	// library-go's encryption controllers take kmsguard's deployer and migrator in place of the operator's.
+	// library-go's encryption controllers take kmsguard's deployer and migrator in place of the operator's, and its
+	// KMS preflight.
 	resourceSyncer := resourcesynccontroller.NewResourceSyncController("kube-apiserver", operatorClient, kubeInformers,
 		kubeClient.CoreV1(), kubeClient.CoreV1(), recorder)
 	_, err = encryption.NewControllers(operandNamespace, nil, encryption.StaticEncryptionProvider(encrypted),
 		guard.Deployer, guard.Migrator, operatorClient, configClient.ConfigV1().APIServers(), configInformers.Config().V1().APIServers(),
 		kubeInformers, kubeClient.CoreV1(), kubeClient.CoreV1(), recorder, resourceSyncer,
-		statusProvider, kmspreflight.NewAlwaysSucceedKMSPreflightDeployer(), encryptioncontrollers.NoopEncryptionConfigurationComputer{})
+		statusProvider, guard.PreflightDeployer, guard.PreflightConfiguration)
 	fmt.Println("encryption controllers:", err)
 	// After encryption.NewControllers, which registers the sync of encryption-config: a KMS change the gate refuses
 	// then waits before encryption-config, and the revisions of other changes go on.

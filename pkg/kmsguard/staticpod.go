@@ -7,11 +7,14 @@ import (
 	"strings"
 	"time"
 
+	configv1client "github.com/openshift/client-go/config/clientset/versioned/typed/config/v1"
 	configv1informers "github.com/openshift/client-go/config/informers/externalversions/config/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
+	encryptioncontrollers "github.com/openshift/library-go/pkg/operator/encryption/controllers"
 	"github.com/openshift/library-go/pkg/operator/encryption/controllers/migrators"
 	encryptiondeployer "github.com/openshift/library-go/pkg/operator/encryption/deployer"
 	"github.com/openshift/library-go/pkg/operator/encryption/kms"
+	kmspreflight "github.com/openshift/library-go/pkg/operator/encryption/kms/preflight"
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	"github.com/openshift/library-go/pkg/operator/encryption/statemachine"
 	"github.com/openshift/library-go/pkg/operator/events"
@@ -82,11 +85,18 @@ type Options struct {
 	// APIServers, when set, adds each kube-apiserver's own view of its KMS plugins to kmsstate
 	// (apiserverprobe.Prober).
 	APIServers kmsstate.APIServerProber
+	// Preflight, when set, runs library-go's KMS preflight for real: Controllers.PreflightDeployer is library-go's
+	// pod deployer, which runs a new KMS configuration's plugin in a kms-preflight pod and checks Status, Encrypt
+	// and Decrypt through it before library-go's key controller makes a key, and
+	// Controllers.PreflightConfiguration computes the configuration it checks. Without it they are library-go's
+	// always-succeed deployer and its placeholder computer, what both operators wire today, and a configuration
+	// whose plugin cannot reach its KMS, authenticate or round-trip becomes a key and a revision that fails on the
+	// first node, to be reverted by kmsrollback, instead of being refused before a key exists.
+	Preflight *PreflightOptions
 	// UnverifiedKMSReadKeys is the rollout gate's policy for a new KMS read key that neither a preflight nor a
-	// health report has verified (kmsprecondition.UnverifiedReadKeyPolicy). Empty admits it, with a Warning event:
-	// with library-go's always-succeed preflight deployer, which both operators wire, every new key is
-	// unverified, and blocking would stop every KMS enablement. Set BlockUnverifiedReadKeys with a preflight
-	// deployer that runs the plugin.
+	// health report has verified (kmsprecondition.UnverifiedReadKeyPolicy). Empty blocks it with Preflight and
+	// admits it, with a Warning event, without: with library-go's always-succeed preflight deployer every new key
+	// is unverified, and blocking would stop every KMS enablement.
 	UnverifiedKMSReadKeys kmsprecondition.UnverifiedReadKeyPolicy
 	// Intervals tune the controllers; zero fields keep each package's default.
 	Intervals Intervals
@@ -108,6 +118,21 @@ type DeploymentOptions struct {
 	// NodeProvider names the nodes that run the operand: the one the operator gives library-go's
 	// RevisionLabelPodDeployer (encryptiondeployer.NewDeploymentNodeProvider).
 	NodeProvider encryptiondeployer.MasterNodeProvider
+}
+
+// PreflightOptions are what library-go's pod preflight deployer needs besides Options.
+type PreflightOptions struct {
+	// Image and Command run the checker container: the operator's image, and the command under which the operator
+	// registers library-go's kms/preflight.NewCommand (kube-apiserver-operator: {"cluster-kube-apiserver-operator",
+	// "kms-preflight"}).
+	Image   string
+	Command []string
+	// APIServers reads the APIServer resource live, as library-go's key and preflight controllers do: the
+	// configuration checked must be the one they hashed, not an informer's older copy.
+	APIServers configv1client.APIServersGetter
+	// CallTimeout bounds each of the checker's calls to the plugin; zero is 10 s, the timeout library-go writes
+	// for each KMS provider.
+	CallTimeout time.Duration
 }
 
 // MigrationOptions are what kmsguard's migrator needs.
@@ -160,6 +185,10 @@ type Controllers struct {
 	// Precondition and ReadinessCheck are the revision controller's hooks (the rollout gate).
 	Precondition   revisioncontroller.PreconditionFunc
 	ReadinessCheck revisioncontroller.ReadinessCheckFunc
+	// PreflightDeployer and PreflightConfiguration are what to pass to encryption.NewControllers for the KMS
+	// preflight: library-go's pod deployer with Options.Preflight, its always-succeed deployer without.
+	PreflightDeployer      encryptioncontrollers.KMSPreflightDeployer
+	PreflightConfiguration encryptioncontrollers.EncryptionConfigurationComputer
 
 	// KMSState is kmsstate's controller, the KMS verdict every other controller reads; nil while the feature
 	// gate is off.
@@ -224,11 +253,12 @@ func NewStaticPodControllers(opts StaticPodOptions) (*Controllers, error) {
 	}
 	operandPods := opts.KubeInformers.InformersFor(opts.OperandNamespace).Core().V1().Pods()
 	return build(opts.Options, topology{
-		operator:         opts.OperatorClient,
-		staticPod:        opts.OperatorClient,
-		nodes:            kmsstate.StaticPodNodes(opts.OperatorClient),
-		rollout:          kmsrollback.StaticPodRollout(opts.OperatorClient, operandPods.Lister().Pods(opts.OperandNamespace), opts.OperandPodSelector, opts.Intervals.NotReadyAfter, nil),
-		rolloutInformers: []factory.Informer{operandPods.Informer()},
+		operator:           opts.OperatorClient,
+		staticPod:          opts.OperatorClient,
+		staticPodPreflight: true,
+		nodes:              kmsstate.StaticPodNodes(opts.OperatorClient),
+		rollout:            kmsrollback.StaticPodRollout(opts.OperatorClient, operandPods.Lister().Pods(opts.OperandNamespace), opts.OperandPodSelector, opts.Intervals.NotReadyAfter, nil),
+		rolloutInformers:   []factory.Informer{operandPods.Informer()},
 	})
 }
 
@@ -272,6 +302,8 @@ type topology struct {
 	// which revision, and so which KMS plugins, each node runs. Without it kmsstate expects every key on every
 	// node.
 	staticPod v1helpers.StaticPodOperatorClient
+	// staticPodPreflight runs the preflight pod as a static pod's plugins run (host network).
+	staticPodPreflight bool
 	// rollout is nil where kmsguard runs no rollback.
 	rollout          kmsrollback.RolloutReader
 	rolloutInformers []factory.Informer
@@ -285,6 +317,7 @@ func build(opts Options, t topology) (*Controllers, error) {
 	memory := kmsstate.ConfigMapMemory{Client: kube, Namespace: opts.OperatorNamespace, Name: kmsstate.DefaultConfigMapName}
 	keySecrets := opts.KubeInformers.InformersFor(kmsprecondition.KeySecretsNamespace).Core().V1().Secrets().Lister()
 	c := &Controllers{Deployer: opts.Deployer, Migrator: opts.Migrator}
+	unverifiedKeys := c.addPreflight(opts, t.staticPodPreflight)
 	// The informer cache library-go's resource sync copies the managed encryption config from.
 	managedSecrets := opts.KubeInformers.InformersFor(managedNamespace).Core().V1().Secrets().Lister()
 	synced := configs.Synced(managedSecrets, managedNamespace, managedConfigName(opts.OperandNamespace))
@@ -333,7 +366,7 @@ func build(opts Options, t topology) (*Controllers, error) {
 		Preflight:          kmsprecondition.PreflightFromStatus(opts.StatusProvider, keySecrets, opts.OperandNamespace),
 		Migration:          kmsprecondition.KeySecretMigrations(keySecrets, opts.OperandNamespace),
 		RollbackWindow:     opts.Intervals.RollbackWindow,
-		UnverifiedReadKeys: opts.UnverifiedKMSReadKeys,
+		UnverifiedReadKeys: unverifiedKeys,
 		OperatorClient:     t.operator,
 		Recorder:           opts.Recorder.WithComponentSuffix("kms-rollout-gate"),
 	}
@@ -385,6 +418,42 @@ func build(opts Options, t topology) (*Controllers, error) {
 	}
 	c.runners = append(c.runners, rollback)
 	return c, nil
+}
+
+// addPreflight sets the KMS preflight library-go's encryption controllers run, and returns the rollout gate's
+// policy for unverified keys that goes with it unless Options.UnverifiedKMSReadKeys names one.
+func (c *Controllers) addPreflight(opts Options, staticPod bool) kmsprecondition.UnverifiedReadKeyPolicy {
+	c.PreflightDeployer, c.PreflightConfiguration = alwaysSucceedPreflight()
+	policy := kmsprecondition.AdmitUnverifiedReadKeys
+	if p := opts.Preflight; p != nil {
+		timeout := p.CallTimeout
+		if timeout == 0 {
+			timeout = defaultPreflightCallTimeout
+		}
+		newDeployer := kmspreflight.NewPodPreflightDeployer
+		if staticPod {
+			newDeployer = kmspreflight.NewStaticPodPreflightDeployer
+		}
+		kube := opts.KubeClient
+		c.PreflightDeployer = newDeployer(opts.OperandNamespace, kube.CoreV1(), kube.RbacV1(), opts.Recorder.WithComponentSuffix("kms-preflight"),
+			p.Image, p.Command, timeout)
+		c.PreflightConfiguration = kmsprecondition.PreflightConfiguration(opts.OperandNamespace, opts.EncryptedResources, p.APIServers.APIServers(),
+			kube.CoreV1(), kube.CoreV1(), opts.StatusProvider)
+		policy = kmsprecondition.BlockUnverifiedReadKeys
+	}
+	if opts.UnverifiedKMSReadKeys != "" {
+		policy = opts.UnverifiedKMSReadKeys
+	}
+	return policy
+}
+
+// defaultPreflightCallTimeout is the timeout library-go's key controller writes for each KMS provider.
+const defaultPreflightCallTimeout = 10 * time.Second
+
+// alwaysSucceedPreflight is what both operators wire today: library-go's always-succeed deployer and its
+// placeholder computer.
+func alwaysSucceedPreflight() (encryptioncontrollers.KMSPreflightDeployer, encryptioncontrollers.EncryptionConfigurationComputer) {
+	return kmspreflight.NewAlwaysSucceedKMSPreflightDeployer(), encryptioncontrollers.NoopEncryptionConfigurationComputer{}
 }
 
 // addMigration builds kmsguard's migrator, which pauses while the KMS write key is not healthy on every node, and
@@ -500,6 +569,13 @@ func (o Options) missing() []string {
 	}
 	if o.Etcd != nil && o.Etcd.KV == nil {
 		missing = append(missing, "Etcd.KV")
+	}
+	if p := o.Preflight; p != nil {
+		for name, unset := range map[string]bool{"Preflight.Image": p.Image == "", "Preflight.Command": len(p.Command) == 0, "Preflight.APIServers": p.APIServers == nil} {
+			if unset {
+				missing = append(missing, name)
+			}
+		}
 	}
 	return missing
 }

@@ -1,0 +1,140 @@
+package kmsguard
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	configv1 "github.com/openshift/api/config/v1"
+	operatorv1 "github.com/openshift/api/operator/v1"
+	configfake "github.com/openshift/client-go/config/clientset/versioned/fake"
+	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
+	encryptioncontrollers "github.com/openshift/library-go/pkg/operator/encryption/controllers"
+	kmspreflight "github.com/openshift/library-go/pkg/operator/encryption/kms/preflight"
+	"github.com/openshift/library-go/pkg/operator/encryption/state"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
+)
+
+// TestKMSPreflight: without Preflight the operator gets what it wires today (library-go's always-succeed deployer)
+// and the gate admits unverified keys; with it, library-go's pod deployer, whose pod runs the operator's checker
+// on the configuration kmsguard computes, as a static pod's plugins run, and the gate blocks unverified keys; an
+// explicit policy wins either way.
+func TestKMSPreflight(t *testing.T) {
+	vault := configv1.KMSPluginConfig{Type: configv1.VaultKMSProvider, Vault: configv1.VaultKMSPluginConfig{
+		VaultAddress: "https://vault.example.com:8200", VaultKeyPath: "transit/keys/cluster",
+		Authentication: configv1.VaultAuthentication{Type: configv1.VaultAuthenticationTypeAppRole,
+			AppRole: configv1.VaultAppRoleAuthentication{Secret: configv1.VaultSecretReference{Name: "vault-approle"}}}}}
+	approle := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "openshift-config", Name: "vault-approle"},
+		Data: map[string][]byte{"role-id": []byte("r"), "secret-id": []byte("s")}}
+	command := []string{"cluster-kube-apiserver-operator", "kms-preflight"}
+
+	for _, s := range []struct {
+		name       string
+		preflight  bool
+		policy     kmsprecondition.UnverifiedReadKeyPolicy
+		wantPolicy kmsprecondition.UnverifiedReadKeyPolicy
+	}{
+		{name: "what the operators wire", wantPolicy: kmsprecondition.AdmitUnverifiedReadKeys},
+		{name: "what the operators wire, blocking", policy: kmsprecondition.BlockUnverifiedReadKeys, wantPolicy: kmsprecondition.BlockUnverifiedReadKeys},
+		{name: "library-go's pod preflight", preflight: true, wantPolicy: kmsprecondition.BlockUnverifiedReadKeys},
+		{name: "library-go's pod preflight, admitting", preflight: true, policy: kmsprecondition.AdmitUnverifiedReadKeys, wantPolicy: kmsprecondition.AdmitUnverifiedReadKeys},
+	} {
+		t.Run(s.name, func(t *testing.T) {
+			f := newFixture(t, &operatorv1.StaticPodOperatorStatus{}, approle)
+			config := configfake.NewClientset(&configv1.APIServer{ObjectMeta: metav1.ObjectMeta{Name: "cluster"},
+				Spec: configv1.APIServerSpec{Encryption: configv1.APIServerEncryption{Type: configv1.EncryptionTypeKMS, KMS: vault}}})
+			status := &askedStatus{}
+			f.opts.StatusProvider = status
+			f.opts.UnverifiedKMSReadKeys = s.policy
+			if s.preflight {
+				f.opts.Preflight = &PreflightOptions{Image: "operator-image", Command: command, APIServers: config.ConfigV1()}
+			}
+			c := &Controllers{}
+			if got := c.addPreflight(f.opts.Options, true); got != s.wantPolicy {
+				t.Errorf("the gate's policy is %q, want %q", got, s.wantPolicy)
+			}
+			if !s.preflight {
+				if _, ok := c.PreflightDeployer.(*kmspreflight.AlwaysSucceedKMSPreflightDeployer); !ok {
+					t.Errorf("PreflightDeployer is %T, want library-go's always-succeed deployer", c.PreflightDeployer)
+				}
+				if _, ok := c.PreflightConfiguration.(encryptioncontrollers.NoopEncryptionConfigurationComputer); !ok {
+					t.Errorf("PreflightConfiguration is %T, want library-go's placeholder", c.PreflightConfiguration)
+				}
+				return
+			}
+			// What library-go's preflight controller does once the key controller asked for the configuration's hash.
+			status.current.Preflight.ObservedConfigHash = configHash(t, vault, approle)
+			computed, err := c.PreflightConfiguration.ComputeEncryptionConfiguration(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.PreflightDeployer.Deploy(context.Background(), status.current.Preflight.ObservedConfigHash, computed); err != nil {
+				t.Fatal(err)
+			}
+			pod, err := f.kube.CoreV1().Pods(operandNamespace).Get(context.Background(), kmspreflight.PodName, metav1.GetOptions{})
+			if err != nil {
+				t.Fatalf("no preflight pod in the operand namespace: %v", err)
+			}
+			checker := pod.Spec.Containers[0]
+			if checker.Image != "operator-image" || !slices.Equal(checker.Command, command) || !pod.Spec.HostNetwork {
+				t.Errorf("checker %s %q, host network %v; want the operator's image and command, as a static pod", checker.Image, checker.Command, pod.Spec.HostNetwork)
+			}
+			if !slices.ContainsFunc(checker.Args, func(a string) bool { return strings.HasPrefix(a, "--kms-sockets=unix:///var/run/kmsplugin/kms-1.sock") }) ||
+				!slices.Contains(checker.Args, "--kms-call-timeout=10s") {
+				t.Errorf("checker arguments %q: want key 1's socket and a 10s call timeout", checker.Args)
+			}
+			if len(pod.Spec.InitContainers) != 1 || !strings.HasPrefix(pod.Spec.InitContainers[0].Name, "vault-kms-plugin-") {
+				t.Errorf("init containers %v, want the Vault plugin sidecar", pod.Spec.InitContainers)
+			}
+		})
+	}
+}
+
+func TestKMSPreflightNamesMissingOptions(t *testing.T) {
+	f := newFixture(t, &operatorv1.StaticPodOperatorStatus{})
+	f.opts.Preflight = &PreflightOptions{}
+	_, err := NewStaticPodControllers(f.opts)
+	for _, name := range []string{"Preflight.Image", "Preflight.Command", "Preflight.APIServers"} {
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("error %v does not name %s", err, name)
+		}
+	}
+}
+
+// askedStatus is an operator's KMS encryption status in memory.
+type askedStatus struct {
+	current operatorv1.KMSEncryptionStatus
+}
+
+func (s *askedStatus) GetKMSEncryptionStatus(context.Context) (*operatorv1.KMSEncryptionStatus, error) {
+	c := s.current
+	return &c, nil
+}
+func (s *askedStatus) ApplyKMSEncryptionStatus(context.Context, string, *applyoperatorv1.KMSEncryptionStatusApplyConfiguration) error {
+	return nil
+}
+func (s *askedStatus) UpdateKMSEncryptionStatus(_ context.Context, update func(*operatorv1.KMSEncryptionStatus)) error {
+	update(&s.current)
+	return nil
+}
+
+// configHash is the hash library-go's key controller asks the preflight of plugin for.
+func configHash(t *testing.T, plugin configv1.KMSPluginConfig, approle *corev1.Secret) string {
+	t.Helper()
+	key := state.KeyState{Key: apiserverv1.Key{Name: "1"}, KMS: &state.KMSState{Plugin: plugin}}
+	for _, k := range []string{"role-id", "secret-id"} {
+		if err := key.KMS.PluginSecretData.Set(approle.Name, k, approle.Data[k]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hash, err := kmsprecondition.KMSConfigHash(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hash
+}
