@@ -67,7 +67,9 @@
 //	  configuration
 //	new read keys: unverified, and the policy is Block               PreflightNotPassed        after DegradedAfter
 //	deployed keys healthy and fresh on every node; promoted keys on  KMSPluginsNotHealthy      after DegradedAfter
-//	  one settled KEK id; no node reports a new key's plugin failing
+//	  one settled KEK id (both skipped for a revert: the node that
+//	  runs the failed revision cannot show them); no node reports a
+//	  new key's plugin failing
 //	each dropped read key otherwise clean: the rollback window has   RollbackWindowNotPassed   never (ends by itself;
 //	  passed since its migration finished                                                        the message says when)
 //

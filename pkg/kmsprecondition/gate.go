@@ -92,7 +92,8 @@ type Options struct {
 	// Reverts, when set, names the candidates that are reverts to an earlier revision's exact config
 	// (kmsrollback's HoldStore). A revert may drop the failed revision's new KMS providers without migration
 	// evidence: library-go adds a key as a read key one revision before it writes with it, so a provider the
-	// last good revision did not have never wrote anything.
+	// last good revision did not have never wrote anything. Nor is a revert held for the health of the keys it
+	// keeps (checkKeys says why).
 	Reverts RevertReader
 	// OperatorClient carries the conditions and spec.unsupportedConfigOverrides.
 	OperatorClient v1helpers.OperatorClient
@@ -326,7 +327,8 @@ type verdict struct {
 	KMSChanged bool
 	// Dropped are the read keys the candidate drops; Allowed those of them the evidence lets go.
 	Dropped, Allowed []DroppedProvider
-	// Revert says the candidate is a revert (Options.Reverts), whose dropped read keys are not judged.
+	// Revert says the candidate is a revert (Options.Reverts), whose dropped read keys and kept keys' health are not
+	// judged.
 	Revert bool
 	// Hash is revisions.CandidateHash(Configs.Candidate).
 	Hash string
@@ -426,7 +428,7 @@ func (g *Gate) evaluate(ctx context.Context, configs revisions.Configs, now time
 	}
 
 	revert := false
-	if g.options.Reverts != nil && len(v.Dropped) > 0 {
+	if g.options.Reverts != nil {
 		if revert, err = g.options.Reverts.IsRevert(ctx, v.Hash); err != nil {
 			return v, fmt.Errorf("reading the KMS reverts: %w", err)
 		}
@@ -452,10 +454,20 @@ func (g *Gate) evaluate(ctx context.Context, configs revisions.Configs, now time
 // key by its plugins' health on every node, a promoted one also by one settled KEK id, a new read key by a
 // preflight bound to its configuration or its plugins' reports, else by Options.UnverifiedReadKeys, and a new key
 // that writes is refused.
+//
+// A revert (Options.Reverts) is not held for the health of the keys it keeps: it is the exact config the nodes ran
+// before the failed revision, and the node that runs the failed revision cannot show them healthy. Its kube-apiserver
+// does not serve, and library-go's health reporter in its pod publishes nothing while one of the pod's plugins
+// fails (a failing report has no remoteKeyID, which the operator CRDs require, so the node's whole apply is
+// refused), so that node's reports of the kept keys go stale. Holding the revert for them would keep the failed
+// revision for good.
 func (g *Gate) checkKeys(ctx context.Context, v *verdict, deployed, candidate *apiserverv1.EncryptionConfiguration) error {
 	v.Keys = classifyKeys(deployed, candidate)
 	if len(v.Keys.NewWrite) > 0 {
 		v.Blocking = append(v.Blocking, &NewKeyWritesError{KeyIDs: v.Keys.NewWrite})
+	}
+	if v.Revert {
+		v.Keys.Deployed, v.Keys.Promoted = nil, nil
 	}
 	if len(v.Keys.Deployed)+len(v.Keys.NewRead) == 0 {
 		return nil
