@@ -332,6 +332,9 @@ func (a *APIServer) configure(args *envtest.Arguments, opts APIServerOptions) er
 	} else {
 		args.Disable("encryption-provider-config-automatic-reload")
 	}
+	if opts.ServiceAccountAdmission {
+		args.Disable("disable-admission-plugins")
+	}
 	for flag, value := range opts.Args {
 		args.Set(flag, value)
 	}

@@ -44,6 +44,10 @@ type APIServerOptions struct {
 	Wait WaitFor
 	// Args are further kube-apiserver flags, without the leading "--", e.g. {"shutdown-send-retry-after": "true"}.
 	Args map[string]string
+	// ServiceAccountAdmission turns on the ServiceAccount admission plugin, which envtest turns off: every pod
+	// then needs its service account to exist and gets the projected volume of its API credentials, as on a
+	// cluster. The caller creates the service accounts its pods name (kube-controller-manager creates "default").
+	ServiceAccountAdmission bool
 	// StartTimeout bounds the start: an apiserver not healthy (or live) by then is stopped and the start fails.
 	// Zero means 90 s, room for a loaded CI machine; the lab's startup-monitor stand-in gives up sooner, as
 	// the startup monitor does.

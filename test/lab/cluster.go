@@ -45,6 +45,8 @@ func apiServerOptions(encryptionConfigFile string) kmsenv.APIServerOptions {
 			"shutdown-watch-termination-grace-period": "2s",
 		},
 		StartTimeout: StartupTimeout,
+		// A pod gets its API credentials as on a cluster: library-go's kms-preflight pod reads them.
+		ServiceAccountAdmission: true,
 	}
 }
 
@@ -61,6 +63,11 @@ func createClusterObjects(ctx context.Context, kube kubernetes.Interface, config
 	for _, ns := range []string{TargetNamespace, OperatorNamespace, "openshift-config", "openshift-config-managed"} {
 		if _, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
 			return fmt.Errorf("creating namespace %s: %w", ns, err)
+		}
+		// kube-controller-manager's service account controller gives every namespace its "default"; library-go's
+		// backing resource controller creates the installer's installer-sa.
+		if _, err := kube.CoreV1().ServiceAccounts(ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default"}}, metav1.CreateOptions{}); err != nil {
+			return fmt.Errorf("creating the default service account of %s: %w", ns, err)
 		}
 	}
 
