@@ -34,7 +34,7 @@ import (
 // record: the fault is the only input. It logs the time from the failing revision to the revert revision and to
 // every apiserver serving the reverted config.
 func TestLabFailingRevisionIsRevertedFromNotReady(t *testing.T) {
-	l := startLab(t, 3, lab.ReporterLibraryGo)
+	l := startLab(t, lab.Options{Nodes: 3, Reporter: lab.ReporterLibraryGo})
 	ctx := context.Background()
 	kube, err := kubernetes.NewForConfig(l.RESTConfig())
 	if err != nil {

@@ -23,10 +23,10 @@ import (
 	"github.com/kmsguard/kmsguard/test/lab"
 )
 
-// startLab starts a lab of n nodes, running reporter as each pod's kms-health-reporter sidecar, that is stopped
-// when t ends. Its directory is short (unix socket paths live below it) and kept, with every log, when the test
-// fails.
-func startLab(t *testing.T, n int, reporter lab.Reporter) *lab.Lab {
+// startLab starts a lab of opts.Nodes nodes with opts.Reporter and opts.Preflight and the short timings, that is
+// stopped when t ends. Its directory is short (unix socket paths live below it) and kept, with every log, when the
+// test fails.
+func startLab(t *testing.T, opts lab.Options) *lab.Lab {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "lab-")
 	if err != nil {
@@ -37,11 +37,12 @@ func startLab(t *testing.T, n int, reporter lab.Reporter) *lab.Lab {
 		t.Fatal(err)
 	}
 	started := time.Now()
-	l, err := lab.Start(context.Background(), lab.Options{Dir: dir, Nodes: n, Log: testWriter{t}, ControllerLog: controllerLog, Timings: lab.ShortOperatorTimings(), Reporter: reporter})
+	opts.Dir, opts.Log, opts.ControllerLog, opts.Timings = dir, testWriter{t}, controllerLog, lab.ShortOperatorTimings()
+	l, err := lab.Start(context.Background(), opts)
 	if err != nil {
 		t.Fatalf("starting the lab (logs in %s): %v", dir, err)
 	}
-	t.Logf("lab of %d nodes started in %s (%s)", n, time.Since(started).Round(time.Millisecond), l.Reporter())
+	t.Logf("lab of %d nodes started in %s (%s; KMS preflight %s)", len(l.Nodes()), time.Since(started).Round(time.Millisecond), l.Reporter(), l.Preflight())
 	t.Cleanup(func() {
 		if err := l.Stop(); err != nil {
 			t.Errorf("stopping the lab: %v", err)

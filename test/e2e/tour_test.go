@@ -23,10 +23,13 @@ const tourSecrets = 300
 // it, one apiserver restarted at a time, all from the apiservers' own history). Before the other stories run,
 // kmsguard's commands are checked against the lab as the README shows them.
 //
-// It runs kmsguard's health reporter, whose detections have bounds of seconds; TestTourSingleNode runs
-// library-go's.
+// It runs the wiring kmsguard recommends, where TestTourSingleNode runs what the operators ship: kmsguard's health
+// reporter, whose detections have bounds of seconds, and library-go's pod preflight (lab.PreflightPod), which runs
+// a new configuration's plugin on one node before library-go makes a key for it: enable-kms passes through it, and
+// misconfigured-kms is refused there, before a key exists (the not-ready revert that follows the always-succeed
+// preflight on three nodes is TestLabFailingRevisionIsRevertedFromNotReady's).
 func TestTour(t *testing.T) {
-	l := startLab(t, 3, lab.ReporterKMSGuard)
+	l := startLab(t, lab.Options{Nodes: 3, Reporter: lab.ReporterKMSGuard, Preflight: lab.PreflightPod})
 	ctx := context.Background()
 	byName := map[string]tour.Story{}
 	for _, s := range tour.Stories {
@@ -88,7 +91,7 @@ func checkStory(t *testing.T, r tour.Result) {
 // monitor's path) before kmsrollback can revert. The other single-node stories behave as on three nodes and are
 // left to `make run TOUR_FLAGS="--nodes 1"`, for CI's time.
 func TestTourSingleNode(t *testing.T) {
-	l := startLab(t, 1, lab.ReporterLibraryGo)
+	l := startLab(t, lab.Options{Nodes: 1, Reporter: lab.ReporterLibraryGo})
 	stories, err := tour.Select(tour.Stories, []string{"enable-kms", "key-disabled", "misconfigured-kms"}, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,8 @@ import (
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	"github.com/openshift/library-go/pkg/operator/encryption/kms"
 	kmshealth "github.com/openshift/library-go/pkg/operator/encryption/kms/health"
+	kmspreflight "github.com/openshift/library-go/pkg/operator/encryption/kms/preflight"
+	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
@@ -33,6 +35,9 @@ type containerSpec struct {
 	Args    []string         `json:"args"`
 	Root    string           `json:"root"`
 	Mounts  []containerMount `json:"mounts"`
+	// Env is what the kubelet adds to the container's environment besides the spec's: the kubernetes Service's
+	// address (serviceEnv).
+	Env map[string]string `json:"env,omitempty"`
 }
 
 // containerMount is one volume mount: the node's directory Source at Target inside the container.
@@ -49,9 +54,9 @@ type containerMount struct {
 // where the pod spec mounts them (/var/run/kmsplugin, /etc/kubernetes/static-pod-resources) on a machine that
 // runs several nodes at once.
 //
-// The only image the lab has is kube-apiserver-operator's kms-health-reporter: library-go's command
-// (kms/health.NewCommand), built with the operator's KubeAPIServer status provider, as the operator's main builds
-// it.
+// The only image the lab has is kube-apiserver-operator's, with two of its commands: the kms-health-reporter
+// (library-go's kms/health.NewCommand, built with the operator's KubeAPIServer status provider, as the operator's
+// main builds it) and the kms-preflight checker (library-go's kms/preflight.NewCommand).
 func ContainerMain() {
 	raw, ok := os.LookupEnv(containerEnv)
 	if !ok {
@@ -69,15 +74,25 @@ func runContainer(raw string) error {
 	if err := json.Unmarshal([]byte(raw), &spec); err != nil {
 		return fmt.Errorf("$%s: %w", containerEnv, err)
 	}
-	if !slices.Equal(spec.Command, reporterCommand) {
-		return fmt.Errorf("container %s: the lab has no image for the command %q (only %q)", spec.Name, spec.Command, reporterCommand)
+	var cmd *cobra.Command
+	switch {
+	case slices.Equal(spec.Command, reporterCommand):
+		cmd = kmshealth.NewCommand(context.Background(), func(client operatorclient.Interface) (kms.EncryptionStatusProvider, error) {
+			return encryptionstatus.NewKubeAPIServer(client.OperatorV1().KubeAPIServers()), nil
+		})
+	case slices.Equal(spec.Command, preflightCommand):
+		cmd = kmspreflight.NewCommand(context.Background())
+	default:
+		return fmt.Errorf("container %s: the lab has no image for the command %q (only %q and %q)", spec.Name, spec.Command, reporterCommand, preflightCommand)
 	}
 	if err := enterRoot(spec); err != nil {
 		return fmt.Errorf("container %s: %w", spec.Name, err)
 	}
-	cmd := kmshealth.NewCommand(context.Background(), func(client operatorclient.Interface) (kms.EncryptionStatusProvider, error) {
-		return encryptionstatus.NewKubeAPIServer(client.OperatorV1().KubeAPIServers()), nil
-	})
+	for name, value := range spec.Env {
+		if err := os.Setenv(name, value); err != nil {
+			return fmt.Errorf("container %s: %w", spec.Name, err)
+		}
+	}
 	cmd.SetArgs(spec.Args)
 	return cmd.Execute()
 }
@@ -118,24 +133,27 @@ func enterRoot(spec containerSpec) error {
 }
 
 // containerSpecFor is the spec the kubelet hands the process of container c of pod: its volume mounts on the
-// node's directories (the pod's socket emptyDir and the revision's resource directory, the only volumes of the
-// lab's manifest), its arguments with the environment references expanded. A mount of any other volume is an
-// error: the container could not start.
-func containerSpecFor(c corev1.Container, pod *podRun, nodeName, root string) (containerSpec, error) {
+// node's directories (the pod's socket emptyDir, the revision's resource directory or the Secret volume of the
+// plugins' credentials, the service account's credentials: the only volumes the lab's pods have), its arguments
+// with the environment references expanded; fields are the downward API's values by field path. A mount of any
+// other volume is an error: the container could not start.
+func containerSpecFor(c corev1.Container, pod *podRun, fields map[string]string, root string) (containerSpec, error) {
 	spec := containerSpec{Name: c.Name, Command: c.Command, Root: root}
 	for _, vm := range c.VolumeMounts {
 		var source string
-		switch vm.MountPath {
-		case kmsSocketMountPath:
+		switch {
+		case vm.MountPath == kmsSocketMountPath:
 			source = pod.paths.socketDir
-		case staticPodResourcesPath:
+		case vm.MountPath == pod.paths.resourceMountPath() && pod.paths.resourceDir != "":
 			source = pod.paths.resourceDir
+		case vm.MountPath == serviceAccountMountPath && pod.paths.serviceAccountDir != "":
+			source = pod.paths.serviceAccountDir
 		default:
 			return containerSpec{}, fmt.Errorf("volume %s at %s: the lab's pod has no such volume", vm.Name, vm.MountPath)
 		}
 		spec.Mounts = append(spec.Mounts, containerMount{Source: source, Target: vm.MountPath, ReadOnly: vm.ReadOnly})
 	}
-	env, err := containerEnvOf(c, nodeName)
+	env, err := containerEnvOf(c, fields)
 	if err != nil {
 		return containerSpec{}, err
 	}
@@ -145,18 +163,22 @@ func containerSpecFor(c corev1.Container, pod *podRun, nodeName, root string) (c
 	return spec, nil
 }
 
-// containerEnvOf is the container's environment: literal values and the downward API's spec.nodeName, the only
-// field a static pod's containers read here.
-func containerEnvOf(c corev1.Container, nodeName string) (map[string]string, error) {
+// containerEnvOf is the container's environment: literal values and the downward API's fields (spec.nodeName,
+// and a workload's metadata.name and metadata.namespace: all the lab's containers read).
+func containerEnvOf(c corev1.Container, fields map[string]string) (map[string]string, error) {
 	env := map[string]string{}
 	for _, e := range c.Env {
 		switch {
 		case e.ValueFrom == nil:
 			env[e.Name] = expandEnv(e.Value, env)
-		case e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "spec.nodeName":
-			env[e.Name] = nodeName
+		case e.ValueFrom.FieldRef != nil:
+			v, ok := fields[e.ValueFrom.FieldRef.FieldPath]
+			if !ok {
+				return nil, fmt.Errorf("env %s: the lab's kubelet does not resolve %s", e.Name, e.ValueFrom.FieldRef.FieldPath)
+			}
+			env[e.Name] = v
 		default:
-			return nil, fmt.Errorf("env %s: the lab's kubelet resolves only spec.nodeName", e.Name)
+			return nil, fmt.Errorf("env %s: the lab's kubelet resolves only literal values and field references", e.Name)
 		}
 	}
 	return env, nil
@@ -201,18 +223,7 @@ type containerRun struct {
 // startContainer runs spec's process until ctx ends or the returned run is stopped, restarting it with the
 // kubelet's crash-loop back-off when it exits on its own. Its output goes to logPath.
 func (n *Node) startContainer(ctx context.Context, spec containerSpec, logPath string) (*containerRun, error) {
-	raw, err := json.Marshal(spec)
-	if err != nil {
-		return nil, err
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(spec.Root, 0o700); err != nil {
-		return nil, err
-	}
-	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	self, raw, log, err := prepareContainer(spec, logPath)
 	if err != nil {
 		return nil, err
 	}
@@ -241,6 +252,47 @@ func (n *Node) startContainer(ctx context.Context, spec containerSpec, logPath s
 		}
 	}()
 	return run, nil
+}
+
+// runContainerOnce runs spec's process once, as the kubelet runs the container of a pod whose restartPolicy is
+// Never, and returns its exit code. Its output goes to logPath.
+func (n *Node) runContainerOnce(ctx context.Context, spec containerSpec, logPath string) (int, error) {
+	self, raw, log, err := prepareContainer(spec, logPath)
+	if err != nil {
+		return 128, err
+	}
+	defer log.Close()
+	err = runProcess(ctx, self, raw, log)
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, nil
+	case errors.As(err, &exit) && exit.ExitCode() >= 0:
+		return exit.ExitCode(), nil
+	default:
+		return 128, err
+	}
+}
+
+// prepareContainer is what the kubelet does before it starts a container's process: the executable to start,
+// the spec it is handed, the container's root and its log file.
+func prepareContainer(spec containerSpec, logPath string) (string, []byte, *os.File, error) {
+	raw, err := json.Marshal(spec)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if err := os.MkdirAll(spec.Root, 0o700); err != nil {
+		return "", nil, nil, err
+	}
+	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return self, raw, log, nil
 }
 
 // runProcess runs the container's process once, until it exits or ctx ends: then it is sent SIGTERM, and

@@ -45,7 +45,7 @@ func TestReporterContainerAsTheKubeletRunsIt(t *testing.T) {
 		t.Fatalf("the manifest has no %s sidecar", healthReporterContainer)
 	}
 	pod := &podRun{paths: podPaths{socketDir: "/lab/nodes/master-1/pods/4", resourceDir: "/lab/nodes/master-1/resources/kube-apiserver-pod-7"}}
-	spec, err := containerSpecFor(*sidecars.Reporter, pod, "master-1", "/lab/root")
+	spec, err := containerSpecFor(*sidecars.Reporter, pod, map[string]string{"spec.nodeName": "master-1"}, "/lab/root")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestContainerSpecRefusesWhatTheLabCannotRun(t *testing.T) {
 		"a field other than the node's name": {Name: "c", Env: []corev1.EnvVar{{Name: "IP", ValueFrom: &corev1.EnvVarSource{
 			FieldRef: &corev1.ObjectFieldSelector{FieldPath: "status.podIP"}}}}},
 	} {
-		if _, err := containerSpecFor(c, pod, "master-0", "/root"); err == nil {
+		if _, err := containerSpecFor(c, pod, map[string]string{"spec.nodeName": "master-0"}, "/root"); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}

@@ -158,7 +158,7 @@ func (l *Lab) Inject(ctx context.Context, in Injection) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if err := l.setAPIServerEncryption(ctx, encryption); err != nil {
+		if err := l.SetAPIServerEncryption(ctx, encryption); err != nil {
 			return "", err
 		}
 		return "set the APIServer resource to KMS at " + UnreachableKMSAddress + ", where no KMS is", nil

@@ -76,6 +76,23 @@ func (r Reporter) reportInterval() time.Duration {
 	return kmsstate.DefaultReportInterval // library-go's --interval default
 }
 
+// Preflight names the KMS preflight deployer the lab's operator gives library-go's encryption controllers.
+type Preflight string
+
+const (
+	// PreflightAlwaysSucceed is library-go's NewAlwaysSucceedKMSPreflightDeployer, what both operators wire: every
+	// KMS configuration is recorded as preflighted without running its plugin. The lab's default.
+	PreflightAlwaysSucceed Preflight = "always-succeed"
+	// PreflightPod is library-go's pod deployer (NewStaticPodPreflightDeployer), given the configuration to check by
+	// kmsprecondition.PreflightConfiguration: one kms-preflight pod, scheduled on one node and run by its node
+	// agent like any pod, runs the configuration's plugin and checks Status, Encrypt and Decrypt through it before
+	// library-go's key controller makes a key. The rollout gate then holds a key no preflight verified.
+	PreflightPod Preflight = "pod"
+)
+
+// Preflights are the preflight deployers a lab can run, the default first.
+var Preflights = []Preflight{PreflightAlwaysSucceed, PreflightPod}
+
 // Timings are the periods and timeouts the lab runs kmsguard with, which bound how soon it can see a fault.
 type Timings struct {
 	// ReportInterval is how often each node's health reporter probes its plugins, and kmsstate asks the
@@ -112,6 +129,9 @@ func (l *Lab) DetectionTimings() Timings {
 // Reporter is the program the lab runs as each pod's kms-health-reporter sidecar.
 func (l *Lab) Reporter() Reporter { return l.reporter }
 
+// Preflight is the KMS preflight deployer of the lab's operator.
+func (l *Lab) Preflight() Preflight { return l.preflight }
+
 // Options configure a lab.
 type Options struct {
 	// Dir holds everything: etcd's data, the apiservers' certificates and logs, the nodes' directories and the
@@ -129,6 +149,8 @@ type Options struct {
 	Timings OperatorTimings
 	// Reporter runs as each pod's kms-health-reporter sidecar; empty is ReporterLibraryGo.
 	Reporter Reporter
+	// Preflight is the KMS preflight deployer of the lab's operator; empty is PreflightAlwaysSucceed.
+	Preflight Preflight
 }
 
 // OperatorTimings are the operator's timeouts that decide how long a rollout and a revert take, set through
@@ -184,6 +206,7 @@ type Lab struct {
 	operator  *Operator
 	timings   OperatorTimings
 	reporter  Reporter
+	preflight Preflight
 	logMu     sync.Mutex
 	log       io.Writer
 
@@ -220,6 +243,13 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	}
 	if !slices.Contains(Reporters, l.reporter) {
 		return nil, fmt.Errorf("unknown reporter %q (one of %v)", opts.Reporter, Reporters)
+	}
+	l.preflight = opts.Preflight
+	if l.preflight == "" {
+		l.preflight = PreflightAlwaysSucceed
+	}
+	if !slices.Contains(Preflights, l.preflight) {
+		return nil, fmt.Errorf("unknown preflight %q (one of %v)", opts.Preflight, Preflights)
 	}
 	if l.log == nil {
 		l.log = io.Discard
@@ -302,6 +332,12 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 		}()
 	}
 
+	l.done.Add(1)
+	go func() {
+		defer l.done.Done()
+		l.schedule(runCtx)
+	}()
+
 	etcd, err := l.cp.EtcdClient()
 	if err != nil {
 		return nil, err
@@ -310,7 +346,7 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if l.operator, err = startOperator(runCtx, l.restConfig, etcd, apiservers, l.timings, l.reporter.reportInterval()); err != nil {
+	if l.operator, err = startOperator(runCtx, l.restConfig, etcd, apiservers, l.timings, l.reporter.reportInterval(), l.preflight); err != nil {
 		return nil, err
 	}
 	if err := l.WaitForRevision(ctx, 1); err != nil {
@@ -394,11 +430,24 @@ func (l *Lab) SetEncryption(ctx context.Context, encryptionType configv1.Encrypt
 			return err
 		}
 	}
-	return l.setAPIServerEncryption(ctx, encryption)
+	return l.SetAPIServerEncryption(ctx, encryption)
 }
 
-// setAPIServerEncryption sets spec.encryption of the APIServer resource.
-func (l *Lab) setAPIServerEncryption(ctx context.Context, encryption configv1.APIServerEncryption) error {
+// APIServerEncryption is spec.encryption of the APIServer resource.
+func (l *Lab) APIServerEncryption(ctx context.Context) (configv1.APIServerEncryption, error) {
+	client, err := configclient.NewForConfig(l.restConfig)
+	if err != nil {
+		return configv1.APIServerEncryption{}, err
+	}
+	apiServer, err := client.ConfigV1().APIServers().Get(ctx, "cluster", metav1.GetOptions{})
+	if err != nil {
+		return configv1.APIServerEncryption{}, err
+	}
+	return apiServer.Spec.Encryption, nil
+}
+
+// SetAPIServerEncryption sets spec.encryption of the APIServer resource, as an admin edits it.
+func (l *Lab) SetAPIServerEncryption(ctx context.Context, encryption configv1.APIServerEncryption) error {
 	client, err := configclient.NewForConfig(l.restConfig)
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
@@ -87,7 +88,11 @@ type Node struct {
 	pod      *podRun         // the running pod's sidecars; nil before the first
 	pods     int             // pods started, which names each pod's socket directory
 	handled  map[string]bool // installer pods carried out, by name
-	latency  time.Duration   // FaultKMSLatency of the node's plugins
+	// workloads are the pods the kubelet runs besides the static pod (library-go's kms-preflight pod), by UID;
+	// workloadRuns counts those started, which names each one's directory.
+	workloads    map[types.UID]*workload
+	workloadRuns int
+	latency      time.Duration // FaultKMSLatency of the node's plugins
 	// crashLoop is the kubelet restarting an apiserver container that did not become healthy; nil when the
 	// node's apiserver is healthy or a fallback ran.
 	crashLoop *crashLoop
@@ -111,6 +116,7 @@ func newNode(l *Lab, index int, client kubernetes.Interface, startupMonitor bool
 		client:         client,
 		logf:           l.logf,
 		handled:        map[string]bool{},
+		workloads:      map[types.UID]*workload{},
 		operatorClient: operatorClient,
 		startupMonitor: startupMonitor,
 		reporter:       l.reporter,
@@ -182,11 +188,7 @@ func (n *Node) installedConfigPath(revision int32) string {
 }
 
 func (n *Node) register(ctx context.Context) error {
-	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.name, Labels: map[string]string{
-		"node-role.kubernetes.io/master":        "",
-		"node-role.kubernetes.io/control-plane": "",
-		"kubernetes.io/hostname":                n.name,
-	}}}
+	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.name, Labels: nodeLabels(n.name)}}
 	created, err := n.client.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{})
 	if err != nil {
 		return fmt.Errorf("registering node %s: %w", n.name, err)
@@ -202,7 +204,8 @@ func (n *Node) register(ctx context.Context) error {
 	return nil
 }
 
-// run carries out this node's installer pods, and restarts a crash-looping apiserver, until ctx ends.
+// run carries out this node's installer pods, runs its workload pods, and restarts a crash-looping apiserver,
+// until ctx ends.
 func (n *Node) run(ctx context.Context) {
 	factory := informers.NewSharedInformerFactoryWithOptions(n.client, 10*time.Minute,
 		informers.WithNamespace(TargetNamespace),
@@ -210,11 +213,15 @@ func (n *Node) run(ctx context.Context) {
 			o.FieldSelector = fields.OneTermEqualSelector("spec.nodeName", n.name).String()
 		}))
 	pods := factory.Core().V1().Pods()
-	kick := make(chan struct{}, 1)
+	// The installer and the kubelet's pod workers run side by side, as on a node: a workload pod does not wait
+	// for an installation, nor an installation for a workload.
+	kick, workloadKick := make(chan struct{}, 1), make(chan struct{}, 1)
 	notify := func(any) {
-		select {
-		case kick <- struct{}{}:
-		default:
+		for _, k := range []chan struct{}{kick, workloadKick} {
+			select {
+			case k <- struct{}{}:
+			default:
+			}
 		}
 	}
 	_, _ = pods.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -231,6 +238,17 @@ func (n *Node) run(ctx context.Context) {
 	if !cache.WaitForCacheSync(ctx.Done(), pods.Informer().HasSynced) {
 		return
 	}
+	go func() {
+		for {
+			n.syncWorkloads(ctx, pods.Lister().Pods(TargetNamespace))
+			select {
+			case <-ctx.Done():
+				return
+			case <-workloadKick:
+			case <-time.After(5 * time.Second):
+			}
+		}
+	}()
 	for {
 		for _, pod := range n.pendingInstallers(pods.Lister().Pods(TargetNamespace)) {
 			if ctx.Err() != nil {

@@ -10,11 +10,9 @@ import (
 	configinformers "github.com/openshift/client-go/config/informers/externalversions"
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	"github.com/openshift/library-go/pkg/operator/encryption"
-	encryptioncontrollers "github.com/openshift/library-go/pkg/operator/encryption/controllers"
 	"github.com/openshift/library-go/pkg/operator/encryption/controllers/migrators"
 	encryptiondeployer "github.com/openshift/library-go/pkg/operator/encryption/deployer"
 	"github.com/openshift/library-go/pkg/operator/encryption/encryptiondata"
-	kmspreflight "github.com/openshift/library-go/pkg/operator/encryption/kms/preflight"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/resourcesynccontroller"
 	"github.com/openshift/library-go/pkg/operator/revisioncontroller"
@@ -75,7 +73,7 @@ const etcdPrefix = "/registry"
 
 // startOperator builds and starts every controller; they run until ctx is done. It returns once the informers
 // have been started.
-func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apiservers *apiserverprobe.Prober, timings OperatorTimings, reportInterval time.Duration) (*Operator, error) {
+func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apiservers *apiserverprobe.Prober, timings OperatorTimings, reportInterval time.Duration, preflight Preflight) (*Operator, error) {
 	kubeClient, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -130,6 +128,15 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 	}
 	statusProvider := encryptionstatus.NewKubeAPIServer(operatorClientset.OperatorV1().KubeAPIServers())
 
+	// What kube-apiserver-operator wires by default: the preflight is recorded as succeeded without running a
+	// plugin, and the gate admits the keys it cannot verify. With PreflightPod, kmsguard's entry point gives
+	// library-go's pod deployer, which runs the plugin on a node, and the gate holds a key until that preflight
+	// passed for its configuration.
+	var preflightOptions *kmsguard.PreflightOptions
+	if preflight == PreflightPod {
+		preflightOptions = &kmsguard.PreflightOptions{Image: operatorImage, Command: preflightCommand, APIServers: configClient.ConfigV1()}
+	}
+
 	// kmsguard, through the one entry point an operator uses.
 	guard, err := kmsguard.NewStaticPodControllers(kmsguard.StaticPodOptions{
 		Options: kmsguard.Options{
@@ -145,6 +152,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 			Deployer:             podDeployer,
 			Migrator:             migrators.NewInProcessMigrator(dynamicClient, kubeClient.Discovery()),
 			Recorder:             recorder,
+			Preflight:            preflightOptions,
 			Migration:            &kmsguard.MigrationOptions{Dynamic: migratorClient, Mapper: mapper},
 			Etcd: &kmsguard.EtcdOptions{
 				KV:        etcd,
@@ -181,9 +189,8 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 		recorder,
 		resourceSyncer,
 		statusProvider,
-		// What kube-apiserver-operator wires: the preflight is recorded as succeeded without running a plugin.
-		kmspreflight.NewAlwaysSucceedKMSPreflightDeployer(),
-		encryptioncontrollers.NoopEncryptionConfigurationComputer{},
+		guard.PreflightDeployer,
+		guard.PreflightConfiguration,
 	)
 	if err != nil {
 		return nil, err

@@ -111,6 +111,20 @@ func sidecarsOf(pod *corev1.Pod) (podSidecars, error) {
 type podPaths struct {
 	socketDir   string
 	resourceDir string
+	// resourceMount is where resourceDir is mounted in the pod's containers; empty is staticPodResourcesPath,
+	// where a static pod mounts its revision's resource directory. A pod that is not a static pod has its plugins'
+	// credentials in a Secret volume instead (workload).
+	resourceMount string
+	// serviceAccountDir holds the pod's API credentials (serviceAccountMountPath); empty when it has none.
+	serviceAccountDir string
+}
+
+// resourceMountPath is where the pod mounts resourceDir.
+func (p podPaths) resourceMountPath() string {
+	if p.resourceMount == "" {
+		return staticPodResourcesPath
+	}
+	return p.resourceMount
 }
 
 // socket is the host path of a unix:// endpoint in the pod's socket volume.
@@ -122,11 +136,11 @@ func (p podPaths) socket(endpoint string) (string, error) {
 	return filepath.Join(p.socketDir, rest), nil
 }
 
-// resource is the host path of a file under the pod's resource-dir mount.
+// resource is the host path of a file under the pod's resource mount.
 func (p podPaths) resource(path string) (string, error) {
-	rest, ok := strings.CutPrefix(path, staticPodResourcesPath+"/")
+	rest, ok := strings.CutPrefix(path, p.resourceMountPath()+"/")
 	if !ok || rest == "" || filepath.Clean(rest) != rest || strings.HasPrefix(rest, "..") {
-		return "", fmt.Errorf("path %q is not in the pod's %s", path, staticPodResourcesPath)
+		return "", fmt.Errorf("path %q is not in the pod's %s", path, p.resourceMountPath())
 	}
 	return filepath.Join(p.resourceDir, rest), nil
 }
@@ -236,7 +250,8 @@ func (n *Node) startReporter(ctx context.Context, pod *podRun) {
 		pod.reporter = n.startKMSGuardReporter(ctx, pod)
 	default:
 		var spec containerSpec
-		spec, err = containerSpecFor(*pod.sidecars.Reporter, pod, n.name, filepath.Join(pod.paths.socketDir+"-containers", healthReporterContainer))
+		spec, err = containerSpecFor(*pod.sidecars.Reporter, pod, map[string]string{"spec.nodeName": n.name},
+			filepath.Join(pod.paths.socketDir+"-containers", healthReporterContainer))
 		if err == nil {
 			pod.reporter, err = n.startContainer(ctx, spec, filepath.Join(pod.paths.socketDir+"-containers", healthReporterContainer+".log"))
 		}

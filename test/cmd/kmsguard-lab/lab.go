@@ -26,6 +26,7 @@ type labOptions struct {
 	viewInterval time.Duration
 	shortTimings bool
 	reporter     string
+	preflight    string
 }
 
 func newLabCommand() *cobra.Command {
@@ -38,7 +39,9 @@ that plays the kubelet, the installer, the pruner and, on a single node only (as
 decides), the startup monitor, and kube-apiserver-operator's library-go static-pod and encryption controllers
 with kmsguard's controllers. The static pod carries library-go's KMS plugin sidecars; each node runs those of
 the revision it installed (fake KMS v2 plugins on one simulated KMS, configured from the sidecars' arguments).
-It prints a kubeconfig and the etcd endpoint and runs until interrupted.
+The KMS preflight is library-go's always-succeed deployer, as both operators wire it; with --preflight pod it
+is library-go's pod deployer, whose kms-preflight pod the lab schedules on a node and that node's agent runs
+as a kubelet would: its plugin sidecar, then its checker against the node's kube-apiserver. It prints a kubeconfig and the etcd endpoint and runs until interrupted.
 
 It runs with kube-apiserver-operator's timings (a 30 s minimum ready time, kmsguard's 5 minutes before a
 not-ready revision is reverted); --short-timings shortens them as make test does. A kube-apiserver that is not
@@ -70,6 +73,7 @@ into it.`,
 	cmd.Flags().DurationVar(&o.viewInterval, "view-interval", 2*time.Second, "how often the live view is refreshed")
 	addShortTimingsFlag(cmd, &o.shortTimings)
 	cmd.Flags().StringVar(&o.reporter, "reporter", string(lab.ReporterLibraryGo), reporterFlagUsage)
+	cmd.Flags().StringVar(&o.preflight, "preflight", string(lab.PreflightAlwaysSucceed), preflightFlagUsage)
 	cmd.AddCommand(newLabInjectCommand(), newLabTourCommand())
 	// The lab's output is a log, as any Kubernetes component's; the controllers' own lines go to operator.log.
 	return cli.Logs(cmd)
@@ -164,9 +168,10 @@ func (o *labOptions) run(ctx context.Context, out io.Writer) error {
 	}
 	defer cleanup()
 
-	fmt.Fprintf(out, "lab: starting etcd, %d kube-apiservers, the node agents and the operator in %s (%s; %s) ...\n", o.nodes, dir, timings(o.shortTimings), lab.Reporter(o.reporter))
+	fmt.Fprintf(out, "lab: starting etcd, %d kube-apiservers, the node agents and the operator in %s (%s; %s; KMS preflight %s) ...\n", o.nodes, dir, timings(o.shortTimings), lab.Reporter(o.reporter), o.preflight)
 	started := time.Now()
-	l, err := lab.Start(ctx, lab.Options{Dir: dir, Nodes: o.nodes, Log: out, ControllerLog: controllerLog, Timings: timings(o.shortTimings), Reporter: lab.Reporter(o.reporter)})
+	l, err := lab.Start(ctx, lab.Options{Dir: dir, Nodes: o.nodes, Log: out, ControllerLog: controllerLog, Timings: timings(o.shortTimings), Reporter: lab.Reporter(o.reporter),
+		Preflight: lab.Preflight(o.preflight)})
 	if err != nil {
 		return err
 	}
@@ -265,6 +270,11 @@ func addShortTimingsFlag(cmd *cobra.Command, short *bool) {
 	cmd.Flags().BoolVar(short, "short-timings", false, "shorten the operator's timeouts as make test does: "+lab.ShortOperatorTimings().String()+
 		" (default: the operator's own)")
 }
+
+// preflightFlagUsage says what --preflight chooses.
+const preflightFlagUsage = "the KMS preflight deployer the operator gives library-go: always-succeed (what both operators wire: " +
+	"no plugin runs before a key is made) or pod (library-go's pod deployer: a kms-preflight pod, run by one node's kubelet, " +
+	"checks the configuration's plugin before library-go makes a key, and the rollout gate holds keys no preflight verified)"
 
 // reporterFlagUsage says what --reporter chooses.
 var reporterFlagUsage = func() string {

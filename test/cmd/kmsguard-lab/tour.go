@@ -28,6 +28,7 @@ type labTourOptions struct {
 
 	shortTimings bool
 	reporters    []string
+	preflight    string
 }
 
 var labTourExitCodes = []cli.ExitCode{
@@ -79,6 +80,7 @@ apply to a single node.
 	addShortTimingsFlag(cmd, &o.shortTimings)
 	cmd.Flags().StringSliceVar(&o.reporters, "reporter", []string{string(lab.ReporterLibraryGo)}, reporterFlagUsage+
 		"; several, comma-separated, play the tour once with each, on a fresh lab, and compare their detections")
+	cmd.Flags().StringVar(&o.preflight, "preflight", string(lab.PreflightAlwaysSucceed), preflightFlagUsage)
 	cli.AddOutputFlag(cmd.Flags(), &o.output, "the summary table")
 	// klog stays on: the lab sends the controllers' lines to operator.log in its directory
 	// (lab.Options.ControllerLog), so the output stays the table.
@@ -169,8 +171,9 @@ func (o *labTourOptions) runOne(ctx context.Context, reporter lab.Reporter, stor
 	}
 	defer cleanup()
 	started := time.Now()
-	fmt.Fprintf(progress, "tour: starting a lab of %d nodes in %s (%s; %s) ...\n", o.nodes, dir, timings(o.shortTimings), reporter)
-	l, err := lab.Start(ctx, lab.Options{Dir: dir, Nodes: o.nodes, Log: progress, ControllerLog: controllerLog, Timings: timings(o.shortTimings), Reporter: reporter})
+	fmt.Fprintf(progress, "tour: starting a lab of %d nodes in %s (%s; %s; KMS preflight %s) ...\n", o.nodes, dir, timings(o.shortTimings), reporter, o.preflight)
+	l, err := lab.Start(ctx, lab.Options{Dir: dir, Nodes: o.nodes, Log: progress, ControllerLog: controllerLog, Timings: timings(o.shortTimings), Reporter: reporter,
+		Preflight: lab.Preflight(o.preflight)})
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +205,7 @@ func (o *labTourOptions) runOne(ctx context.Context, reporter lab.Reporter, stor
 	})
 	stopView()
 	if !o.output.Structured() {
-		fmt.Fprintf(out, "\nThe tour on %d nodes, %s in all (%s; %s):\n", o.nodes, time.Since(started).Round(time.Second), l.Timings(), l.Reporter())
+		fmt.Fprintf(out, "\nThe tour on %d nodes, %s in all (%s; %s; KMS preflight %s):\n", o.nodes, time.Since(started).Round(time.Second), l.Timings(), l.Reporter(), l.Preflight())
 		if printErr := tour.PrintTable(out, results); printErr != nil && err == nil {
 			err = printErr
 		}

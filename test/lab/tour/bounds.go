@@ -102,6 +102,25 @@ func byRevert(l *lab.Lab, took, fallback time.Duration) bound {
 		took.Round(100*time.Millisecond), notReady, detectionSlack)}
 }
 
+// preflightCheckTimeout is how long library-go's kms-preflight checker polls its plugin's Status before it fails
+// the check (kms/preflight checker.go, statusTimeout).
+const preflightCheckTimeout = 30 * time.Second
+
+// preflightRequeue is how long library-go's KMS preflight controller waits before it looks at a running preflight
+// pod again (kms_preflight_controller.go); it looks sooner when the operator's status changes.
+const preflightRequeue = 30 * time.Second
+
+// byPreflight bounds a configuration library-go's pod preflight refuses: its preflight controller creates the
+// kms-preflight pod as soon as the key controller asks, the lab's scheduler binds it at once and the node's
+// kubelet starts it; its checker polls the plugin's Status for up to preflightCheckTimeout, and the controller
+// sees the pod's end at its next look, up to preflightRequeue later. The pod's creation, binding and start count
+// as one slack each.
+func byPreflight() bound {
+	return bound{preflightCheckTimeout + preflightRequeue + 3*detectionSlack,
+		fmt.Sprintf("the kms-preflight checker polling its plugin's Status for %s + the preflight controller's next look (%s) + 3 x %s (the pod's creation, binding and start)",
+			preflightCheckTimeout, preflightRequeue, detectionSlack)}
+}
+
 // detected records that the story's fault was reported after d by the condition by, against b; a detection
 // above its bound is a note, not a problem: a timing on a shared machine is no test.
 func (r *Result) detected(d time.Duration, by string, b bound) {

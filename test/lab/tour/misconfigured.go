@@ -3,10 +3,13 @@ package tour
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
+	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/kubernetes"
@@ -31,12 +34,19 @@ func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 	if err != nil {
 		return err
 	}
+	previous, err := l.APIServerEncryption(ctx)
+	if err != nil {
+		return err
+	}
 	did, err := l.Inject(ctx, lab.Injection{Fault: lab.FaultBadKMSConfig})
 	if err != nil {
 		return err
 	}
 	injected := time.Now()
 	env.Logf("%s", did)
+	if l.Preflight() == lab.PreflightPod {
+		return misconfiguredKMSRefused(ctx, env, res, kube, previous, lastGood, before, injected)
+	}
 	// library-go's key controller makes a key for the new configuration once its preflight passed (the
 	// always-succeed stub, as both operators wire it), and its state controller writes the config that adds the key
 	// as a read key.
@@ -144,4 +154,90 @@ func nodesIn(lines []string) []string {
 		}
 	}
 	return nodes
+}
+
+// preflightDegraded is library-go's KMS preflight controller's Degraded condition.
+const preflightDegraded = "EncryptionKMSPreflightControllerDegraded"
+
+// misconfiguredKMSRefused is the story with library-go's pod preflight (lab.PreflightPod): the configuration never
+// becomes a key. The kms-preflight pod runs the configuration's plugin on one node, the plugin cannot reach its
+// KMS, and library-go's preflight controller goes Degraded; its key controller makes no key, so no config and no
+// revision follow. The admin's way out is to set the APIServer resource back (previous): the condition clears,
+// and nothing rolls out.
+func misconfiguredKMSRefused(ctx context.Context, env *Env, res *Result, kube kubernetes.Interface, previous configv1.APIServerEncryption, lastGood int32,
+	before string, injected time.Time) error {
+	l := env.Lab
+	keysBefore, err := keySecretNames(ctx, kube)
+	if err != nil {
+		return err
+	}
+	refused, _, err := waitCondition(ctx, env, preflightDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionTrue
+	})
+	if err != nil {
+		res.problemf("library-go's KMS preflight did not refuse the configuration: %v", err)
+		return nil
+	}
+	res.detected(time.Since(injected), describe(refused), byPreflight())
+	res.notef("refused: %s", firstLine(refused.Message))
+	unchanged := func(when string) bool {
+		keys, err := keySecretNames(ctx, kube)
+		if err != nil {
+			res.problemf("%s: reading the key secrets: %v", when, err)
+			return false
+		}
+		candidate, err := candidateVersion(ctx, kube)
+		if err != nil {
+			res.problemf("%s: reading the candidate config: %v", when, err)
+			return false
+		}
+		revision, err := latestRevision(l)
+		if err != nil {
+			res.problemf("%s: reading the latest revision: %v", when, err)
+			return false
+		}
+		if !slices.Equal(keys, keysBefore) || candidate != before || revision != lastGood {
+			res.problemf("%s: the refused configuration reached the cluster: keys %v (before %v), candidate config changed %t, latest revision %d (before %d)",
+				when, keys, keysBefore, candidate != before, revision, lastGood)
+			return false
+		}
+		return true
+	}
+	if !unchanged("after the refusal") {
+		return nil
+	}
+
+	// The admin's way out: the APIServer resource as it was.
+	if err := l.SetAPIServerEncryption(ctx, previous); err != nil {
+		return err
+	}
+	env.Logf("tour: the admin set the APIServer resource's encryption back to %s", previous.Type)
+	if _, _, err := waitCondition(ctx, env, preflightDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionFalse
+	}); err != nil {
+		res.problemf("the preflight's refusal did not clear once the APIServer resource was corrected: %v", err)
+		return nil
+	}
+	if !unchanged("after the correction") {
+		return nil
+	}
+	res.Recovered = time.Since(injected)
+	res.Recovery = "refused by library-go's KMS preflight before a key existed; the admin corrected the APIServer resource, and nothing rolled out"
+	res.notef("no key, no encryption config and no revision was made for the refused configuration (keys %v)", keysBefore)
+	return nil
+}
+
+// keySecretNames are the names of library-go's key secrets of the operand, sorted.
+func keySecretNames(ctx context.Context, kube kubernetes.Interface) ([]string, error) {
+	list, err := kube.CoreV1().Secrets("openshift-config-managed").List(ctx, metav1.ListOptions{
+		LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + lab.TargetNamespace})
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, s := range list.Items {
+		names = append(names, s.Name)
+	}
+	slices.Sort(names)
+	return names, nil
 }
