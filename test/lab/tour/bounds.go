@@ -49,12 +49,19 @@ func bySlowCall(t lab.Timings) bound {
 		fmt.Sprintf("the next health report (%s + 10%%) + the reporter's call timeout %s + %s", t.ReportInterval, t.CallTimeout, detectionSlack)}
 }
 
-// byAPIServerHealthz bounds a plugin failure that only the apiservers show: kmsstate asks each apiserver's
-// /healthz/kms-providers every report interval, which calls Status and waits up to the provider's timeout.
+// apiServerHealthzCache is how long kube-apiserver answers /healthz/kms-providers from its last good Status call
+// (kmsPluginHealthzPositiveTTL): a plugin that just failed still passes for that long.
+const apiServerHealthzCache = 20 * time.Second
+
+// byAPIServerHealthz bounds a plugin failure that only the apiservers show. kmsstate asks each apiserver's
+// /healthz/kms-providers every report interval; the apiserver answers from its cache of the last good Status for
+// up to apiServerHealthzCache, then calls Status, which a plugin that hangs holds up to the provider's timeout;
+// kmsstate waits a second for the answer and reads it at its next look when it comes later. So: the look after the
+// cache ran out, the next one, and the slack.
 func byAPIServerHealthz(t lab.Timings) bound {
-	return bound{nextReport(t) + t.APIServerCallTimeout + detectionSlack,
-		fmt.Sprintf("kmsstate's next look at the apiservers (every %s) + their /healthz/kms-providers' Status call (up to the provider's %s) + %s; the reporter publishes no failing plugin",
-			t.ReportInterval, t.APIServerCallTimeout, detectionSlack)}
+	return bound{apiServerHealthzCache + 2*nextReport(t) + detectionSlack,
+		fmt.Sprintf("the apiservers' cached /healthz/kms-providers (%s) + two of kmsstate's looks at them (every %s + 10%%: the first may start a Status call that takes up to the provider's %s) + %s; the reporter publishes no failing plugin",
+			apiServerHealthzCache, t.ReportInterval, t.APIServerCallTimeout, detectionSlack)}
 }
 
 // byRoundTrip bounds a key that fails while Status still says ok: the active round trip sees it at the first

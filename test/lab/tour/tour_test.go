@@ -233,8 +233,8 @@ func TestBoundsFollowTheReporter(t *testing.T) {
 		{"kmsguard, dead plugin: next report + slack", byDeadPlugin(kmsguard), 5500*time.Millisecond + detectionSlack},
 		{"kmsguard, hanging plugin: next report + call timeout + slack", bySlowCall(kmsguard), 10500*time.Millisecond + detectionSlack},
 		{"kmsguard, disabled key: round trip + next report + slack", byRoundTrip(kmsguard), 20500*time.Millisecond + detectionSlack},
-		{"library-go, dead plugin: the apiservers' check", byDeadPlugin(libraryGo), 43*time.Second + detectionSlack},
-		{"library-go, hanging plugin: the apiservers' check", bySlowCall(libraryGo), 43*time.Second + detectionSlack},
+		{"library-go, dead plugin: the apiservers' cached check and two looks", byDeadPlugin(libraryGo), 86*time.Second + detectionSlack},
+		{"library-go, hanging plugin: the apiservers' cached check and two looks", bySlowCall(libraryGo), 86*time.Second + detectionSlack},
 		{"library-go, rotation: next report + slack", byNextReport(libraryGo), 33*time.Second + detectionSlack},
 	} {
 		if s.got.d != s.want {
