@@ -57,6 +57,14 @@ func apiServerOptions(encryptionConfigFile string) kmsenv.APIServerOptions {
 // a real apiserver starts slower.)
 const StartupTimeout = 45 * time.Second
 
+// StartupMonitorTimeout is how long the startup monitor's stand-in, on a single node, waits for a new revision's
+// kube-apiserver before it falls back. The startup monitor waits minutes on a cluster; the lab waits long enough
+// for kmsstate to look at the failing apiserver twice at library-go's 30 s interval, which its keyed evidence of
+// failed KMS calls (growth between two reads of the apiserver's metrics) needs. With StartupTimeout's 45 s it
+// looked once, saw only the unkeyed /healthz/kms-providers failure, and kmsrollback did not attribute the
+// fallback to KMS (TestTourSingleNode failed once of two clean runs).
+const StartupMonitorTimeout = 100 * time.Second
+
 // createClusterObjects creates what exists in a cluster before kube-apiserver-operator's controllers start:
 // namespaces, the cluster-scoped config resources and the static pod manifest.
 func createClusterObjects(ctx context.Context, kube kubernetes.Interface, config configclient.Interface, nodes int) error {

@@ -276,6 +276,9 @@ func (n *Node) startPod(ctx context.Context, pod *podRun, abort <-chan struct{})
 	}
 	opts := apiServerOptions(configPath)
 	opts.Abort = abort
+	if n.startupMonitor {
+		opts.StartTimeout = StartupMonitorTimeout
+	}
 	return n.apiServer.Restart(opts)
 }
 

@@ -94,15 +94,15 @@ func byErrorThreshold(qps int) bound {
 
 // byRevert bounds a revision that cannot start, once library-go wrote the candidate config after took: its
 // revision, the first node's install, then the failure signal kmsrollback reverts on, and its revert. Where the
-// startup monitor runs (a single node) it gives up after lab.StartupTimeout, brings the last good revision's
+// startup monitor runs (a single node) it gives up after lab.StartupMonitorTimeout, brings the last good revision's
 // apiserver back (fallback, as measured), and only then can the installer, through that apiserver, record the
 // fallback; elsewhere (kube-apiserver-operator runs it only on SingleReplica) kmsrollback counts the apiserver's
 // pod failed once it has not been ready for the lab's NotReadyAfter.
 func byRevert(l *lab.Lab, took, fallback time.Duration) bound {
 	if l.StartupMonitor() {
-		return bound{took + lab.StartupTimeout + fallback + 3*detectionSlack,
+		return bound{took + lab.StartupMonitorTimeout + fallback + 3*detectionSlack,
 			fmt.Sprintf("library-go's candidate config (written after %s) + the startup monitor's %s + its fallback's restart (%s) + 3 x %s",
-				took.Round(100*time.Millisecond), lab.StartupTimeout, fallback.Round(100*time.Millisecond), detectionSlack)}
+				took.Round(100*time.Millisecond), lab.StartupMonitorTimeout, fallback.Round(100*time.Millisecond), detectionSlack)}
 	}
 	notReady := l.Timings().NotReadyAfter
 	return bound{took + notReady + 3*detectionSlack, fmt.Sprintf("library-go's candidate config (written after %s) + kmsrollback's NotReadyAfter %s + 3 x %s",
