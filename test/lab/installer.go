@@ -109,17 +109,8 @@ func (n *Node) install(ctx context.Context, revision int32) error {
 	if _, err := encryptionconfig.Decode(secret.Data[encryptiondata.EncryptionConfSecretKey]); err != nil {
 		return fmt.Errorf("encryption-config-%d: %w", revision, err)
 	}
-	secretDir := filepath.Dir(n.installedConfigPath(revision))
-	if err := os.MkdirAll(secretDir, 0o700); err != nil {
-		return err
-	}
-	for key, value := range secret.Data {
-		if filepath.Base(key) != key {
-			return fmt.Errorf("encryption-config-%d: key %q is not a file name", revision, key)
-		}
-		if err := os.WriteFile(filepath.Join(secretDir, key), value, 0o600); err != nil {
-			return err
-		}
+	if err := writeFiles(filepath.Dir(n.installedConfigPath(revision)), secret.Data); err != nil {
+		return fmt.Errorf("encryption-config-%d: %w", revision, err)
 	}
 	return nil
 }

@@ -18,7 +18,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	corelisters "k8s.io/client-go/listers/core/v1"
-	"k8s.io/client-go/util/retry"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 )
@@ -341,14 +340,15 @@ func (n *Node) serviceEnv() map[string]string {
 	return map[string]string{"KUBERNETES_SERVICE_HOST": u.Hostname(), "KUBERNETES_SERVICE_PORT": u.Port()}
 }
 
-// writeFiles writes each of files into dir, readable by the owner only, as a Secret volume is.
+// writeFiles writes each of files into dir, readable by the owner only, as a Secret volume or the installer's
+// copy of a Secret is. A name that is not a plain file name is an error.
 func writeFiles(dir string, files map[string][]byte) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 	for name, data := range files {
-		if name == "" || strings.Contains(name, "/") {
-			return fmt.Errorf("volume file name %q", name)
+		if filepath.Base(name) != name {
+			return fmt.Errorf("key %q is not a file name", name)
 		}
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
 			return err
@@ -383,21 +383,27 @@ func firstContainerName(pod *corev1.Pod) string {
 	return pod.Spec.Containers[0].Name
 }
 
-// updateWorkloadStatus applies mutate to the live status of pod (this very pod: not a new one of the same name).
+// updateWorkloadStatus applies mutate to the live status of pod (this very pod: not a new one of the same name),
+// through apiserver restarts and conflicts as every other write of the lab's kubelet (retryAPI).
 func (n *Node) updateWorkloadStatus(ctx context.Context, pod *corev1.Pod, mutate func(*corev1.PodStatus)) error {
 	pods := n.client.CoreV1().Pods(pod.Namespace)
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	err := retryAPI(ctx, func() error {
 		live, err := pods.Get(ctx, pod.Name, metav1.GetOptions{})
 		if err != nil {
-			return fmt.Errorf("writing the status: %w", err)
+			return err
 		}
 		if live.UID != pod.UID {
-			return fmt.Errorf("writing the status: pod %s was replaced", pod.Name)
+			// Replaced: this pod is gone, which is final.
+			return apierrors.NewNotFound(corev1.Resource("pods"), pod.Name)
 		}
 		mutate(&live.Status)
 		_, err = pods.UpdateStatus(ctx, live, metav1.UpdateOptions{})
 		return err
 	})
+	if err != nil {
+		return fmt.Errorf("writing the status: %w", err)
+	}
+	return nil
 }
 
 // setPodCondition sets one condition of status, keeping its transition time when its status does not change.
