@@ -9,7 +9,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	configfake "github.com/openshift/client-go/config/clientset/versioned/fake"
-	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
+	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
 	encryptioncontrollers "github.com/openshift/library-go/pkg/operator/encryption/controllers"
 	kmspreflight "github.com/openshift/library-go/pkg/operator/encryption/kms/preflight"
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 
+	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 )
 
@@ -48,8 +49,13 @@ func TestKMSPreflight(t *testing.T) {
 			f := newFixture(t, &operatorv1.StaticPodOperatorStatus{}, approle)
 			config := configfake.NewClientset(&configv1.APIServer{ObjectMeta: metav1.ObjectMeta{Name: "cluster"},
 				Spec: configv1.APIServerSpec{Encryption: configv1.APIServerEncryption{Type: configv1.EncryptionTypeKMS, KMS: vault}}})
-			status := &askedStatus{}
-			f.opts.StatusProvider = status
+			// What library-go's key controller wrote before it asked for the preflight: the configuration's hash.
+			askedHash := configHash(t, vault, approle)
+			f.opts.StatusProvider = encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset(&operatorv1.KubeAPIServer{
+				ObjectMeta: metav1.ObjectMeta{Name: encryptionstatus.Name},
+				Status: operatorv1.KubeAPIServerStatus{EncryptionStatus: operatorv1.KMSEncryptionStatus{
+					Preflight: operatorv1.KMSPreflightCheck{ObservedConfigHash: askedHash}}},
+			}).OperatorV1().KubeAPIServers())
 			f.opts.UnverifiedKMSReadKeys = s.policy
 			if s.preflight {
 				f.opts.Preflight = &PreflightOptions{Image: "operator-image", Command: command, APIServers: config.ConfigV1()}
@@ -68,12 +74,11 @@ func TestKMSPreflight(t *testing.T) {
 				return
 			}
 			// What library-go's preflight controller does once the key controller asked for the configuration's hash.
-			status.current.Preflight.ObservedConfigHash = configHash(t, vault, approle)
 			computed, err := c.PreflightConfiguration.ComputeEncryptionConfiguration(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := c.PreflightDeployer.Deploy(context.Background(), status.current.Preflight.ObservedConfigHash, computed); err != nil {
+			if err := c.PreflightDeployer.Deploy(context.Background(), askedHash, computed); err != nil {
 				t.Fatal(err)
 			}
 			pod, err := f.kube.CoreV1().Pods(operandNamespace).Get(context.Background(), kmspreflight.PodName, metav1.GetOptions{})
@@ -104,23 +109,6 @@ func TestKMSPreflightNamesMissingOptions(t *testing.T) {
 			t.Errorf("error %v does not name %s", err, name)
 		}
 	}
-}
-
-// askedStatus is an operator's KMS encryption status in memory.
-type askedStatus struct {
-	current operatorv1.KMSEncryptionStatus
-}
-
-func (s *askedStatus) GetKMSEncryptionStatus(context.Context) (*operatorv1.KMSEncryptionStatus, error) {
-	c := s.current
-	return &c, nil
-}
-func (s *askedStatus) ApplyKMSEncryptionStatus(context.Context, string, *applyoperatorv1.KMSEncryptionStatusApplyConfiguration) error {
-	return nil
-}
-func (s *askedStatus) UpdateKMSEncryptionStatus(_ context.Context, update func(*operatorv1.KMSEncryptionStatus)) error {
-	update(&s.current)
-	return nil
 }
 
 // configHash is the hash library-go's key controller asks the preflight of plugin for.

@@ -2,7 +2,6 @@ package lab
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,7 +11,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	configfake "github.com/openshift/client-go/config/clientset/versioned/fake"
-	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
+	operatorfake "github.com/openshift/client-go/operator/clientset/versioned/fake"
 	kmspreflight "github.com/openshift/library-go/pkg/operator/encryption/kms/preflight"
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
 	"github.com/openshift/library-go/pkg/operator/events"
@@ -24,6 +23,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	kmsfake "github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
@@ -54,7 +54,11 @@ func preflightPod(t *testing.T, vaultAddress string) (*corev1.Pod, *corev1.Secre
 	if err != nil {
 		t.Fatal(err)
 	}
-	status := statusAsking(hash)
+	status := encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset(&operatorv1.KubeAPIServer{
+		ObjectMeta: metav1.ObjectMeta{Name: encryptionstatus.Name},
+		Status: operatorv1.KubeAPIServerStatus{EncryptionStatus: operatorv1.KMSEncryptionStatus{
+			Preflight: operatorv1.KMSPreflightCheck{ObservedConfigHash: hash}}},
+	}).OperatorV1().KubeAPIServers())
 	computed, err := kmsprecondition.PreflightConfiguration(TargetNamespace, encryptedResources, config.ConfigV1().APIServers(), kube.CoreV1(), kube.CoreV1(), status).
 		ComputeEncryptionConfiguration(ctx)
 	if err != nil {
@@ -84,19 +88,6 @@ func preflightPod(t *testing.T, vaultAddress string) (*corev1.Pod, *corev1.Secre
 		t.Fatal(err)
 	}
 	return pod, secret, hash
-}
-
-// statusAsking is an operator's KMS encryption status whose preflight was asked for hash.
-type statusAsking string
-
-func (s statusAsking) GetKMSEncryptionStatus(context.Context) (*operatorv1.KMSEncryptionStatus, error) {
-	return &operatorv1.KMSEncryptionStatus{Preflight: operatorv1.KMSPreflightCheck{ObservedConfigHash: string(s)}}, nil
-}
-func (statusAsking) ApplyKMSEncryptionStatus(context.Context, string, *applyoperatorv1.KMSEncryptionStatusApplyConfiguration) error {
-	return errors.New("read only")
-}
-func (statusAsking) UpdateKMSEncryptionStatus(context.Context, func(*operatorv1.KMSEncryptionStatus)) error {
-	return errors.New("read only")
 }
 
 // TestPreflightPodRunsOnTheLabsKubelet reads the pod library-go's deployer makes as the lab's kubelet does: its
