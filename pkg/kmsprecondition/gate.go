@@ -328,8 +328,9 @@ type verdict struct {
 	// Dropped are the read keys the candidate drops; Allowed those of them the evidence lets go.
 	Dropped, Allowed []DroppedProvider
 	// Revert says the candidate is a revert (Options.Reverts), whose dropped read keys and kept keys' health are not
-	// judged.
-	Revert bool
+	// judged; revertAsked that Options.Reverts was asked (askRevert).
+	Revert      bool
+	revertAsked bool
 	// Hash is revisions.CandidateHash(Configs.Candidate).
 	Hash string
 	// Keys classifies the candidate's KMS keys against the deployed config; Nodes are the nodes deployed keys
@@ -427,14 +428,12 @@ func (g *Gate) evaluate(ctx context.Context, configs revisions.Configs, now time
 		}
 	}
 
-	revert := false
-	if g.options.Reverts != nil {
-		if revert, err = g.options.Reverts.IsRevert(ctx, v.Hash); err != nil {
-			return v, fmt.Errorf("reading the KMS reverts: %w", err)
+	if len(v.Dropped) > 0 {
+		if err := g.askRevert(ctx, &v); err != nil {
+			return v, err
 		}
 	}
-	v.Revert = revert
-	if !revert && len(v.Dropped) > 0 {
+	if !v.Revert && len(v.Dropped) > 0 {
 		blocking, allowed, err := g.checkDropped(ctx, v.Dropped, now)
 		if err != nil {
 			return v, err
@@ -466,9 +465,6 @@ func (g *Gate) checkKeys(ctx context.Context, v *verdict, deployed, candidate *a
 	if len(v.Keys.NewWrite) > 0 {
 		v.Blocking = append(v.Blocking, &NewKeyWritesError{KeyIDs: v.Keys.NewWrite})
 	}
-	if v.Revert {
-		v.Keys.Deployed, v.Keys.Promoted = nil, nil
-	}
 	if len(v.Keys.Deployed)+len(v.Keys.NewRead) == 0 {
 		return nil
 	}
@@ -491,22 +487,62 @@ func (g *Gate) checkKeys(ctx context.Context, v *verdict, deployed, candidate *a
 		// No fresh verdict: nothing is known about any plugin. A new read key may still come in on a bound
 		// preflight, which does not depend on kmsstate.
 		if len(v.Keys.Deployed) > 0 {
-			v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: err})
+			if err := g.blockKeptKeys(ctx, v, []BlockingError{&PluginsNotHealthyError{Err: err}}); err != nil {
+				return err
+			}
 		}
 		return g.checkNewReadKeys(ctx, v, nil, err)
 	}
+	var kept []BlockingError
 	if len(v.Keys.Deployed) > 0 {
 		if err := state.Healthy(nodes, v.Keys.Deployed); err != nil {
-			v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: err})
+			kept = append(kept, &PluginsNotHealthyError{Err: err})
 		}
 	}
 	for _, id := range v.Keys.Promoted {
 		if _, ok := state.SettledKEKID(id); !ok {
-			v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: fmt.Errorf(
+			kept = append(kept, &PluginsNotHealthyError{Err: fmt.Errorf(
 				"key %s becomes a write key, and its plugins have not agreed on one KEK id on every node yet", id)})
 		}
 	}
+	if err := g.blockKeptKeys(ctx, v, kept); err != nil {
+		return err
+	}
 	return g.checkNewReadKeys(ctx, v, &state, nil)
+}
+
+// blockKeptKeys adds what the candidate's deployed and promoted keys are blocked by, unless the candidate is a
+// revert (see checkKeys).
+func (g *Gate) blockKeptKeys(ctx context.Context, v *verdict, blocking []BlockingError) error {
+	if len(blocking) == 0 {
+		return nil
+	}
+	if err := g.askRevert(ctx, v); err != nil {
+		return err
+	}
+	if v.Revert {
+		// Not judged, so not claimed healthy in the message either.
+		v.Keys.Deployed, v.Keys.Promoted = nil, nil
+		return nil
+	}
+	v.Blocking = append(v.Blocking, blocking...)
+	return nil
+}
+
+// askRevert sets v.Revert from Options.Reverts, asking it once per evaluation, and only where the answer changes the
+// verdict (a dropped read key, a kept key that is not healthy): the holds are a live read, which a KMS outage can
+// make fail, and most KMS changes are no revert.
+func (g *Gate) askRevert(ctx context.Context, v *verdict) error {
+	if v.revertAsked || g.options.Reverts == nil {
+		return nil
+	}
+	v.revertAsked = true
+	revert, err := g.options.Reverts.IsRevert(ctx, v.Hash)
+	if err != nil {
+		return fmt.Errorf("reading the KMS reverts: %w", err)
+	}
+	v.Revert = revert
+	return nil
 }
 
 // checkNewReadKeys judges each new read key: refuted (a failed preflight for its configuration, or a node that
