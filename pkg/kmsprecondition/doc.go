@@ -121,4 +121,9 @@
 //	      forceRevision: "sha256:..."   # the hash in the Progressing message
 //
 // It forces exactly that candidate; any later change is gated again.
+//
+// Before the gate. A KMS configuration that library-go's pod preflight refuses never becomes a key, so nothing
+// reaches the gate; PreflightReporter reports that refusal as KMSPreflightDegraded, with the node the kms-preflight
+// pod ran on and the checker's error, from the pod library-go keeps for inspection. PreflightConfiguration is the
+// configuration library-go's pod deployer checks.
 package kmsprecondition
