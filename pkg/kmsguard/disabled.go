@@ -22,6 +22,7 @@ import (
 var OwnedConditionTypes = []string{
 	kmsstate.ConditionKMSPluginsDegraded, kmsstate.ConditionKMSPluginsProgressing, kmsstate.ConditionKMSKeyRotationProgressing, kmsstate.ConditionControllerDegraded,
 	kmsprecondition.ConditionProgressing, kmsprecondition.ConditionDegraded,
+	kmsprecondition.ConditionPreflightDegraded, kmsprecondition.ConditionPreflightReportControllerDegraded,
 	kmsrollback.ConditionDegraded, kmsrollback.ConditionControllerDegraded,
 	kmsmigration.ConditionProgressing, kmsmigration.ConditionDegraded, kmsmigration.ConditionControllerDegraded,
 	kmsmigration.ConditionVerified, kmsmigration.ConditionVerificationControllerDegraded,

@@ -20,6 +20,11 @@
 //			Deployer:             deployer,
 //			Migrator:             migrator,
 //			Recorder:             controllerContext.EventRecorder,
+//			Preflight: &kmsguard.PreflightOptions{
+//				Image:      os.Getenv("OPERATOR_IMAGE"),
+//				Command:    []string{"cluster-kube-apiserver-operator", "kms-preflight"},
+//				APIServers: configClient.ConfigV1(),
+//			},
 //		},
 //		OperatorClient:     operatorClient,
 //		OperandPodSelector: labels.Set{"apiserver": "true"}.AsSelector(),
@@ -29,7 +34,7 @@
 //		WithRevisionControllerPrecondition(guard.Precondition).
 //		WithRevisionControllerReadinessCheck(kmsguard.AllReady(kmsRevisionReadinessCheck(...), guard.ReadinessCheck)).
 //		ToControllers()
-//	encryption.NewControllers(..., guard.Deployer, guard.Migrator, ..., resourceSyncer, ...)
+//	encryption.NewControllers(..., guard.Deployer, guard.Migrator, ..., guard.PreflightDeployer, guard.PreflightConfiguration, ...)
 //	guard.HoldEncryptionConfigSync(resourceSyncer)
 //	go guard.Run(ctx, 1)
 //

@@ -21,10 +21,10 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 )
 
-// TestKMSPreflight: without Preflight the operator gets what it wires today (library-go's always-succeed deployer)
-// and the gate admits unverified keys; with it, library-go's pod deployer, whose pod runs the operator's checker
-// on the configuration kmsguard computes, as a static pod's plugins run, and the gate blocks unverified keys; an
-// explicit policy wins either way.
+// TestKMSPreflight: with StubPreflight the operator gets what it wires today (library-go's always-succeed deployer)
+// and the gate admits unverified keys; with Preflight, library-go's pod deployer, whose pod runs the operator's
+// checker on the configuration kmsguard computes, as a static pod's plugins run, the reporter of its failures, and
+// the gate blocks unverified keys; an explicit policy wins either way.
 func TestKMSPreflight(t *testing.T) {
 	vault := configv1.KMSPluginConfig{Type: configv1.VaultKMSProvider, Vault: configv1.VaultKMSPluginConfig{
 		VaultAddress: "https://vault.example.com:8200", VaultKeyPath: "transit/keys/cluster",
@@ -58,11 +58,25 @@ func TestKMSPreflight(t *testing.T) {
 			}).OperatorV1().KubeAPIServers())
 			f.opts.UnverifiedKMSReadKeys = s.policy
 			if s.preflight {
+				f.opts.StubPreflight = false
 				f.opts.Preflight = &PreflightOptions{Image: "operator-image", Command: command, APIServers: config.ConfigV1()}
 			}
 			c := &Controllers{}
-			if got := c.addPreflight(f.opts.Options, true); got != s.wantPolicy {
+			got, err := c.addPreflight(f.opts.Options, topology{operator: f.operator, staticPodPreflight: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != s.wantPolicy {
 				t.Errorf("the gate's policy is %q, want %q", got, s.wantPolicy)
+			}
+			reporters := 0
+			for _, r := range c.runners {
+				if _, ok := r.(*kmsprecondition.PreflightReporter); ok {
+					reporters++
+				}
+			}
+			if want := map[bool]int{true: 1, false: 0}[s.preflight]; reporters != want {
+				t.Errorf("%d preflight reporters run, want %d", reporters, want)
 			}
 			if !s.preflight {
 				if _, ok := c.PreflightDeployer.(*kmspreflight.AlwaysSucceedKMSPreflightDeployer); !ok {
@@ -102,12 +116,28 @@ func TestKMSPreflight(t *testing.T) {
 
 func TestKMSPreflightNamesMissingOptions(t *testing.T) {
 	f := newFixture(t, &operatorv1.StaticPodOperatorStatus{})
+	f.opts.StubPreflight = false
 	f.opts.Preflight = &PreflightOptions{}
 	_, err := NewStaticPodControllers(f.opts)
 	for _, name := range []string{"Preflight.Image", "Preflight.Command", "Preflight.APIServers"} {
 		if err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("error %v does not name %s", err, name)
 		}
+	}
+}
+
+// TestKMSPreflightIsChosen: the real preflight is the default, so the operator names the stub to get it, and cannot
+// ask for both.
+func TestKMSPreflightIsChosen(t *testing.T) {
+	f := newFixture(t, &operatorv1.StaticPodOperatorStatus{})
+	f.opts.StubPreflight = false
+	if _, err := NewStaticPodControllers(f.opts); err == nil || !strings.Contains(err.Error(), "missing Preflight (or StubPreflight)") {
+		t.Errorf("without a preflight: %v, want Preflight named as missing", err)
+	}
+	f.opts.StubPreflight = true
+	f.opts.Preflight = &PreflightOptions{Image: "operator-image", Command: []string{"kms-preflight"}, APIServers: configfake.NewClientset().ConfigV1()}
+	if _, err := NewStaticPodControllers(f.opts); err == nil || !strings.Contains(err.Error(), "Preflight and StubPreflight exclude each other") {
+		t.Errorf("with both: %v", err)
 	}
 }
 

@@ -47,7 +47,8 @@ const (
 )
 
 // Options are what every operator's starter already has, whatever runs its operand. Migration, Etcd, APIServers,
-// UnverifiedKMSReadKeys and Intervals are optional; every other field is required.
+// UnverifiedKMSReadKeys and Intervals are optional; exactly one of Preflight and StubPreflight is required; every
+// other field is required.
 type Options struct {
 	// InstanceName prefixes kmsguard's controller names, field managers and events, as library-go's instanceName
 	// does ("kube-apiserver").
@@ -85,18 +86,25 @@ type Options struct {
 	// APIServers, when set, adds each kube-apiserver's own view of its KMS plugins to kmsstate
 	// (apiserverprobe.Prober).
 	APIServers kmsstate.APIServerProber
-	// Preflight, when set, runs library-go's KMS preflight for real: Controllers.PreflightDeployer is library-go's
-	// pod deployer, which runs a new KMS configuration's plugin in a kms-preflight pod and checks Status, Encrypt
-	// and Decrypt through it before library-go's key controller makes a key, and
-	// Controllers.PreflightConfiguration computes the configuration it checks. Without it they are library-go's
-	// always-succeed deployer and its placeholder computer, what both operators wire today, and a configuration
-	// whose plugin cannot reach its KMS, authenticate or round-trip becomes a key and a revision that fails on the
-	// first node, to be reverted by kmsrollback, instead of being refused before a key exists.
+	// Preflight runs library-go's KMS preflight for real, and is kmsguard's default: Controllers.PreflightDeployer is
+	// library-go's pod deployer, which runs a new KMS configuration's plugin in a kms-preflight pod and checks
+	// Status, Encrypt and Decrypt through it before library-go's key controller makes a key, and
+	// Controllers.PreflightConfiguration computes the configuration it checks. A configuration that fails is
+	// refused before any key, config or revision exists, and kmsprecondition.PreflightReporter says on which node
+	// and with which plugin error (KMSPreflightDegraded). Set it, or StubPreflight.
 	Preflight *PreflightOptions
+	// StubPreflight wires library-go's always-succeed preflight deployer and its placeholder computer instead,
+	// what both operators wire today, for an operator that cannot run the checker (it registers no kms-preflight
+	// command, or has no image to give). What is lost: a configuration whose plugin cannot reach its KMS,
+	// authenticate or round-trip becomes a key and a revision that fails on the first node; the gate admits the key
+	// unverified (UnverifiedKMSReadKeys), and kmsrollback reverts the revision once its pod has not been ready for
+	// Intervals.NotReadyAfter (or the startup monitor falls back, on a single node). The key stays the newest, and
+	// library-go makes no new one for a corrected configuration until it is migrated (hack/upstream, LG-2).
+	StubPreflight bool
 	// UnverifiedKMSReadKeys is the rollout gate's policy for a new KMS read key that neither a preflight nor a
 	// health report has verified (kmsprecondition.UnverifiedReadKeyPolicy). Empty blocks it with Preflight and
-	// admits it, with a Warning event, without: with library-go's always-succeed preflight deployer every new key
-	// is unverified, and blocking would stop every KMS enablement.
+	// admits it, with a Warning event, with StubPreflight: with library-go's always-succeed preflight deployer every
+	// new key is unverified, and blocking would stop every KMS enablement.
 	UnverifiedKMSReadKeys kmsprecondition.UnverifiedReadKeyPolicy
 	// Intervals tune the controllers; zero fields keep each package's default.
 	Intervals Intervals
@@ -245,7 +253,7 @@ func NewStaticPodControllers(opts StaticPodOptions) (*Controllers, error) {
 	if opts.OperandPodSelector == nil {
 		missing = append(missing, "OperandPodSelector")
 	}
-	if err := missingError("StaticPodOptions", missing); err != nil {
+	if err := optionsError("StaticPodOptions", opts.Options, missing); err != nil {
 		return nil, err
 	}
 	if !opts.KMSEncryptionEnabled {
@@ -279,7 +287,7 @@ func NewDeploymentControllers(opts DeploymentOptions) (*Controllers, error) {
 	if opts.NodeProvider == nil {
 		missing = append(missing, "NodeProvider")
 	}
-	if err := missingError("DeploymentOptions", missing); err != nil {
+	if err := optionsError("DeploymentOptions", opts.Options, missing); err != nil {
 		return nil, err
 	}
 	if !opts.KMSEncryptionEnabled {
@@ -317,7 +325,10 @@ func build(opts Options, t topology) (*Controllers, error) {
 	memory := kmsstate.ConfigMapMemory{Client: kube, Namespace: opts.OperatorNamespace, Name: kmsstate.DefaultConfigMapName}
 	keySecrets := opts.KubeInformers.InformersFor(kmsprecondition.KeySecretsNamespace).Core().V1().Secrets().Lister()
 	c := &Controllers{Deployer: opts.Deployer, Migrator: opts.Migrator}
-	unverifiedKeys := c.addPreflight(opts, t.staticPodPreflight)
+	unverifiedKeys, err := c.addPreflight(opts, t)
+	if err != nil {
+		return nil, err
+	}
 	// The informer cache library-go's resource sync copies the managed encryption config from.
 	managedSecrets := opts.KubeInformers.InformersFor(managedNamespace).Core().V1().Secrets().Lister()
 	synced := configs.Synced(managedSecrets, managedNamespace, managedConfigName(opts.OperandNamespace))
@@ -420,9 +431,10 @@ func build(opts Options, t topology) (*Controllers, error) {
 	return c, nil
 }
 
-// addPreflight sets the KMS preflight library-go's encryption controllers run, and returns the rollout gate's
-// policy for unverified keys that goes with it unless Options.UnverifiedKMSReadKeys names one.
-func (c *Controllers) addPreflight(opts Options, staticPod bool) kmsprecondition.UnverifiedReadKeyPolicy {
+// addPreflight sets the KMS preflight library-go's encryption controllers run and, with Options.Preflight, the
+// reporter of its failures, and returns the rollout gate's policy for unverified keys that goes with it unless
+// Options.UnverifiedKMSReadKeys names one.
+func (c *Controllers) addPreflight(opts Options, t topology) (kmsprecondition.UnverifiedReadKeyPolicy, error) {
 	c.PreflightDeployer, c.PreflightConfiguration = alwaysSucceedPreflight()
 	policy := kmsprecondition.AdmitUnverifiedReadKeys
 	if p := opts.Preflight; p != nil {
@@ -431,7 +443,7 @@ func (c *Controllers) addPreflight(opts Options, staticPod bool) kmsprecondition
 			timeout = defaultPreflightCallTimeout
 		}
 		newDeployer := kmspreflight.NewPodPreflightDeployer
-		if staticPod {
+		if t.staticPodPreflight {
 			newDeployer = kmspreflight.NewStaticPodPreflightDeployer
 		}
 		kube := opts.KubeClient
@@ -440,11 +452,24 @@ func (c *Controllers) addPreflight(opts Options, staticPod bool) kmsprecondition
 		c.PreflightConfiguration = kmsprecondition.PreflightConfiguration(opts.OperandNamespace, opts.EncryptedResources, p.APIServers.APIServers(),
 			kube.CoreV1(), kube.CoreV1(), opts.StatusProvider)
 		policy = kmsprecondition.BlockUnverifiedReadKeys
+		// library-go's deployers run the kms-preflight pod in the operand's namespace.
+		pods := opts.KubeInformers.InformersFor(opts.OperandNamespace).Core().V1().Pods()
+		reporter, err := kmsprecondition.NewPreflightReporter(opts.InstanceName, kmsprecondition.PreflightReportOptions{
+			StatusProvider: opts.StatusProvider,
+			Pods:           pods.Lister().Pods(opts.OperandNamespace),
+			PodInformer:    pods.Informer(),
+			OperatorClient: t.operator,
+			Recorder:       opts.Recorder,
+		})
+		if err != nil {
+			return "", fmt.Errorf("KMS preflight report: %w", err)
+		}
+		c.runners = append(c.runners, reporter)
 	}
 	if opts.UnverifiedKMSReadKeys != "" {
 		policy = opts.UnverifiedKMSReadKeys
 	}
-	return policy
+	return policy, nil
 }
 
 // defaultPreflightCallTimeout is the timeout library-go's key controller writes for each KMS provider.
@@ -570,6 +595,9 @@ func (o Options) missing() []string {
 	if o.Etcd != nil && o.Etcd.KV == nil {
 		missing = append(missing, "Etcd.KV")
 	}
+	if o.Preflight == nil && !o.StubPreflight {
+		missing = append(missing, "Preflight (or StubPreflight)")
+	}
 	if p := o.Preflight; p != nil {
 		for name, unset := range map[string]bool{"Preflight.Image": p.Image == "", "Preflight.Command": len(p.Command) == 0, "Preflight.APIServers": p.APIServers == nil} {
 			if unset {
@@ -580,11 +608,14 @@ func (o Options) missing() []string {
 	return missing
 }
 
-// missingError is the error of an options type with missing fields, nil when none is missing.
-func missingError(options string, missing []string) error {
-	if len(missing) == 0 {
-		return nil
+// optionsError is the error of an options type with missing fields or contradicting ones, nil when there is none.
+func optionsError(options string, o Options, missing []string) error {
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return fmt.Errorf("kmsguard.%s: missing %s", options, strings.Join(missing, ", "))
 	}
-	sort.Strings(missing)
-	return fmt.Errorf("kmsguard.%s: missing %s", options, strings.Join(missing, ", "))
+	if o.Preflight != nil && o.StubPreflight {
+		return fmt.Errorf("kmsguard.%s: Preflight and StubPreflight exclude each other", options)
+	}
+	return nil
 }

@@ -76,6 +76,7 @@ func newFixture(t *testing.T, status *operatorv1.StaticPodOperatorStatus, object
 			Deployer:             operatorDeployer{},
 			Migrator:             operatorMigrator{},
 			Recorder:             events.NewInMemoryRecorder("kube-apiserver-operator", clocktesting.NewFakePassiveClock(metav1.Now().Time)),
+			StubPreflight:        true,
 		},
 		OperatorClient:     operator,
 		OperandPodSelector: labels.Set{"apiserver": "true"}.AsSelector(),
@@ -89,7 +90,7 @@ func TestNewStaticPodControllersNamesMissingOptions(t *testing.T) {
 	}
 	for _, name := range []string{"InstanceName", "OperandNamespace", "OperatorNamespace", "EncryptedResources", "OperatorClient",
 		"KubeClient", "KubeInformers", "APIServerInformer", "StatusProvider", "Deployer", "Migrator", "Recorder", "OperandPodSelector",
-		"Migration.Dynamic and Migration.Mapper", "Etcd.KV"} {
+		"Migration.Dynamic and Migration.Mapper", "Etcd.KV", "Preflight (or StubPreflight)"} {
 		if !strings.Contains(err.Error(), name) {
 			t.Errorf("error %q does not name %s", err, name)
 		}

@@ -127,6 +127,8 @@ func newGuard(ctx context.Context, t *testing.T, a *kmsenv.APIServer, nodes []st
 		Etcd:                 opts.Etcd,
 		APIServers:           opts.APIServers,
 		Intervals:            opts.Intervals,
+		// No kube-apiserver-operator image runs the checker here; the lab runs the real preflight.
+		StubPreflight: true,
 	}
 	if opts.Migration {
 		options.Migration = &kmsguard.MigrationOptions{Dynamic: migratorClient(a), Mapper: secretsMapper()}

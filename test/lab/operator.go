@@ -153,6 +153,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 			Migrator:             migrators.NewInProcessMigrator(dynamicClient, kubeClient.Discovery()),
 			Recorder:             recorder,
 			Preflight:            preflightOptions,
+			StubPreflight:        preflightOptions == nil,
 			Migration:            &kmsguard.MigrationOptions{Dynamic: migratorClient, Mapper: mapper},
 			Etcd: &kmsguard.EtcdOptions{
 				KV:        etcd,
