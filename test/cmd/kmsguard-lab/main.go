@@ -7,6 +7,9 @@ import (
 	"context"
 	"os"
 
+	"k8s.io/klog/v2"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+
 	"github.com/kmsguard/kmsguard/internal/cli"
 	"github.com/kmsguard/kmsguard/test/lab"
 )
@@ -14,6 +17,9 @@ import (
 func main() {
 	// The lab's kubelet runs a pod's kms-health-reporter container as a process of this binary.
 	lab.ContainerMain()
+	// envtest, which starts the lab's control plane, logs through controller-runtime: into klog, where the lab
+	// sends every controller's log, instead of controller-runtime's warning and stack trace on the terminal.
+	ctrllog.SetLogger(klog.NewKlogr())
 	root := newLabCommand()
 	cli.ConfigureRoot(root)
 	os.Exit(cli.Execute(context.Background(), root, os.Args[1:], os.Stdout, os.Stderr))
