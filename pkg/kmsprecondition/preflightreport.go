@@ -16,6 +16,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	corev1listers "k8s.io/client-go/listers/core/v1"
+	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/internal/conditions"
 	"github.com/kmsguard/kmsguard/internal/required"
@@ -43,14 +44,23 @@ const (
 	// image or command, its service account, a plugin container that never started); the message carries the
 	// container that failed, its exit code and termination message.
 	ReasonPreflightPodFailed Reason = "PreflightPodFailed"
+	// ReasonPreflightPodNotStarting: the kms-preflight pod has run for PreflightStartupTimeout without its checker
+	// reporting (a plugin image that cannot be pulled, a Secret volume that cannot be mounted, a pod no node
+	// takes); the message carries each waiting container's reason and message.
+	ReasonPreflightPodNotStarting Reason = "PreflightPodNotStarting"
 )
+
+// PreflightStartupTimeout is how long a kms-preflight pod may run without its checker reporting before
+// KMSPreflightDegraded says so: library-go's preflight controller gives it the same (preflightPodStartupTimeout)
+// before it goes Degraded.
+const PreflightStartupTimeout = 3 * time.Minute
 
 // preflightConfigHashAnnotation is the annotation library-go's kms-preflight pod template puts the configuration
 // hash in. library-go declares it only in the template (kms/preflight/assets/kms-preflight-pod.yaml); it is read
 // only when the checker failed before it reported the hash as a pod condition.
 const preflightConfigHashAnnotation = "encryption.apiserver.operator.openshift.io/kms-preflight-config-hash"
 
-// PreflightReportOptions configure a PreflightReporter. All are required.
+// PreflightReportOptions configure a PreflightReporter. All but Clock are required.
 type PreflightReportOptions struct {
 	// StatusProvider reads status.encryptionStatus.preflight: the configuration hash the preflight is asked for
 	// and the result library-go recorded. It is the operator's kms.EncryptionStatusProvider.
@@ -62,6 +72,8 @@ type PreflightReportOptions struct {
 	// OperatorClient is where KMSPreflightDegraded is applied.
 	OperatorClient v1helpers.OperatorClient
 	Recorder       events.Recorder
+	// Clock measures PreflightStartupTimeout; nil is the real clock.
+	Clock clock.PassiveClock
 }
 
 // PreflightReporter reports the failure of library-go's KMS preflight as an admin needs it: KMSPreflightDegraded
@@ -81,6 +93,8 @@ type PreflightReportOptions struct {
 //	                                                                                            container, exit code, message
 //	H                   none, or one that reported nothing             Failed                True PreflightCheckFailed: node
 //	                                                                                            and error not known
+//	H                   pending or running for PreflightStartupTimeout any                   True PreflightPodNotStarting:
+//	                      without the checker reporting                                         node, waiting containers
 //	H                   none, pending or running                       none                  False AsExpected (running)
 //
 // Adapter: library-go's EncryptionKMSPreflightControllerDegraded reports the same failures, but without the node,
@@ -101,6 +115,9 @@ func NewPreflightReporter(instanceName string, opts PreflightReportOptions) (*Pr
 		"OperatorClient": opts.OperatorClient == nil, "Recorder": opts.Recorder == nil,
 	}); err != nil {
 		return nil, err
+	}
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
 	}
 	r := &PreflightReporter{name: factory.ControllerInstanceName(instanceName, preflightReportName), options: opts}
 	r.Controller = factory.New().
@@ -129,7 +146,7 @@ func (r *PreflightReporter) sync(ctx context.Context, syncCtx factory.SyncContex
 	case err != nil:
 		return fmt.Errorf("reading the %s pod: %w", kmspreflight.PodName, err)
 	}
-	cond := preflightCondition(encryptionStatus.Preflight, pod)
+	cond := preflightCondition(encryptionStatus.Preflight, pod, r.options.Clock.Now())
 	previous := v1helpers.FindOperatorCondition(status.Conditions, ConditionPreflightDegraded)
 	if cond.Status == operatorv1.ConditionTrue &&
 		(previous == nil || previous.Status != operatorv1.ConditionTrue || previous.Reason != cond.Reason || previous.Message != cond.Message) {
@@ -139,8 +156,8 @@ func (r *PreflightReporter) sync(ctx context.Context, syncCtx factory.SyncContex
 }
 
 // preflightCondition is KMSPreflightDegraded for the preflight status and library-go's kms-preflight pod (nil when
-// there is none). Each branch sets the condition on purpose; see PreflightReporter for the matrix.
-func preflightCondition(check operatorv1.KMSPreflightCheck, pod *corev1.Pod) operatorv1.OperatorCondition {
+// there is none) at now. Each branch sets the condition on purpose; see PreflightReporter for the matrix.
+func preflightCondition(check operatorv1.KMSPreflightCheck, pod *corev1.Pod, now time.Time) operatorv1.OperatorCondition {
 	ok := func(message string) operatorv1.OperatorCondition {
 		return conditions.New(ConditionPreflightDegraded, operatorv1.ConditionFalse, string(ReasonAsExpected), message)
 	}
@@ -176,6 +193,11 @@ func preflightCondition(check operatorv1.KMSPreflightCheck, pod *corev1.Pod) ope
 		if pod.Status.Phase == corev1.PodFailed {
 			return failed(ReasonPreflightPodFailed, fmt.Sprintf("the %s pod of configuration %s failed on node %s before its check reported: %s%s",
 				kmspreflight.PodName, hash, node, podFailure(pod.Status), correct))
+		}
+		reported := encryptioncontrollers.FindPodCondition(pod.Status.Conditions, encryptioncontrollers.KMSPreflightResultPodCondition) != nil
+		if started := podStarted(pod); !reported && !started.IsZero() && now.Sub(started) > PreflightStartupTimeout {
+			return failed(ReasonPreflightPodNotStarting, fmt.Sprintf("the %s pod of configuration %s on node %s has not reported after %s: %s%s",
+				kmspreflight.PodName, hash, node, PreflightStartupTimeout, podWaiting(pod.Status), correct))
 		}
 		if result.ConfigHash != hash {
 			return ok(fmt.Sprintf("the KMS preflight of configuration %s runs: %s pod %s on node %s", hash, kmspreflight.PodName, pod.Status.Phase, node))
@@ -214,6 +236,41 @@ func preflightPodHash(pod *corev1.Pod) string {
 		return c.Message
 	}
 	return pod.Annotations[preflightConfigHashAnnotation]
+}
+
+// podStarted is when a pod began to start: the kubelet's start time, else when it was scheduled (a pod that never
+// reached a kubelet), as library-go's preflight controller measures its startup timeout; zero when neither is known.
+func podStarted(pod *corev1.Pod) time.Time {
+	if pod.Status.StartTime != nil {
+		return pod.Status.StartTime.Time
+	}
+	if c := encryptioncontrollers.FindPodCondition(pod.Status.Conditions, corev1.PodScheduled); c != nil {
+		return c.LastTransitionTime.Time
+	}
+	return time.Time{}
+}
+
+// podWaiting says which containers of a pod wait and why, else the pod's own phase and reason.
+func podWaiting(status corev1.PodStatus) string {
+	var waiting []string
+	for _, cs := range append(append([]corev1.ContainerStatus(nil), status.InitContainerStatuses...), status.ContainerStatuses...) {
+		w := cs.State.Waiting
+		if w == nil || w.Reason == "" {
+			continue
+		}
+		f := fmt.Sprintf("container %s waiting: %s", cs.Name, w.Reason)
+		if m := strings.TrimSpace(w.Message); m != "" {
+			f += ": " + m
+		}
+		waiting = append(waiting, f)
+	}
+	if len(waiting) > 0 {
+		return strings.Join(waiting, "; ")
+	}
+	if status.Message != "" {
+		return fmt.Sprintf("pod %s, %s: %s", status.Phase, orUnknown(status.Reason), status.Message)
+	}
+	return fmt.Sprintf("pod %s, no container says why", orUnknown(string(status.Phase)))
 }
 
 // podFailure says which containers of a failed pod failed and how.

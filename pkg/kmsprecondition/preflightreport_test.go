@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
@@ -47,6 +48,14 @@ func exited(pod *corev1.Pod, container string, code int32, reason, message strin
 	return pod
 }
 
+// waitingSince is pod started at started with container waiting for reason.
+func waitingSince(pod *corev1.Pod, started time.Time, container, reason, message string) *corev1.Pod {
+	pod.Status.StartTime = &metav1.Time{Time: started}
+	pod.Status.InitContainerStatuses = append(pod.Status.InitContainerStatuses, corev1.ContainerStatus{Name: container,
+		State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: reason, Message: message}}})
+	return pod
+}
+
 const pluginError = `kms-plugin Status: rpc error: code = Unavailable desc = cannot reach the KMS at https://vault.typo:8200`
 
 func TestPreflightCondition(t *testing.T) {
@@ -57,9 +66,11 @@ func TestPreflightCondition(t *testing.T) {
 		return operatorv1.KMSPreflightResult{Status: operatorv1.KMSPreflightResultFailed, ConfigHash: hash}
 	}
 	scenarios := []struct {
-		name   string
-		check  operatorv1.KMSPreflightCheck
-		pod    *corev1.Pod
+		name  string
+		check operatorv1.KMSPreflightCheck
+		pod   *corev1.Pod
+		// now is when the reporter looks; zero is t0.
+		now    time.Time
 		status operatorv1.ConditionStatus
 		reason Reason
 		// says are in the message, in this order.
@@ -141,6 +152,23 @@ func TestPreflightCondition(t *testing.T) {
 			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, says: []string{"configuration H runs: kms-preflight pod Running on node master-0"},
 		},
 		{
+			// A plugin image that cannot be pulled: library-go goes Degraded after the same 3 minutes.
+			name:   "the pod has not reported for the startup timeout",
+			check:  asked("H", operatorv1.KMSPreflightResult{}),
+			pod:    waitingSince(preflightPod("H", "master-2", corev1.PodPending), t0, "vault-kms-plugin-1", "ImagePullBackOff", `Back-off pulling image "quay.io/vault/kms-plugn"`),
+			now:    t0.Add(PreflightStartupTimeout + time.Second),
+			status: operatorv1.ConditionTrue, reason: ReasonPreflightPodNotStarting,
+			says: []string{"pod of configuration H on node master-2 has not reported after 3m0s: ",
+				`container vault-kms-plugin-1 waiting: ImagePullBackOff: Back-off pulling image "quay.io/vault/kms-plugn"`},
+		},
+		{
+			name:   "the pod has not reported yet, within the startup timeout",
+			check:  asked("H", operatorv1.KMSPreflightResult{}),
+			pod:    waitingSince(preflightPod("H", "master-2", corev1.PodPending), t0, "vault-kms-plugin-1", "ErrImagePull", ""),
+			now:    t0.Add(PreflightStartupTimeout),
+			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, says: []string{"configuration H runs: kms-preflight pod Pending on node master-2"},
+		},
+		{
 			name: "the checker passed, library-go has not recorded it yet", check: asked("H", operatorv1.KMSPreflightResult{}),
 			pod:    preflightPod("H", "master-0", corev1.PodSucceeded, checkerPosted("H", "")...),
 			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, says: []string{"configuration H runs"},
@@ -148,7 +176,11 @@ func TestPreflightCondition(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			c := preflightCondition(s.check, s.pod)
+			now := s.now
+			if now.IsZero() {
+				now = t0
+			}
+			c := preflightCondition(s.check, s.pod, now)
 			if c.Type != ConditionPreflightDegraded || c.Status != s.status || c.Reason != string(s.reason) {
 				t.Fatalf("got %s %s %s: %s, want %s %s", c.Type, c.Status, c.Reason, c.Message, s.status, s.reason)
 			}
@@ -176,7 +208,7 @@ func TestPreflightReporter(t *testing.T) {
 	recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
 	reporter, err := NewPreflightReporter("kube-apiserver", PreflightReportOptions{
 		StatusProvider: &status, Pods: pods.Lister().Pods("openshift-kube-apiserver"), PodInformer: pods.Informer(),
-		OperatorClient: operator, Recorder: recorder,
+		OperatorClient: operator, Recorder: recorder, Clock: clocktesting.NewFakePassiveClock(t0),
 	})
 	if err != nil {
 		t.Fatal(err)
