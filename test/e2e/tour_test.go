@@ -26,8 +26,10 @@ const tourSecrets = 300
 // It runs the wiring kmsguard recommends, where TestTourSingleNode runs what the operators ship: kmsguard's health
 // reporter, whose detections have bounds of seconds, and library-go's pod preflight (lab.PreflightPod), which runs
 // a new configuration's plugin on one node before library-go makes a key for it: enable-kms passes through it, and
-// misconfigured-kms is refused there, before a key exists (the not-ready revert that follows the always-succeed
-// preflight on three nodes is TestLabFailingRevisionIsRevertedFromNotReady's).
+// misconfigured-kms is refused there, before a key exists, kmsguard's KMSPreflightDegraded names the node, and the
+// admin's corrected configuration rolls out, migrated and proven (the not-ready revert that follows the
+// always-succeed preflight on three nodes is TestLabFailingRevisionIsRevertedFromNotReady's, and
+// TestTourSingleNode's misconfigured-kms plays the revert and the way out after it).
 func TestTour(t *testing.T) {
 	l := startLab(t, lab.Options{Nodes: 3, Reporter: lab.ReporterKMSGuard, Preflight: lab.PreflightPod})
 	ctx := context.Background()
@@ -88,7 +90,9 @@ func checkStory(t *testing.T, r tour.Result) {
 // default: enable-kms through the gate on 30 s Status-only reports, key-disabled, which that reporter cannot see,
 // and the story where the only node's fallback is the whole recovery: a KMS config that fails to start on the
 // only apiserver, and the node falls back to its last good revision with no API to talk to (the startup
-// monitor's path) before kmsrollback can revert. The other single-node stories behave as on three nodes and are
+// monitor's path) before kmsrollback can revert; the admin then removes the key nothing was written with and
+// corrects the configuration, which rolls out (the runbook's interim until library-go's LG-2,
+// hack/upstream/library-go/0003). The other single-node stories behave as on three nodes and are
 // left to `make run TOUR_FLAGS="--nodes 1"`, for CI's time.
 func TestTourSingleNode(t *testing.T) {
 	l := startLab(t, lab.Options{Nodes: 1, Reporter: lab.ReporterLibraryGo})

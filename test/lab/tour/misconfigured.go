@@ -10,8 +10,10 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
+	"github.com/openshift/library-go/pkg/operator/encryption/state"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
@@ -34,18 +36,21 @@ func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 	if err != nil {
 		return err
 	}
-	previous, err := l.APIServerEncryption(ctx)
+	keysBefore, err := keySecretNames(ctx, kube)
 	if err != nil {
 		return err
 	}
-	did, err := l.Inject(ctx, lab.Injection{Fault: lab.FaultBadKMSConfig})
+	wanted, typo, err := misconfiguration(ctx, l)
 	if err != nil {
+		return err
+	}
+	if err := l.SetAPIServerEncryption(ctx, typo); err != nil {
 		return err
 	}
 	injected := time.Now()
-	env.Logf("%s", did)
+	env.Logf("tour: the admin moved the APIServer resource to Vault key %s at %s, a typo", typo.KMS.Vault.VaultKeyPath, typo.KMS.Vault.VaultAddress)
 	if l.Preflight() == lab.PreflightPod {
-		return misconfiguredKMSRefused(ctx, env, res, kube, previous, lastGood, before, injected)
+		return misconfiguredKMSRefused(ctx, env, res, kube, wanted, keysBefore, lastGood, before, injected)
 	}
 	// library-go's key controller makes a key for the new configuration once its preflight passed (the
 	// always-succeed stub, as both operators wire it), and its state controller writes the config that adds the key
@@ -119,9 +124,150 @@ func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 		return nil
 	}
 	res.notef("only %s tried revision %d: %s; the other nodes never started it", nodesIn(tried)[0], failing, strings.Join(tried, ", "))
-	res.notef("not recovered by the tour: library-go's key controller makes no new key while the latest one is " +
-		"not migrated, so correcting the APIServer resource alone does not replace the unreachable key")
+	return correctAfterRevert(ctx, env, res, kube, wanted, keysBefore)
+}
+
+// misconfiguration is the admin's change the story plays: wanted moves the running KMS configuration to another Vault
+// transit key, typo is wanted with a mistyped Vault address. The new key path makes wanted a new key once corrected:
+// library-go makes one only when the Vault address, namespace or key path changes (sameProviderInstance), so a typo
+// corrected back to the running configuration would roll nothing out. The lab's simulated KMS answers every key path
+// with its one KEK ring, so a new key's KEK id is the old key's; kube-apiserver and kmsguard tell the keys apart by
+// the key id in the provider name.
+func misconfiguration(ctx context.Context, l *lab.Lab) (wanted, typo configv1.APIServerEncryption, err error) {
+	running, err := l.APIServerEncryption(ctx)
+	if err != nil {
+		return wanted, typo, err
+	}
+	if running.Type != configv1.EncryptionTypeKMS {
+		return wanted, typo, fmt.Errorf("the APIServer resource's encryption is %q, not KMS: misconfigured-kms starts from enable-kms", running.Type)
+	}
+	wanted = running
+	wanted.KMS.Vault.VaultKeyPath = running.KMS.Vault.VaultKeyPath + "-2"
+	typo = wanted
+	typo.KMS.Vault.VaultAddress = lab.UnreachableKMSAddress
+	return wanted, typo, nil
+}
+
+// correctAfterRevert is the admin's way out once kmsrollback reverted the failed revision: the failed key stays
+// library-go's newest, never migrated, and library-go as the operators vendor it (6a2a406da642) makes no new key
+// while it is not: correcting the APIServer resource alone changes nothing. hack/upstream/library-go/0003 (LG-2)
+// replaces such a key by itself; until it lands the runbook (RevertedFailingKMSConfig) removes the key's secret
+// once nothing is shown under it, then corrects the resource, and the corrected configuration rolls out. The story
+// plays that interim, with no force.
+func correctAfterRevert(ctx context.Context, env *Env, res *Result, kube kubernetes.Interface, wanted configv1.APIServerEncryption, keysBefore []string) error {
+	l := env.Lab
+	keys, err := keySecretNames(ctx, kube)
+	if err != nil {
+		return err
+	}
+	var failedKey string
+	for _, k := range keys {
+		if !slices.Contains(keysBefore, k) {
+			failedKey = k
+		}
+	}
+	if failedKey == "" {
+		res.problemf("no key secret was made for the failed configuration (keys %v)", keys)
+		return nil
+	}
+	secret, err := kube.CoreV1().Secrets("openshift-config-managed").Get(ctx, failedKey, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	keyState, err := secrets.ToKeyState(secret)
+	if err != nil {
+		return err
+	}
+	// The runbook's checks: never migrated to, and no value in etcd under the key's providers (<key id>_<resource>).
+	if len(keyState.Migrated.Resources) > 0 || !keyState.Migrated.Timestamp.IsZero() {
+		res.problemf("the failed key %s records a migration (%v): something may be under it", failedKey, keyState.Migrated.Resources)
+		return nil
+	}
+	reports := l.Operator().Verification.Reports()
+	if len(reports) == 0 {
+		res.problemf("no census report to show that nothing is under the failed key %s", failedKey)
+		return nil
+	}
+	for _, report := range reports {
+		for _, r := range report.Resources {
+			for _, k := range r.Keys {
+				if strings.HasPrefix(k.Name, keyState.Key.Name+"_") {
+					res.problemf("the census shows %d %s under the failed key's provider %s", k.Count, r.Resource, k.Name)
+					return nil
+				}
+			}
+		}
+	}
+	if _, err := kube.CoreV1().Secrets("openshift-config-managed").Patch(ctx, failedKey, types.JSONPatchType,
+		[]byte(`[{"op":"remove","path":"/metadata/finalizers"}]`), metav1.PatchOptions{}); err != nil {
+		return fmt.Errorf("removing the finalizers of %s: %w", failedKey, err)
+	}
+	if err := kube.CoreV1().Secrets("openshift-config-managed").Delete(ctx, failedKey, metav1.DeleteOptions{}); err != nil {
+		return fmt.Errorf("deleting %s: %w", failedKey, err)
+	}
+	if err := l.SetAPIServerEncryption(ctx, wanted); err != nil {
+		return err
+	}
+	corrected := time.Now()
+	env.Logf("tour: the admin removed %s, which nothing was written with, and corrected the Vault address", failedKey)
+	keyID, ok := rolledOutAndProven(ctx, env, res, kube, wanted, corrected)
+	if !ok {
+		return nil
+	}
+	res.Recovery += fmt.Sprintf("; the admin removed the never written key and corrected the address (LG-2 interim): key %s migrated and proven %s later",
+		keyID, time.Since(corrected).Round(100*time.Millisecond))
 	return nil
+}
+
+// rolledOutAndProven waits until library-go made a key for the KMS configuration wanted, the key rolled out and
+// was migrated, and the census proved every encrypted resource under it from a scan that started after since. It
+// returns the key id, or records a problem and returns false.
+func rolledOutAndProven(ctx context.Context, env *Env, res *Result, kube kubernetes.Interface, wanted configv1.APIServerEncryption, since time.Time) (string, bool) {
+	l := env.Lab
+	var keyID string
+	if err := poll(ctx, 500*time.Millisecond, storyTimeout, func() bool {
+		list, err := kube.CoreV1().Secrets("openshift-config-managed").List(ctx, metav1.ListOptions{
+			LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + lab.TargetNamespace})
+		if err != nil {
+			return false
+		}
+		for i := range list.Items {
+			if k, err := secrets.ToKeyState(&list.Items[i]); err == nil && k.KMS != nil && k.KMS.Plugin.Vault == wanted.KMS.Vault {
+				keyID = k.Key.Name
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		res.problemf("library-go made no key for the corrected configuration: %v", err)
+		return "", false
+	}
+	env.Logf("tour: library-go made key %s for the corrected configuration %s after it", keyID, time.Since(since).Round(100*time.Millisecond))
+	newest, err := l.WaitForEncryption(ctx, state.KMS)
+	if err != nil {
+		res.problemf("the corrected configuration did not roll out: %v", err)
+		return "", false
+	}
+	if newest != keyID {
+		res.problemf("the newest migrated key is %s, not the corrected configuration's %s", newest, keyID)
+		return "", false
+	}
+	proven, err := l.WaitForVerified(ctx, since, l.KMS().CurrentKEKID())
+	if err != nil {
+		res.problemf("%v", err)
+		return "", false
+	}
+	for _, report := range proven {
+		// library-go names a key's KMS providers <key id>_<resource>.
+		if !strings.HasPrefix(report.WriteKey.Name, keyID+"_") {
+			res.problemf("the census proved %s under %s, not under key %s", report.WriteKey.Name, report.WriteKey, keyID)
+			return "", false
+		}
+		for _, r := range report.Resources {
+			res.notef("%s: %d of %d values in etcd under %s", r.Resource, r.UnderWriteKey, r.Total, report.WriteKey)
+		}
+	}
+	return keyID, true
 }
 
 // fallbackRestart is how long the startup monitor's fallback took to bring an apiserver back after revision
@@ -160,26 +306,40 @@ func nodesIn(lines []string) []string {
 const preflightDegraded = "EncryptionKMSPreflightControllerDegraded"
 
 // misconfiguredKMSRefused is the story with library-go's pod preflight (lab.PreflightPod): the configuration never
-// becomes a key. The kms-preflight pod runs the configuration's plugin on one node, the plugin cannot reach its
-// KMS, and library-go's preflight controller goes Degraded; its key controller makes no key, so no config and no
-// revision follow. The admin's way out is to set the APIServer resource back (previous): the condition clears,
-// and nothing rolls out.
-func misconfiguredKMSRefused(ctx context.Context, env *Env, res *Result, kube kubernetes.Interface, previous configv1.APIServerEncryption, lastGood int32,
-	before string, injected time.Time) error {
+// becomes a key. The kms-preflight pod runs its plugin on one node, the plugin cannot reach its KMS, library-go's key
+// controller makes no key, so no config and no revision follow, and kmsguard's KMSPreflightDegraded names the node
+// and the plugin's error (or where it is). The admin corrects the address: the corrected configuration is
+// preflighted, becomes a key, rolls out, is migrated and proven from etcd, with no force and nothing else done.
+func misconfiguredKMSRefused(ctx context.Context, env *Env, res *Result, kube kubernetes.Interface, wanted configv1.APIServerEncryption, keysBefore []string,
+	lastGood int32, before string, injected time.Time) error {
 	l := env.Lab
-	keysBefore, err := keySecretNames(ctx, kube)
-	if err != nil {
-		return err
-	}
-	refused, _, err := waitCondition(ctx, env, preflightDegraded, func(c operatorv1.OperatorCondition) bool {
+	refused, _, err := waitCondition(ctx, env, kmsprecondition.ConditionPreflightDegraded, func(c operatorv1.OperatorCondition) bool {
 		return c.Status == operatorv1.ConditionTrue
 	})
 	if err != nil {
-		res.problemf("library-go's KMS preflight did not refuse the configuration: %v", err)
+		res.problemf("kmsguard did not report the refused KMS preflight: %v", err)
 		return nil
 	}
 	res.detected(time.Since(injected), describe(refused), byPreflight())
 	res.notef("refused: %s", firstLine(refused.Message))
+	// What the admin reads must say where and why: the node the check ran on, and the plugin's own answer or, with
+	// library-go's checker as the operators vendor it (which keeps a failing Status answer in its log only,
+	// hack/upstream/library-go/0001), where that answer is.
+	onNode := slices.ContainsFunc(l.Nodes(), func(n *lab.Node) bool { return strings.Contains(refused.Message, " on node "+n.Name()+": ") })
+	switch {
+	case refused.Reason != string(kmsprecondition.ReasonPreflightCheckFailed):
+		res.problemf("%s is %s, want %s: the checker ran the plugin, which failed", kmsprecondition.ConditionPreflightDegraded, refused.Reason, kmsprecondition.ReasonPreflightCheckFailed)
+	case !onNode:
+		res.problemf("%s names no node of the lab: %s", kmsprecondition.ConditionPreflightDegraded, refused.Message)
+	case !strings.Contains(refused.Message, "cannot reach the KMS at "+lab.UnreachableKMSAddress) &&
+		!strings.Contains(refused.Message, "is in the checker's log: oc logs -n "+lab.TargetNamespace):
+		res.problemf("%s neither carries the plugin's error nor says where it is: %s", kmsprecondition.ConditionPreflightDegraded, refused.Message)
+	}
+	if libraryGo, _, err := waitCondition(ctx, env, preflightDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionTrue
+	}); err == nil {
+		res.notef("library-go's own %s: %s", preflightDegraded, firstLine(libraryGo.Message))
+	}
 	unchanged := func(when string) bool {
 		keys, err := keySecretNames(ctx, kube)
 		if err != nil {
@@ -206,24 +366,27 @@ func misconfiguredKMSRefused(ctx context.Context, env *Env, res *Result, kube ku
 	if !unchanged("after the refusal") {
 		return nil
 	}
+	res.notef("no key, no encryption config and no revision was made for the refused configuration (keys %v)", keysBefore)
 
-	// The admin's way out: the APIServer resource as it was.
-	if err := l.SetAPIServerEncryption(ctx, previous); err != nil {
+	// The admin's way out: correct the address. Nothing else: no force, no key or finalizer touched.
+	if err := l.SetAPIServerEncryption(ctx, wanted); err != nil {
 		return err
 	}
-	env.Logf("tour: the admin set the APIServer resource's encryption back to %s", previous.Type)
-	if _, _, err := waitCondition(ctx, env, preflightDegraded, func(c operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionFalse
-	}); err != nil {
-		res.problemf("the preflight's refusal did not clear once the APIServer resource was corrected: %v", err)
+	corrected := time.Now()
+	env.Logf("tour: the admin corrected the Vault address to %s", wanted.KMS.Vault.VaultAddress)
+	keyID, ok := rolledOutAndProven(ctx, env, res, kube, wanted, corrected)
+	if !ok {
 		return nil
 	}
-	if !unchanged("after the correction") {
+	if _, _, err := waitCondition(ctx, env, kmsprecondition.ConditionPreflightDegraded, func(c operatorv1.OperatorCondition) bool {
+		return c.Status == operatorv1.ConditionFalse
+	}); err != nil {
+		res.problemf("%s did not clear for the corrected configuration: %v", kmsprecondition.ConditionPreflightDegraded, err)
 		return nil
 	}
 	res.Recovered = time.Since(injected)
-	res.Recovery = "refused by library-go's KMS preflight before a key existed; the admin corrected the APIServer resource, and nothing rolled out"
-	res.notef("no key, no encryption config and no revision was made for the refused configuration (keys %v)", keysBefore)
+	res.Recovery = fmt.Sprintf("refused before a key existed; the admin corrected the address after %s, and key %s rolled out, migrated and proven %s later",
+		corrected.Sub(injected).Round(100*time.Millisecond), keyID, time.Since(corrected).Round(100*time.Millisecond))
 	return nil
 }
 

@@ -31,7 +31,7 @@ var Stories = []Story{
 	{Name: "plugin-upgrade", Title: "drill: each node's plugin is replaced by a new process, one node at a time, with no failed request", MinNodes: 1, Run: pluginUpgrade},
 	{Name: "migration-rate", Title: "drill: a migration of every Secret with --qps 50 stays at the rate it was given", MinNodes: 1, Run: migrationRate},
 	{Name: "migration-pause", Title: "drill: the apiserver a migration talks to restarts mid-way: the migrator pauses once errors cross its threshold, then finishes", MinNodes: 1, Run: migrationPause},
-	{Name: "misconfigured-kms", Title: "the admin names a KMS that is not there: with the always-succeed preflight both operators wire nothing refutes the new read key before its revision, so the gate admits it and says so, it fails on the first node and kmsrollback reverts it; with the pod preflight it is refused before a key exists", MinNodes: 1, Run: misconfiguredKMS},
+	{Name: "misconfigured-kms", Title: "the admin moves to another Vault key and mistypes the address: with the always-succeed preflight both operators wire nothing refutes the new read key before its revision, so the gate admits it and says so, it fails on the first node and kmsrollback reverts it, and the admin's way out (library-go's LG-2, or its interim) rolls the corrected configuration out; with the pod preflight it is refused before a key exists, kmsguard names the node and the error, and the corrected configuration rolls out, migrated and proven", MinNodes: 1, Run: misconfiguredKMS},
 }
 
 // storyTimeout bounds each wait of a story: far beyond what any step takes in the lab, short enough that a
