@@ -458,6 +458,9 @@ func (c *Controllers) addPreflight(opts Options, t topology) (kmsprecondition.Un
 			StatusProvider: opts.StatusProvider,
 			Pods:           pods.Lister().Pods(opts.OperandNamespace),
 			PodInformer:    pods.Informer(),
+			APIServers:     p.APIServers.APIServers(),
+			Secrets:        kube.CoreV1(),
+			ConfigMaps:     kube.CoreV1(),
 			OperatorClient: t.operator,
 			Recorder:       opts.Recorder,
 		})

@@ -100,6 +100,26 @@ func (p preflightConfiguration) ComputeEncryptionConfiguration(ctx context.Conte
 	return encryptiondata.ToSecret(p.component, encryptiondata.EncryptionConfSecretName, config)
 }
 
+// currentHash is the KMSConfigHash of the APIServer resource's KMS configuration as it is now, read live as
+// library-go's preflight controller reads it to decide whether the preflight it was asked for is still wanted
+// (preflightRequired); isKMS is false, and the hash empty, when its encryption is not KMS.
+func (p preflightConfiguration) currentHash(ctx context.Context) (hash string, isKMS bool, err error) {
+	apiServer, err := p.apiServers.Get(ctx, "cluster", metav1.GetOptions{})
+	if err != nil {
+		return "", false, fmt.Errorf("reading the APIServer resource: %w", err)
+	}
+	if apiServer.Spec.Encryption.Type != configv1.EncryptionTypeKMS {
+		return "", false, nil
+	}
+	// The key id is no part of the hash.
+	key, err := p.kmsKeyState(ctx, 0, apiServer.Spec.Encryption.KMS)
+	if err != nil {
+		return "", true, err
+	}
+	hash, err = KMSConfigHash(key)
+	return hash, true, err
+}
+
 // nextKeyID is the id library-go's key controller gives its next key: one past the highest of component's key
 // secrets.
 func (p preflightConfiguration) nextKeyID(ctx context.Context) (uint64, error) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
+	configv1client "github.com/openshift/client-go/config/clientset/versioned/typed/config/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
 	encryptioncontrollers "github.com/openshift/library-go/pkg/operator/encryption/controllers"
 	"github.com/openshift/library-go/pkg/operator/encryption/kms"
@@ -15,6 +16,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/utils/clock"
 
@@ -69,6 +71,12 @@ type PreflightReportOptions struct {
 	// operand's), and PodInformer is their informer.
 	Pods        corev1listers.PodNamespaceLister
 	PodInformer factory.Informer
+	// APIServers, Secrets and ConfigMaps read the APIServer resource's KMS configuration live, as library-go's
+	// preflight controller does: a failure is reported only while the configuration it was for is still the
+	// APIServer resource's (the admin may have set another, or set the old one back, since).
+	APIServers configv1client.APIServerInterface
+	Secrets    corev1client.SecretsGetter
+	ConfigMaps corev1client.ConfigMapsGetter
 	// OperatorClient is where KMSPreflightDegraded is applied.
 	OperatorClient v1helpers.OperatorClient
 	Recorder       events.Recorder
@@ -97,6 +105,10 @@ type PreflightReportOptions struct {
 //	                      without the checker reporting                                         node, waiting containers
 //	H                   none, pending or running                       none                  False AsExpected (running)
 //
+// A True row turns False AsExpected when H is no longer the hash of the APIServer resource's KMS configuration,
+// read live (the admin set another since, or the old one back, or left KMS): library-go then asks for no preflight
+// of H, but keeps its result and its pod until its key controller asks for another.
+//
 // Adapter: library-go's EncryptionKMSPreflightControllerDegraded reports the same failures, but without the node,
 // and for a checker that failed and then exited non-zero (as library-go's own checker does) it reports only the exit
 // code, not the checker's error. hack/upstream/library-go/0002 fixes the second; naming the pod's node in library-go's
@@ -105,6 +117,7 @@ type PreflightReporter struct {
 	factory.Controller
 	name    string
 	options PreflightReportOptions
+	live    preflightConfiguration
 }
 
 // NewPreflightReporter builds a PreflightReporter; instanceName prefixes its controller name as library-go's
@@ -112,6 +125,7 @@ type PreflightReporter struct {
 func NewPreflightReporter(instanceName string, opts PreflightReportOptions) (*PreflightReporter, error) {
 	if err := required.Options("kmsprecondition preflight report", map[string]bool{
 		"StatusProvider": opts.StatusProvider == nil, "Pods": opts.Pods == nil, "PodInformer": opts.PodInformer == nil,
+		"APIServers": opts.APIServers == nil, "Secrets": opts.Secrets == nil, "ConfigMaps": opts.ConfigMaps == nil,
 		"OperatorClient": opts.OperatorClient == nil, "Recorder": opts.Recorder == nil,
 	}); err != nil {
 		return nil, err
@@ -119,7 +133,8 @@ func NewPreflightReporter(instanceName string, opts PreflightReportOptions) (*Pr
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
-	r := &PreflightReporter{name: factory.ControllerInstanceName(instanceName, preflightReportName), options: opts}
+	r := &PreflightReporter{name: factory.ControllerInstanceName(instanceName, preflightReportName), options: opts,
+		live: preflightConfiguration{apiServers: opts.APIServers, secrets: opts.Secrets, configMaps: opts.ConfigMaps}}
 	r.Controller = factory.New().
 		WithSync(r.sync).
 		WithControllerInstanceName(r.name).
@@ -147,6 +162,17 @@ func (r *PreflightReporter) sync(ctx context.Context, syncCtx factory.SyncContex
 		return fmt.Errorf("reading the %s pod: %w", kmspreflight.PodName, err)
 	}
 	cond := preflightCondition(encryptionStatus.Preflight, pod, r.options.Clock.Now())
+	if cond.Status == operatorv1.ConditionTrue {
+		// Only a failure is worth the live reads: library-go keeps the failed result and the pod of a configuration
+		// the admin has replaced since, until its key controller asks for another.
+		current, isKMS, err := r.live.currentHash(ctx)
+		if err != nil {
+			return fmt.Errorf("reading the APIServer resource's KMS configuration: %w", err)
+		}
+		if superseded, ok := supersededPreflight(encryptionStatus.Preflight.ObservedConfigHash, current, isKMS); ok {
+			cond = superseded
+		}
+	}
 	previous := v1helpers.FindOperatorCondition(status.Conditions, ConditionPreflightDegraded)
 	if cond.Status == operatorv1.ConditionTrue &&
 		(previous == nil || previous.Status != operatorv1.ConditionTrue || previous.Reason != cond.Reason || previous.Message != cond.Message) {
@@ -228,6 +254,20 @@ func statusTimeoutHint(checkerError string, pod *corev1.Pod) string {
 
 // preflightCheckerContainer is the checker's container in library-go's kms-preflight pod template.
 const preflightCheckerContainer = "kms-preflight-check"
+
+// supersededPreflight is KMSPreflightDegraded False when the configuration the preflight was asked for (asked) is no
+// longer the APIServer resource's (current, or not KMS at all), and false when it still is.
+func supersededPreflight(asked, current string, isKMS bool) (operatorv1.OperatorCondition, bool) {
+	switch {
+	case !isKMS:
+		return conditions.New(ConditionPreflightDegraded, operatorv1.ConditionFalse, string(ReasonAsExpected),
+			fmt.Sprintf("the KMS preflight of configuration %s no longer matters: the APIServer resource's encryption is not KMS", asked)), true
+	case current != asked:
+		return conditions.New(ConditionPreflightDegraded, operatorv1.ConditionFalse, string(ReasonAsExpected),
+			fmt.Sprintf("the KMS preflight of configuration %s no longer matters: the APIServer resource's KMS configuration is %s now", asked, current)), true
+	}
+	return operatorv1.OperatorCondition{}, false
+}
 
 // preflightPodHash is the configuration hash a kms-preflight pod checks: the one its checker reported, else the
 // one library-go deployed it with.

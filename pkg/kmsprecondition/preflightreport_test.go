@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
+	configfake "github.com/openshift/client-go/config/clientset/versioned/fake"
 	"github.com/openshift/library-go/pkg/controller/factory"
 	encryptioncontrollers "github.com/openshift/library-go/pkg/operator/encryption/controllers"
 	kmspreflight "github.com/openshift/library-go/pkg/operator/encryption/kms/preflight"
@@ -202,27 +204,57 @@ func TestPreflightCondition(t *testing.T) {
 func TestPreflightReporter(t *testing.T) {
 	ctx := context.Background()
 	operator := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{ManagementState: operatorv1.Managed}, &operatorv1.OperatorStatus{}, nil)
-	kube := fake.NewClientset()
+	kube := fake.NewClientset(&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "openshift-config", Name: "vault-approle"},
+		Data: map[string][]byte{"role-id": []byte("r"), "secret-id": []byte("s")}})
+	vault := func(address string) configv1.APIServerEncryption {
+		return configv1.APIServerEncryption{Type: configv1.EncryptionTypeKMS, KMS: configv1.KMSPluginConfig{Type: configv1.VaultKMSProvider,
+			Vault: configv1.VaultKMSPluginConfig{VaultAddress: address, VaultKeyPath: "transit/keys/cluster",
+				Authentication: configv1.VaultAuthentication{Type: configv1.VaultAuthenticationTypeAppRole,
+					AppRole: configv1.VaultAppRoleAuthentication{Secret: configv1.VaultSecretReference{Name: "vault-approle"}}}}}}
+	}
+	config := configfake.NewClientset(&configv1.APIServer{ObjectMeta: metav1.ObjectMeta{Name: "cluster"},
+		Spec: configv1.APIServerSpec{Encryption: vault("https://vault.typo.example.com:8200")}})
+	setEncryption := func(e configv1.APIServerEncryption) {
+		t.Helper()
+		apiServer, err := config.ConfigV1().APIServers().Get(ctx, "cluster", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		apiServer.Spec.Encryption = e
+		if _, err := config.ConfigV1().APIServers().Update(ctx, apiServer, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	pods := informers.NewSharedInformerFactoryWithOptions(kube, 0, informers.WithNamespace("openshift-kube-apiserver")).Core().V1().Pods()
-	status := preflightStatus{ObservedConfigHash: "H1"}
+	status := preflightStatus{}
 	recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
 	reporter, err := NewPreflightReporter("kube-apiserver", PreflightReportOptions{
 		StatusProvider: &status, Pods: pods.Lister().Pods("openshift-kube-apiserver"), PodInformer: pods.Informer(),
+		APIServers: config.ConfigV1().APIServers(), Secrets: kube.CoreV1(), ConfigMaps: kube.CoreV1(),
 		OperatorClient: operator, Recorder: recorder, Clock: clocktesting.NewFakePassiveClock(t0),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The hash library-go's key controller asks the preflight for: the APIServer resource's configuration's.
+	asked := func() string {
+		t.Helper()
+		hash, isKMS, err := reporter.live.currentHash(ctx)
+		if err != nil || !isKMS {
+			t.Fatalf("hash %q, KMS %t, error %v", hash, isKMS, err)
+		}
+		return hash
+	}
 	podStore := pods.Informer().GetStore()
-	sync := func(want operatorv1.ConditionStatus, reason Reason, warnings int) {
+	sync := func(want operatorv1.ConditionStatus, reason Reason, says string, warnings int) {
 		t.Helper()
 		if err := reporter.sync(ctx, factory.NewSyncContext("test", recorder)); err != nil {
 			t.Fatal(err)
 		}
 		_, st, _, _ := operator.GetOperatorState()
 		c := v1helpers.FindOperatorCondition(st.Conditions, ConditionPreflightDegraded)
-		if c == nil || c.Status != want || c.Reason != string(reason) {
-			t.Fatalf("%s = %+v, want %s %s", ConditionPreflightDegraded, c, want, reason)
+		if c == nil || c.Status != want || c.Reason != string(reason) || !strings.Contains(c.Message, says) {
+			t.Fatalf("%s = %+v, want %s %s saying %q", ConditionPreflightDegraded, c, want, reason, says)
 		}
 		var got int
 		for _, e := range recorder.Events() {
@@ -235,31 +267,42 @@ func TestPreflightReporter(t *testing.T) {
 		}
 	}
 
-	sync(operatorv1.ConditionFalse, ReasonAsExpected, 0)
-	if err := podStore.Add(preflightPod("H1", "master-1", corev1.PodFailed, checkerPosted("H1", pluginError)...)); err != nil {
+	sync(operatorv1.ConditionFalse, ReasonAsExpected, "no KMS configuration awaits a preflight", 0)
+	h1 := asked()
+	status.ObservedConfigHash = h1
+	if err := podStore.Add(preflightPod(h1, "master-1", corev1.PodFailed, checkerPosted(h1, pluginError)...)); err != nil {
 		t.Fatal(err)
 	}
-	sync(operatorv1.ConditionTrue, ReasonPreflightCheckFailed, 1)
-	sync(operatorv1.ConditionTrue, ReasonPreflightCheckFailed, 1)
-	// The admin corrects the configuration into another that fails too: library-go deploys a pod for it.
-	status.ObservedConfigHash = "H2"
-	if err := podStore.Update(exited(preflightPod("H2", "master-2", corev1.PodFailed), "kms-preflight-check", 1, "Error", "no credentials")); err != nil {
+	sync(operatorv1.ConditionTrue, ReasonPreflightCheckFailed, "failed on node master-1", 1)
+	sync(operatorv1.ConditionTrue, ReasonPreflightCheckFailed, "failed on node master-1", 1)
+	// The admin sets another address. Until library-go's key controller asks for its preflight, the failed result
+	// and pod are of a configuration that is no longer the APIServer resource's.
+	setEncryption(vault("https://vault.example.com:8200"))
+	h2 := asked()
+	sync(operatorv1.ConditionFalse, ReasonAsExpected, "no longer matters: the APIServer resource's KMS configuration is "+h2, 1)
+	// library-go asks, and the new pod fails too.
+	status.ObservedConfigHash = h2
+	if err := podStore.Update(exited(preflightPod(h2, "master-2", corev1.PodFailed), "kms-preflight-check", 1, "Error", "no credentials")); err != nil {
 		t.Fatal(err)
 	}
-	sync(operatorv1.ConditionTrue, ReasonPreflightPodFailed, 2)
-	// Then into one that passes: library-go records it and deletes the pod.
-	status.ObservedConfigHash = "H3"
-	status.Result = operatorv1.KMSPreflightResult{Status: operatorv1.KMSPreflightResultSucceeded, ConfigHash: "H3", RemoteKeyID: "kek-3"}
-	if err := podStore.Delete(preflightPod("H2", "", "")); err != nil {
+	sync(operatorv1.ConditionTrue, ReasonPreflightPodFailed, "failed on node master-2", 2)
+	// The admin leaves KMS: library-go asks for no preflight at all.
+	setEncryption(configv1.APIServerEncryption{Type: configv1.EncryptionTypeAESCBC})
+	sync(operatorv1.ConditionFalse, ReasonAsExpected, "the APIServer resource's encryption is not KMS", 2)
+	// Back to the second address, which passes now: library-go records it and deletes the pod.
+	setEncryption(vault("https://vault.example.com:8200"))
+	status.Result = operatorv1.KMSPreflightResult{Status: operatorv1.KMSPreflightResultSucceeded, ConfigHash: h2, RemoteKeyID: "kek-2"}
+	if err := podStore.Delete(preflightPod(h2, "", "")); err != nil {
 		t.Fatal(err)
 	}
-	sync(operatorv1.ConditionFalse, ReasonAsExpected, 2)
+	sync(operatorv1.ConditionFalse, ReasonAsExpected, "succeeded", 2)
 }
 
 func TestNewPreflightReporterRequiredOptions(t *testing.T) {
 	pods := informers.NewSharedInformerFactory(fake.NewClientset(), 0).Core().V1().Pods()
 	complete := PreflightReportOptions{
 		StatusProvider: preflightStatus{}, Pods: pods.Lister().Pods("openshift-kube-apiserver"), PodInformer: pods.Informer(),
+		APIServers: configfake.NewClientset().ConfigV1().APIServers(), Secrets: fake.NewClientset().CoreV1(), ConfigMaps: fake.NewClientset().CoreV1(),
 		OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
 		Recorder:       events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0)),
 	}
@@ -267,7 +310,7 @@ func TestNewPreflightReporterRequiredOptions(t *testing.T) {
 		{Name: "no StatusProvider", Clear: func(o *PreflightReportOptions) { o.StatusProvider = nil }, Missing: "StatusProvider"},
 		{Name: "no pods", Clear: func(o *PreflightReportOptions) { o.Pods, o.PodInformer = nil, nil }, Missing: "PodInformer, Pods"},
 		{Name: "none", Clear: func(o *PreflightReportOptions) { *o = PreflightReportOptions{} },
-			Missing: "OperatorClient, PodInformer, Pods, Recorder, StatusProvider"},
+			Missing: "APIServers, ConfigMaps, OperatorClient, PodInformer, Pods, Recorder, Secrets, StatusProvider"},
 	}
 	newReporter := func(o PreflightReportOptions) (*PreflightReporter, error) {
 		return NewPreflightReporter("kube-apiserver", o)
