@@ -292,20 +292,15 @@ func podStarted(pod *corev1.Pod) time.Time {
 
 // podWaiting says which containers of a pod wait and why, else the pod's own phase and reason.
 func podWaiting(status corev1.PodStatus) string {
-	var waiting []string
-	for _, cs := range append(append([]corev1.ContainerStatus(nil), status.InitContainerStatuses...), status.ContainerStatuses...) {
+	waiting := describeContainers(status, func(cs corev1.ContainerStatus) (string, string, bool) {
 		w := cs.State.Waiting
 		if w == nil || w.Reason == "" {
-			continue
+			return "", "", false
 		}
-		f := fmt.Sprintf("container %s waiting: %s", cs.Name, w.Reason)
-		if m := strings.TrimSpace(w.Message); m != "" {
-			f += ": " + m
-		}
-		waiting = append(waiting, f)
-	}
-	if len(waiting) > 0 {
-		return strings.Join(waiting, "; ")
+		return fmt.Sprintf("container %s waiting: %s", cs.Name, w.Reason), w.Message, true
+	})
+	if waiting != "" {
+		return waiting
 	}
 	if status.Message != "" {
 		return fmt.Sprintf("pod %s, %s: %s", status.Phase, orUnknown(status.Reason), status.Message)
@@ -315,25 +310,37 @@ func podWaiting(status corev1.PodStatus) string {
 
 // podFailure says which containers of a failed pod failed and how.
 func podFailure(status corev1.PodStatus) string {
-	var failures []string
-	for _, cs := range append(append([]corev1.ContainerStatus(nil), status.InitContainerStatuses...), status.ContainerStatuses...) {
+	failures := describeContainers(status, func(cs corev1.ContainerStatus) (string, string, bool) {
 		t := cs.State.Terminated
 		if t == nil || t.ExitCode == 0 {
-			continue
+			return "", "", false
 		}
-		f := fmt.Sprintf("container %s exited with %d (%s)", cs.Name, t.ExitCode, orUnknown(t.Reason))
-		if m := strings.TrimSpace(t.Message); m != "" {
-			f += ": " + m
-		}
-		failures = append(failures, f)
-	}
-	if len(failures) > 0 {
-		return strings.Join(failures, "; ")
+		return fmt.Sprintf("container %s exited with %d (%s)", cs.Name, t.ExitCode, orUnknown(t.Reason)), t.Message, true
+	})
+	if failures != "" {
+		return failures
 	}
 	if status.Message != "" {
 		return fmt.Sprintf("%s: %s", orUnknown(status.Reason), status.Message)
 	}
 	return "no container says why (pod reason " + orUnknown(status.Reason) + ")"
+}
+
+// describeContainers joins, for the init containers then the containers of status, what describe says of each it
+// picks: its summary, and the container's own message after it when there is one.
+func describeContainers(status corev1.PodStatus, describe func(corev1.ContainerStatus) (summary, message string, picked bool)) string {
+	var described []string
+	for _, cs := range append(append([]corev1.ContainerStatus(nil), status.InitContainerStatuses...), status.ContainerStatuses...) {
+		summary, message, picked := describe(cs)
+		if !picked {
+			continue
+		}
+		if m := strings.TrimSpace(message); m != "" {
+			summary += ": " + m
+		}
+		described = append(described, summary)
+	}
+	return strings.Join(described, "; ")
 }
 
 func orUnknown(s string) string {
