@@ -48,7 +48,7 @@ func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 		return err
 	}
 	injected := time.Now()
-	env.Logf("tour: the admin moved the APIServer resource to Vault key %s at %s, a typo", typo.KMS.Vault.VaultKeyPath, typo.KMS.Vault.VaultAddress)
+	env.Logf("the admin moved the APIServer resource to Vault key %s at %s, a typo", typo.KMS.Vault.VaultKeyPath, typo.KMS.Vault.VaultAddress)
 	if l.Preflight() == lab.PreflightPod {
 		return misconfiguredKMSRefused(ctx, env, res, kube, wanted, keysBefore, lastGood, before, injected)
 	}
@@ -209,7 +209,7 @@ func correctAfterRevert(ctx context.Context, env *Env, res *Result, kube kuberne
 		return err
 	}
 	corrected := time.Now()
-	env.Logf("tour: the admin removed %s, which nothing was written with, and corrected the Vault address", failedKey)
+	env.Logf("the admin removed %s, which nothing was written with, and corrected the Vault address", failedKey)
 	keyID, ok := rolledOutAndProven(ctx, env, res, kube, wanted, corrected)
 	if !ok {
 		return nil
@@ -242,7 +242,7 @@ func rolledOutAndProven(ctx context.Context, env *Env, res *Result, kube kuberne
 		res.problemf("library-go made no key for the corrected configuration: %v", err)
 		return "", false
 	}
-	env.Logf("tour: library-go made key %s for the corrected configuration %s after it", keyID, time.Since(since).Round(100*time.Millisecond))
+	env.Logf("library-go made key %s for the corrected configuration %s after it", keyID, time.Since(since).Round(100*time.Millisecond))
 	newest, err := l.WaitForEncryption(ctx, state.KMS)
 	if err != nil {
 		res.problemf("the corrected configuration did not roll out: %v", err)
@@ -373,7 +373,7 @@ func misconfiguredKMSRefused(ctx context.Context, env *Env, res *Result, kube ku
 		return err
 	}
 	corrected := time.Now()
-	env.Logf("tour: the admin corrected the Vault address to %s", wanted.KMS.Vault.VaultAddress)
+	env.Logf("the admin corrected the Vault address to %s", wanted.KMS.Vault.VaultAddress)
 	keyID, ok := rolledOutAndProven(ctx, env, res, kube, wanted, corrected)
 	if !ok {
 		return nil
