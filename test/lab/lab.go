@@ -562,6 +562,13 @@ func redirectKlog(w io.Writer) {
 // write keys must be KMS v2 keys at that KEK id: after a rotation, the census proves the old KEK id until
 // kmsstate has settled on the new one.
 func (l *Lab) WaitForVerified(ctx context.Context, since time.Time, kekID string) ([]*evidence.Report, error) {
+	return l.WaitForVerifiedUnder(ctx, since, kekID, "")
+}
+
+// WaitForVerifiedUnder is WaitForVerified that also wants every write key to be a KMS provider of library-go's key
+// keyID (named <keyID>_<resource>), when keyID is set: the lab's simulated KMS gives every key the same KEK ids,
+// so after a new key the KEK id alone does not tell a scan under the old key from one under the new.
+func (l *Lab) WaitForVerifiedUnder(ctx context.Context, since time.Time, kekID, keyID string) ([]*evidence.Report, error) {
 	var last string
 	var reports []*evidence.Report
 	err := wait.PollUntilContextTimeout(ctx, time.Second, 10*time.Minute, true, func(ctx context.Context) (bool, error) {
@@ -580,7 +587,8 @@ func (l *Lab) WaitForVerified(ctx context.Context, since time.Time, kekID string
 		}
 		reports = l.operator.Verification.Reports()
 		for _, r := range reports {
-			if r.Started.Before(since) || !r.Verified() || (kekID != "" && r.WriteKey.KEKID != kekID) {
+			if r.Started.Before(since) || !r.Verified() || (kekID != "" && r.WriteKey.KEKID != kekID) ||
+				(keyID != "" && !strings.HasPrefix(r.WriteKey.Name, keyID+"_")) {
 				last = fmt.Sprintf("the census' last scan under %s started %s", r.WriteKey, r.Started.Format(time.RFC3339))
 				return false, nil
 			}

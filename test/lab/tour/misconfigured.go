@@ -252,7 +252,7 @@ func rolledOutAndProven(ctx context.Context, env *Env, res *Result, kube kuberne
 		res.problemf("the newest migrated key is %s, not the corrected configuration's %s", newest, keyID)
 		return "", false
 	}
-	proven, err := l.WaitForVerified(ctx, since, l.KMS().CurrentKEKID())
+	proven, err := l.WaitForVerifiedUnder(ctx, since, l.KMS().CurrentKEKID(), keyID)
 	if err != nil {
 		res.problemf("%v", err)
 		return "", false
