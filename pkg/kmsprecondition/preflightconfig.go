@@ -63,24 +63,12 @@ func (p preflightConfiguration) ComputeEncryptionConfiguration(ctx context.Conte
 	if len(p.resources) == 0 {
 		return nil, fmt.Errorf("no encrypted resources to configure")
 	}
-	apiServer, err := p.apiServers.Get(ctx, "cluster", metav1.GetOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("reading the APIServer resource: %w", err)
-	}
-	if apiServer.Spec.Encryption.Type != configv1.EncryptionTypeKMS {
-		return nil, fmt.Errorf("the APIServer resource's encryption type is %q, not KMS", apiServer.Spec.Encryption.Type)
-	}
-	keyID, err := p.nextKeyID(ctx)
+	key, hash, encryptionType, err := p.currentKMSKey(ctx, p.nextKeyID)
 	if err != nil {
 		return nil, err
 	}
-	key, err := p.kmsKeyState(ctx, keyID, apiServer.Spec.Encryption.KMS)
-	if err != nil {
-		return nil, err
-	}
-	hash, err := KMSConfigHash(key)
-	if err != nil {
-		return nil, err
+	if encryptionType != configv1.EncryptionTypeKMS {
+		return nil, fmt.Errorf("the APIServer resource's encryption type is %q, not KMS", encryptionType)
 	}
 	status, err := p.status.GetKMSEncryptionStatus(ctx)
 	if err != nil {
@@ -104,20 +92,34 @@ func (p preflightConfiguration) ComputeEncryptionConfiguration(ctx context.Conte
 // library-go's preflight controller reads it to decide whether the preflight it was asked for is still wanted
 // (preflightRequired); isKMS is false, and the hash empty, when its encryption is not KMS.
 func (p preflightConfiguration) currentHash(ctx context.Context) (hash string, isKMS bool, err error) {
+	// The key id is no part of the hash.
+	anyID := func(context.Context) (uint64, error) { return 0, nil }
+	_, hash, encryptionType, err := p.currentKMSKey(ctx, anyID)
+	return hash, encryptionType == configv1.EncryptionTypeKMS, err
+}
+
+// currentKMSKey reads the APIServer resource live and, when its encryption is KMS, builds the key library-go's key
+// controller would make from it under the id keyID gives (asked only then), with its KMSConfigHash. For another
+// encryption type it returns only that type.
+func (p preflightConfiguration) currentKMSKey(ctx context.Context, keyID func(context.Context) (uint64, error)) (
+	key state.KeyState, hash string, encryptionType configv1.EncryptionType, err error) {
 	apiServer, err := p.apiServers.Get(ctx, "cluster", metav1.GetOptions{})
 	if err != nil {
-		return "", false, fmt.Errorf("reading the APIServer resource: %w", err)
+		return key, "", "", fmt.Errorf("reading the APIServer resource: %w", err)
 	}
-	if apiServer.Spec.Encryption.Type != configv1.EncryptionTypeKMS {
-		return "", false, nil
+	encryptionType = apiServer.Spec.Encryption.Type
+	if encryptionType != configv1.EncryptionTypeKMS {
+		return key, "", encryptionType, nil
 	}
-	// The key id is no part of the hash.
-	key, err := p.kmsKeyState(ctx, 0, apiServer.Spec.Encryption.KMS)
+	id, err := keyID(ctx)
 	if err != nil {
-		return "", true, err
+		return key, "", encryptionType, err
+	}
+	if key, err = p.kmsKeyState(ctx, id, apiServer.Spec.Encryption.KMS); err != nil {
+		return key, "", encryptionType, err
 	}
 	hash, err = KMSConfigHash(key)
-	return hash, true, err
+	return key, hash, encryptionType, err
 }
 
 // nextKeyID is the id library-go's key controller gives its next key: one past the highest of component's key

@@ -212,16 +212,16 @@ func preflightCondition(check operatorv1.KMSPreflightCheck, pod *corev1.Pod, now
 		if node == "" {
 			node = "(unscheduled)"
 		}
-		if c := encryptioncontrollers.FindPodCondition(pod.Status.Conditions, encryptioncontrollers.KMSPreflightResultPodCondition); c != nil && c.Status == corev1.ConditionFalse {
-			return failed(ReasonPreflightCheckFailed, fmt.Sprintf("the KMS preflight of configuration %s failed on node %s: %s%s%s", hash, node, orUnknown(c.Message),
-				statusTimeoutHint(c.Message, pod), correct))
+		checked := encryptioncontrollers.FindPodCondition(pod.Status.Conditions, encryptioncontrollers.KMSPreflightResultPodCondition)
+		if checked != nil && checked.Status == corev1.ConditionFalse {
+			return failed(ReasonPreflightCheckFailed, fmt.Sprintf("the KMS preflight of configuration %s failed on node %s: %s%s%s", hash, node, orUnknown(checked.Message),
+				statusTimeoutHint(checked.Message, pod), correct))
 		}
 		if pod.Status.Phase == corev1.PodFailed {
 			return failed(ReasonPreflightPodFailed, fmt.Sprintf("the %s pod of configuration %s failed on node %s before its check reported: %s%s",
 				kmspreflight.PodName, hash, node, podFailure(pod.Status), correct))
 		}
-		reported := encryptioncontrollers.FindPodCondition(pod.Status.Conditions, encryptioncontrollers.KMSPreflightResultPodCondition) != nil
-		if started := podStarted(pod); !reported && !started.IsZero() && now.Sub(started) > PreflightStartupTimeout {
+		if started := podStarted(pod); checked == nil && !started.IsZero() && now.Sub(started) > PreflightStartupTimeout {
 			return failed(ReasonPreflightPodNotStarting, fmt.Sprintf("the %s pod of configuration %s on node %s has not reported after %s: %s%s",
 				kmspreflight.PodName, hash, node, PreflightStartupTimeout, podWaiting(pod.Status), correct))
 		}
