@@ -11,6 +11,7 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/types"
@@ -226,13 +227,12 @@ func rolledOutAndProven(ctx context.Context, env *Env, res *Result, kube kuberne
 	l := env.Lab
 	var keyID string
 	if err := poll(ctx, 500*time.Millisecond, storyTimeout, func() bool {
-		list, err := kube.CoreV1().Secrets("openshift-config-managed").List(ctx, metav1.ListOptions{
-			LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + lab.TargetNamespace})
+		keySecrets, err := operandKeySecrets(ctx, kube)
 		if err != nil {
 			return false
 		}
-		for i := range list.Items {
-			if k, err := secrets.ToKeyState(&list.Items[i]); err == nil && k.KMS != nil && k.KMS.Plugin.Vault == wanted.KMS.Vault {
+		for _, s := range keySecrets {
+			if k, err := secrets.ToKeyState(s); err == nil && k.KMS != nil && k.KMS.Plugin.Vault == wanted.KMS.Vault {
 				keyID = k.Key.Name
 				return true
 			}
@@ -390,15 +390,19 @@ func misconfiguredKMSRefused(ctx context.Context, env *Env, res *Result, kube ku
 	return nil
 }
 
+// operandKeySecrets are library-go's key secrets of the operand.
+func operandKeySecrets(ctx context.Context, kube kubernetes.Interface) ([]*corev1.Secret, error) {
+	return secrets.ListKeySecrets(ctx, kube.CoreV1(), metav1.ListOptions{LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + lab.TargetNamespace})
+}
+
 // keySecretNames are the names of library-go's key secrets of the operand, sorted.
 func keySecretNames(ctx context.Context, kube kubernetes.Interface) ([]string, error) {
-	list, err := kube.CoreV1().Secrets("openshift-config-managed").List(ctx, metav1.ListOptions{
-		LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + lab.TargetNamespace})
+	keySecrets, err := operandKeySecrets(ctx, kube)
 	if err != nil {
 		return nil, err
 	}
 	var names []string
-	for _, s := range list.Items {
+	for _, s := range keySecrets {
 		names = append(names, s.Name)
 	}
 	slices.Sort(names)
