@@ -16,6 +16,10 @@ const LabKMSEncryption = "lab/kms-encryption.yaml"
 // list, delete and unsafe-delete-ignore-read-errors on the resources OpenShift encrypts.
 const RecoveryClusterRole = "rbac/kmsguard-recovery-clusterrole.yaml"
 
+// CachesRole is the path of the Role, in the operator's namespace, that lets kmsguard delete its own caches the
+// apiserver cannot read (kmsguard.CacheConfigMapNames) with unsafe-delete-ignore-read-errors, by name.
+const CachesRole = "rbac/kmsguard-caches-role.yaml"
+
 // PrometheusRule is the path of kmsguard's alerting rules, a monitoring.coreos.com/v1 PrometheusRule for the
 // namespace openshift-kube-apiserver-operator: one alert per KMS failure kmsguard's metrics show, each linking
 // the runbook of the condition reason the operator shows in the same situation.

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kmsguard/kmsguard/pkg/kmsguard"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 )
 
@@ -42,5 +43,29 @@ func TestRecoveryClusterRole(t *testing.T) {
 		if !granted[gr.Group].Has(gr.Resource) {
 			t.Errorf("%s is not granted", gr)
 		}
+	}
+}
+
+// TestCachesRole: the Role names exactly kmsguard's caches, and grants the unsafe delete on nothing else.
+func TestCachesRole(t *testing.T) {
+	role := &rbacv1.Role{}
+	if err := yaml.UnmarshalStrict(MustAsset(CachesRole), role); err != nil {
+		t.Fatal(err)
+	}
+	if role.Kind != "Role" || role.APIVersion != rbacv1.SchemeGroupVersion.String() || role.Name == "" || role.Namespace == "" {
+		t.Fatalf("not a named, namespaced rbac/v1 Role: %+v %+v", role.TypeMeta, role.ObjectMeta)
+	}
+	if len(role.Rules) != 1 {
+		t.Fatalf("%d rules, want the one for the caches", len(role.Rules))
+	}
+	rule := role.Rules[0]
+	if !sets.New(rule.APIGroups...).Equal(sets.New("")) || !sets.New(rule.Resources...).Equal(sets.New("configmaps")) {
+		t.Errorf("rule %+v, want core configmaps only", rule)
+	}
+	if got, want := sets.New(rule.ResourceNames...), sets.New(kmsguard.CacheConfigMapNames...); !got.Equal(want) {
+		t.Errorf("resourceNames %v, want kmsguard's caches %v", sets.List(got), sets.List(want))
+	}
+	if !sets.New(rule.Verbs...).Has("unsafe-delete-ignore-read-errors") || sets.New(rule.Verbs...).Has("*") {
+		t.Errorf("verbs %v, want the unsafe delete and no wildcard", rule.Verbs)
 	}
 }

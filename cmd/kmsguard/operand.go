@@ -61,7 +61,7 @@ var operands = map[string]operand{
 // the freshness bound of reportInterval (4 intervals, kmsstate's default MaxStateAge); else an
 // *kmsstate.UnhealthyError: StateNotEvaluated when nothing is published, StateStale when it is too old.
 func publishedState(ctx context.Context, kube kubernetes.Interface, operator string, reportInterval time.Duration, now time.Time) (kmsstate.State, error) {
-	store := kmsstate.ConfigMapMemory{Client: kube.CoreV1(), Namespace: operands[operator].operatorNamespace, Name: kmsstate.DefaultConfigMapName}
+	store := kmsstate.ConfigMapPublisher{Client: kube.CoreV1(), Namespace: operands[operator].operatorNamespace, Name: kmsstate.DefaultConfigMapName}
 	state, ok, err := store.ReadPublished(ctx)
 	if err != nil {
 		return kmsstate.State{}, err

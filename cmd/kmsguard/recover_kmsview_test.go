@@ -49,7 +49,7 @@ func TestOperatorKMSView(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			kube := kubefake.NewClientset()
 			if s.published != nil {
-				store := kmsstate.ConfigMapMemory{Client: kube.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: kmsstate.DefaultConfigMapName}
+				store := kmsstate.ConfigMapPublisher{Client: kube.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: kmsstate.DefaultConfigMapName}
 				if err := store.Publish(context.Background(), *s.published); err != nil {
 					t.Fatal(err)
 				}

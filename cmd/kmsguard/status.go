@@ -115,7 +115,7 @@ func (o *statusOptions) collect(ctx context.Context, kube kubernetes.Interface, 
 	if err != nil {
 		return nil, fmt.Errorf("reading the %s operator resource: %w", o.operator, err)
 	}
-	store := kmsstate.ConfigMapMemory{Client: kube.CoreV1(), Namespace: operand.operatorNamespace, Name: kmsstate.DefaultConfigMapName}
+	store := kmsstate.ConfigMapPublisher{Client: kube.CoreV1(), Namespace: operand.operatorNamespace, Name: kmsstate.DefaultConfigMapName}
 	state, published, err := store.ReadPublished(ctx)
 	if err != nil {
 		return nil, err

@@ -5,12 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
+
+	"github.com/openshift/library-go/pkg/operator/events"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	clocktesting "k8s.io/utils/clock/testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
+
+	"github.com/kmsguard/kmsguard/internal/apiservertest"
 )
 
 func TestUpdate(t *testing.T) {
@@ -47,7 +54,7 @@ func TestUpdate(t *testing.T) {
 					return true, nil, s.failErr
 				})
 			}
-			err := Update(context.Background(), kube.CoreV1(), namespace, name, func(data map[string]string) { data["state.json"] = "new" })
+			err := Update(context.Background(), kube.CoreV1(), namespace, name, nil, func(data map[string]string) { data["state.json"] = "new" })
 			if s.wantErr == nil && err != nil || s.wantErr != nil && !errors.Is(err, s.wantErr) {
 				t.Fatalf("Update = %v, want %v", err, s.wantErr)
 			}
@@ -65,4 +72,59 @@ func TestUpdate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestUpdateStartsOverAnUnreadableCache: the KEK a cache was written under is destroyed. With the apiserver's
+// AllowUnsafeMalformedObjectDeletion gate the cache is deleted with the unsafe delete, an event says so, and it is
+// written afresh; without the gate (a LIST says no more than a GET) nothing is deleted and the error is returned.
+func TestUpdateStartsOverAnUnreadableCache(t *testing.T) {
+	const namespace, name = "openshift-kube-apiserver-operator", "kmsguard-kms-state"
+	existing := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}, Data: map[string]string{"other": "lost with the key"}}
+
+	t.Run("unsafe deletion allowed", func(t *testing.T) {
+		kube := fake.NewClientset(existing.DeepCopy())
+		apiservertest.Undecryptable(kube, "configmaps", namespace+"/"+name)
+		recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakeClock(time.Now()))
+		if err := Update(t.Context(), kube.CoreV1(), namespace, name, recorder, func(data map[string]string) { data["state.json"] = "new" }); err != nil {
+			t.Fatal(err)
+		}
+		cm, err := kube.CoreV1().ConfigMaps(namespace).Get(t.Context(), name, metav1.GetOptions{})
+		if err != nil || fmt.Sprint(cm.Data) != fmt.Sprint(map[string]string{"state.json": "new"}) {
+			t.Fatalf("configmap %v (%v), want only the new data", cm, err)
+		}
+		if got := recorder.Events(); len(got) != 1 || got[0].Reason != EventCacheDeleted {
+			t.Errorf("events %v, want one %s", got, EventCacheDeleted)
+		}
+	})
+
+	t.Run("another ConfigMap is unreadable, and this one's GET fails for another reason", func(t *testing.T) {
+		kube := fake.NewClientset(existing.DeepCopy())
+		apiservertest.Undecryptable(kube, "configmaps", namespace+"/someone-elses")
+		kube.PrependReactor("get", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
+			return true, nil, apierrors.NewInternalError(errors.New("etcdserver: request timed out"))
+		})
+		err := Update(t.Context(), kube.CoreV1(), namespace, name, nil, func(data map[string]string) { data["state.json"] = "new" })
+		if !apierrors.IsInternalError(err) {
+			t.Fatalf("Update = %v, want the apiserver's internal error", err)
+		}
+		for _, a := range kube.Actions() {
+			if a.GetVerb() == "delete" {
+				t.Errorf("deleted a readable cache: %v", a)
+			}
+		}
+	})
+
+	t.Run("without the feature gate", func(t *testing.T) {
+		kube := fake.NewClientset(existing.DeepCopy())
+		apiservertest.FailEncrypted(kube, "configmaps")
+		err := Update(t.Context(), kube.CoreV1(), namespace, name, nil, func(data map[string]string) { data["state.json"] = "new" })
+		if !apierrors.IsInternalError(err) {
+			t.Fatalf("Update = %v, want the apiserver's internal error", err)
+		}
+		for _, a := range kube.Actions() {
+			if a.GetVerb() == "delete" {
+				t.Errorf("deleted without a StorageReadError: %v", a)
+			}
+		}
+	})
 }

@@ -11,6 +11,7 @@
 //			InstanceName:         "kube-apiserver",
 //			OperandNamespace:     operatorclient.TargetNamespace,
 //			OperatorNamespace:    operatorclient.OperatorNamespace,
+//			OperatorResource:     operatorstate.KubeAPIServer(operatorV1Client.OperatorV1().KubeAPIServers()),
 //			EncryptedResources:   encryptedResources,
 //			KMSEncryptionEnabled: featureGates.Enabled(features.FeatureGateKMSEncryption),
 //			KubeClient:           kubeClient,
@@ -58,6 +59,11 @@
 //	kmsmigration migrator      Migration (Migrator replaces)       KMSMigrationProgressing, KMSMigrationDegraded
 //	census of etcd             Etcd                                KMSEncryptionVerified
 //	lost-key recovery          Etcd with Dynamic and Discovery     KMSRecoveryDegraded
+//
+// What must outlive a KMS fault (the rollback's holds, kmsstate's KEK id memory, finished migrations, the recovery
+// record) is kept on OperatorResource, which the KMS never encrypts; kmsguard's ConfigMaps in OperatorNamespace
+// are caches (CacheConfigMapNames), started over when they cannot be read. Bind bindata.CachesRole so that
+// kmsguard can delete one the apiserver cannot read.
 //
 // Without Etcd the gate judges dropped read keys by library-go's migration annotations
 // (kmsprecondition.KeySecretMigrations), and its conditions say so.

@@ -14,6 +14,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/resourcesynccontroller"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsguard"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
 // Example wires kmsguard into kube-apiserver-operator's starter: the clients and informers below are fakes standing
@@ -38,7 +40,8 @@ func Example() {
 		&operatorv1.StaticPodOperatorSpec{OperatorSpec: operatorv1.OperatorSpec{ManagementState: operatorv1.Managed}},
 		&operatorv1.StaticPodOperatorStatus{}, nil, nil)
 	recorder := events.NewInMemoryRecorder("kube-apiserver-operator", clock.RealClock{})
-	statusProvider := encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset().OperatorV1().KubeAPIServers())
+	operatorConfigClient := operatorfake.NewClientset(&operatorv1.KubeAPIServer{ObjectMeta: metav1.ObjectMeta{Name: "cluster"}})
+	statusProvider := encryptionstatus.NewKubeAPIServer(operatorConfigClient.OperatorV1().KubeAPIServers())
 	podDeployer, _ := deployer.NewRevisionLabelPodDeployer("revision", operandNamespace, kubeInformers, kubeClient.CoreV1(), kubeClient.CoreV1(),
 		deployer.StaticPodNodeProvider{OperatorClient: operatorClient})
 	// kube-apiserver-operator's is migrators.NewKubeStorageVersionMigrator.
@@ -48,9 +51,12 @@ func Example() {
 
 	guard, err := kmsguard.NewStaticPodControllers(kmsguard.StaticPodOptions{
 		Options: kmsguard.Options{
-			InstanceName:       "kube-apiserver",
-			OperandNamespace:   operandNamespace,
-			OperatorNamespace:  operatorNamespace,
+			InstanceName:      "kube-apiserver",
+			OperandNamespace:  operandNamespace,
+			OperatorNamespace: operatorNamespace,
+			// What must outlive a KMS fault (rollback holds, the KEK id memory, finished migrations, the recovery
+			// record) is kept on the operator resource, which the KMS never encrypts.
+			OperatorResource:   operatorstate.KubeAPIServer(operatorConfigClient.OperatorV1().KubeAPIServers()),
 			EncryptedResources: encrypted,
 			// featureGates.Enabled(features.FeatureGateKMSEncryption)
 			KMSEncryptionEnabled: true,

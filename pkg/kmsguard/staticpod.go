@@ -38,13 +38,17 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
-// The ConfigMaps in the operator namespace that hold kmsguard's own state.
-const (
-	RollbackConfigMapName  = "kmsguard-rollback"
-	MigrationConfigMapName = "kmsguard-migration"
-)
+// MigrationConfigMapName is the ConfigMap in the operator namespace that caches the migrations' progress. It is
+// only a cache: what must outlive a KMS fault is on Options.OperatorResource.
+const MigrationConfigMapName = "kmsguard-migration"
+
+// CacheConfigMapNames are kmsguard's caches, ConfigMaps in Options.OperatorNamespace. The KMS encrypts them; one the
+// apiserver cannot read is deleted by kmsguard without a consent and started over, which needs the Role
+// bindata.CachesRole (unsafe-delete-ignore-read-errors on these names).
+var CacheConfigMapNames = []string{kmsstate.DefaultConfigMapName, MigrationConfigMapName, kmsrecovery.ConfigMapName}
 
 // Options are what every operator's starter already has, whatever runs its operand. Migration, Etcd, APIServers,
 // UnverifiedKMSReadKeys and Intervals are optional; exactly one of Preflight and StubPreflight is required; every
@@ -56,8 +60,12 @@ type Options struct {
 	// OperandNamespace is the operand's namespace, library-go's encryption component ("openshift-kube-apiserver"):
 	// its encryption-config and encryption-config-<revision> secrets, its pods.
 	OperandNamespace string
-	// OperatorNamespace holds kmsguard's own state ConfigMaps ("openshift-kube-apiserver-operator").
+	// OperatorNamespace holds kmsguard's caches, ConfigMaps ("openshift-kube-apiserver-operator").
 	OperatorNamespace string
+	// OperatorResource is where kmsguard keeps what must outlive a KMS fault (the rollback's holds, the KEK id
+	// memory): annotations of the operator resource, which the KMS never encrypts
+	// (operatorstate.KubeAPIServer(operatorClient.OperatorV1().KubeAPIServers())).
+	OperatorResource operatorstate.Resource
 	// EncryptedResources are what the operator passes to encryption.StaticEncryptionProvider.
 	EncryptedResources []schema.GroupResource
 	// KMSEncryptionEnabled is the operator's KMSEncryption feature gate. False starts nothing (see the package
@@ -320,9 +328,7 @@ type topology struct {
 // build builds the controllers of an operator whose feature gate is on.
 func build(opts Options, t topology) (*Controllers, error) {
 	kube := opts.KubeClient.CoreV1()
-	operatorNamespaceConfigMaps := opts.KubeInformers.InformersFor(opts.OperatorNamespace).Core().V1().ConfigMaps().Informer()
 	configs := revisions.Secrets(kube, opts.OperandNamespace, t.operator)
-	memory := kmsstate.ConfigMapMemory{Client: kube, Namespace: opts.OperatorNamespace, Name: kmsstate.DefaultConfigMapName}
 	keySecrets := opts.KubeInformers.InformersFor(kmsprecondition.KeySecretsNamespace).Core().V1().Secrets().Lister()
 	c := &Controllers{Deployer: opts.Deployer, Migrator: opts.Migrator}
 	unverifiedKeys, err := c.addPreflight(opts, t)
@@ -335,7 +341,7 @@ func build(opts Options, t topology) (*Controllers, error) {
 	keys := configKeys{configs: configs, synced: synced}
 	var holds *kmsrollback.HoldStore
 	if t.rollout != nil {
-		holds = kmsrollback.NewHoldStore(kube, opts.OperatorNamespace, RollbackConfigMapName)
+		holds = kmsrollback.NewHoldStore(opts.OperatorResource)
 		keys.holds = holds
 	}
 
@@ -352,8 +358,9 @@ func build(opts Options, t topology) (*Controllers, error) {
 		Running:        running,
 		APIServers:     opts.APIServers,
 		Recorder:       opts.Recorder.WithComponentSuffix("kms-state"),
-		Memory:         memory,
-		Publisher:      memory,
+		Memory:         kmsstate.NewAnnotationMemory(opts.OperatorResource),
+		Publisher: kmsstate.ConfigMapPublisher{Client: kube, Namespace: opts.OperatorNamespace, Name: kmsstate.DefaultConfigMapName,
+			Recorder: opts.Recorder.WithComponentSuffix("kms-state")},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kmsstate: %w", err)
@@ -362,7 +369,7 @@ func build(opts Options, t topology) (*Controllers, error) {
 	c.runners = append(c.runners, kmsState)
 
 	if holds != nil {
-		c.Deployer = kmsrollback.NewHoldingDeployer(opts.Deployer, holds, operatorNamespaceConfigMaps)
+		c.Deployer = kmsrollback.NewHoldingDeployer(opts.Deployer, holds)
 	}
 	if opts.Migration != nil {
 		if err := c.addMigration(opts, t.operator); err != nil {
@@ -488,11 +495,14 @@ func alwaysSucceedPreflight() (encryptioncontrollers.KMSPreflightDeployer, encry
 // the controller that publishes its progress and migrates again after a KEK rotation.
 func (c *Controllers) addMigration(opts Options, operator v1helpers.OperatorClient) error {
 	migrator, err := kmsmigration.New(kmsmigration.Options{
-		Dynamic:     opts.Migration.Dynamic,
-		Mapper:      opts.Migration.Mapper,
-		Component:   opts.InstanceName,
-		Checkpoints: kmsmigration.ConfigMapCheckpoints{Client: opts.KubeClient.CoreV1(), Namespace: opts.OperatorNamespace, Name: MigrationConfigMapName},
-		KMS:         c.KMSState,
+		Dynamic:   opts.Migration.Dynamic,
+		Mapper:    opts.Migration.Mapper,
+		Component: opts.InstanceName,
+		Checkpoints: kmsmigration.NewDurableFinish(opts.OperatorResource, kmsmigration.ConfigMapCheckpoints{
+			Client: opts.KubeClient.CoreV1(), Namespace: opts.OperatorNamespace, Name: MigrationConfigMapName,
+			Recorder: opts.Recorder.WithComponentSuffix("kms-migration"),
+		}),
+		KMS: c.KMSState,
 	})
 	if err != nil {
 		return fmt.Errorf("kmsmigration: %w", err)
@@ -550,6 +560,8 @@ func (c *Controllers) addEtcd(opts Options, operator v1helpers.OperatorClient, c
 		KMS:            kmsrecovery.KMSStateView(c.KMSState),
 		ConfigMaps:     opts.KubeClient.CoreV1(),
 		Namespace:      opts.OperatorNamespace,
+		Record:         kmsrecovery.NewRecordStore(opts.OperatorResource),
+		Caches:         CacheConfigMapNames,
 		Recorder:       opts.Recorder.WithComponentSuffix("kms-recovery"),
 		Interval:       opts.Intervals.Recovery,
 	})
@@ -579,6 +591,7 @@ func (o Options) missing() []string {
 		"InstanceName":       o.InstanceName == "",
 		"OperandNamespace":   o.OperandNamespace == "",
 		"OperatorNamespace":  o.OperatorNamespace == "",
+		"OperatorResource":   o.OperatorResource == nil,
 		"EncryptedResources": len(o.EncryptedResources) == 0,
 		"KubeClient":         o.KubeClient == nil,
 		"KubeInformers":      o.KubeInformers == nil,

@@ -39,6 +39,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
 const (
@@ -73,6 +74,7 @@ func newFixture(t *testing.T, status *operatorv1.StaticPodOperatorStatus, object
 			KubeInformers:        v1helpers.NewKubeInformersForNamespaces(kube, operandNamespace, operatorNamespace, kmsprecondition.KeySecretsNamespace),
 			APIServerInformer:    configInformers.Config().V1().APIServers(),
 			StatusProvider:       encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset().OperatorV1().KubeAPIServers()),
+			OperatorResource:     operatorstate.NewFakeResource(),
 			Deployer:             operatorDeployer{},
 			Migrator:             operatorMigrator{},
 			Recorder:             events.NewInMemoryRecorder("kube-apiserver-operator", clocktesting.NewFakePassiveClock(metav1.Now().Time)),
@@ -88,7 +90,7 @@ func TestNewStaticPodControllersNamesMissingOptions(t *testing.T) {
 	if err == nil {
 		t.Fatal("want an error for empty options")
 	}
-	for _, name := range []string{"InstanceName", "OperandNamespace", "OperatorNamespace", "EncryptedResources", "OperatorClient",
+	for _, name := range []string{"InstanceName", "OperandNamespace", "OperatorNamespace", "OperatorResource", "EncryptedResources", "OperatorClient",
 		"KubeClient", "KubeInformers", "APIServerInformer", "StatusProvider", "Deployer", "Migrator", "Recorder", "OperandPodSelector",
 		"Migration.Dynamic and Migration.Mapper", "Etcd.KV", "Preflight (or StubPreflight)"} {
 		if !strings.Contains(err.Error(), name) {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/openshift/library-go/pkg/operator/events"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -105,10 +106,16 @@ type CheckpointStore interface {
 // operator's namespace survives operator restarts and leader changes, and
 // admins can read it with oc. A checkpoint is a few hundred bytes plus the
 // listed keys, so hundreds of resources fit in the 1 MiB limit.
+//
+// It is a cache: the KMS encrypts it. When it cannot be read a migration starts over (Migrator.Ensure), and one the
+// apiserver cannot read at all (a StorageReadError) is deleted and written afresh (configmapdata), with a
+// KMSGuardCacheDeleted event when Recorder is set. Wrap it in DurableFinish so that finished migrations are not
+// forgotten with it.
 type ConfigMapCheckpoints struct {
 	Client    corev1client.ConfigMapsGetter
 	Namespace string
 	Name      string
+	Recorder  events.Recorder
 }
 
 var _ CheckpointStore = ConfigMapCheckpoints{}
@@ -148,7 +155,7 @@ func (s ConfigMapCheckpoints) Delete(ctx context.Context, gr schema.GroupResourc
 // so that checkpoints of different resources, saved concurrently, never
 // overwrite each other.
 func (s ConfigMapCheckpoints) update(ctx context.Context, change func(map[string]string)) error {
-	if err := configmapdata.Update(ctx, s.Client, s.Namespace, s.Name, change); err != nil {
+	if err := configmapdata.Update(ctx, s.Client, s.Namespace, s.Name, s.Recorder, change); err != nil {
 		return fmt.Errorf("writing migration checkpoints %s/%s: %w", s.Namespace, s.Name, err)
 	}
 	return nil

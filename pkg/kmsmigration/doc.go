@@ -31,13 +31,15 @@
 //     and for Options.ErrorPause once Options.ErrorThreshold transient errors
 //     fall within Options.ErrorWindow; it resumes by itself and never spins:
 //     one health read per Options.HealthInterval while paused;
-//   - checkpoints (Options.Checkpoints, e.g. ConfigMapCheckpoints) the counts
+//   - checkpoints (Options.Checkpoints, e.g. DurableFinish over ConfigMapCheckpoints) the counts
 //     of exactly the objects before its continue token, every
 //     Options.CheckpointInterval, when stopped and when finished; after an
 //     operator restart EnsureMigration resumes from the token, or reports the
-//     finished result without running again. Checkpoints are a cache: one
+//     finished result without running again. Progress is a cache: one
 //     that cannot be read or written (the failing KMS may encrypt its
-//     ConfigMap) costs work redone, never a migration refused;
+//     ConfigMap) costs work redone, never a migration refused; DurableFinish
+//     keeps the finished results on the operator resource, out of the KMS's
+//     reach, so that a restart never runs a finished migration again;
 //   - reports undecryptable objects by key (never retried, never blocking the
 //     rest of the resource). They make the result an *UndecryptableError:
 //     library-go then does not record the resource as migrated, so the old

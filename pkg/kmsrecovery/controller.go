@@ -13,6 +13,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/management"
 	"github.com/openshift/library-go/pkg/operator/resource/resourceapply"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/dynamic"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
@@ -20,6 +21,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/internal/conditions"
+	"github.com/kmsguard/kmsguard/internal/configmapdata"
 	"github.com/kmsguard/kmsguard/internal/required"
 )
 
@@ -42,10 +44,17 @@ type Options struct {
 	// KMS is what the plugins say now (KMSStateView of the operator's kmsstate controller). Without it a consent
 	// is refused (KMSUnhealthy): nothing tells a lost key from an outage.
 	KMS KMSView
-	// ConfigMaps and Namespace say where the ConfigMap ConfigMapName goes (the operator's namespace).
+	// ConfigMaps and Namespace say where the ConfigMap ConfigMapName goes (the operator's namespace). It is the
+	// whole list, and a cache: the KMS encrypts it.
 	ConfigMaps corev1client.ConfigMapsGetter
 	Namespace  string
-	Recorder   events.Recorder
+	// Record keeps the counts, the consent ids and the last deletion out of the KMS's reach (NewRecordStore on the
+	// operator resource).
+	Record *RecordStore
+	// Caches are the names of kmsguard's own caches, ConfigMaps in Namespace (kmsguard.CacheConfigMapNames). They
+	// hold no user data: one found undecryptable is deleted without a consent, and its owner starts it over.
+	Caches   []string
+	Recorder events.Recorder
 	// Interval between scans; DefaultInterval when zero. A change of the consent scans at once.
 	Interval time.Duration
 	Clock    clock.PassiveClock
@@ -71,6 +80,8 @@ type Controller struct {
 	deletion        *DeletionReport
 	deletionConsent string
 	recreated       sets.Set[ObjectRef]
+	// recorded is the Record last stored (or read back), nil until one is known.
+	recorded *Record
 }
 
 // NewController builds the controller; run it with Run(ctx, 1) as any library-go controller. instanceName is
@@ -109,7 +120,7 @@ func NewController(instanceName string, opts Options) (*Controller, error) {
 func (o Options) validate() error {
 	return required.Options("recovery", map[string]bool{
 		"OperatorClient": o.OperatorClient == nil, "Dynamic": o.Dynamic == nil, "Resources": len(o.Resources) == 0,
-		"ConfigMaps": o.ConfigMaps == nil, "Namespace": o.Namespace == "", "Recorder": o.Recorder == nil,
+		"ConfigMaps": o.ConfigMaps == nil, "Namespace": o.Namespace == "", "Record": o.Record == nil, "Recorder": o.Recorder == nil,
 	})
 }
 
@@ -160,6 +171,9 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		return err
 	}
 	c.lastScan, c.lastConsent, c.lastManaged = now, consent, managed
+	if managed {
+		findings = c.clearCaches(ctx, syncCtx.Recorder(), findings)
+	}
 
 	consented, consentErr := CheckConsent(ctx, findings, consent, c.options.KMS)
 	if !managed && consentErr == nil && len(consented.Objects) > 0 {
@@ -174,7 +188,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		// The record first: a scan that fails next must not lose what was deleted. A record that cannot be
 		// written (the KMS it is encrypted with is the one that failed) does not stop the condition, which
 		// reports the deletion too, nor the events, one per deleted object.
-		deletionRecordErr := c.writeReport(ctx, syncCtx, findings.Without(deletedRefs(report)))
+		deletionRecordErr := errors.Join(c.writeRecord(ctx, findings.Without(deletedRefs(report)), now), c.writeReport(ctx, syncCtx, findings.Without(deletedRefs(report))))
 		// What is left, and proof that the LIST works again.
 		if findings, err = c.scan(ctx); err != nil {
 			// Scan again on the factory's retry, not an Interval later.
@@ -199,13 +213,67 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		cond = &result
 		return nil
 	}
-	// The condition does not depend on the record: it is applied whether the record is written or not.
+	// The condition depends on neither the Record nor the ConfigMap: it is applied whether they are written or not.
+	lastingErr := c.writeRecord(ctx, findings, now)
 	recordErr := c.writeReport(ctx, syncCtx, findings)
 	result := c.condition(findings, consent, consentErr, c.deletion, deletedNow, c.recreated.Len(), recordErr)
 	cond = &result
 	if recordErr != nil {
-		return fmt.Errorf("writing %s: %w", c.configMapRef(), recordErr)
+		return errors.Join(lastingErr, fmt.Errorf("writing %s: %w", c.configMapRef(), recordErr))
 	}
+	return lastingErr
+}
+
+// clearCaches deletes the undecryptable objects among findings that are kmsguard's own caches, and returns the
+// findings without those it deleted. No consent is asked and the KMS is not consulted: a cache holds nothing that
+// is not computed again, and during a mere outage deleting it loses only work.
+func (c *Controller) clearCaches(ctx context.Context, recorder events.Recorder, findings *Findings) *Findings {
+	caches := sets.New(c.options.Caches...)
+	cleared := sets.New[ObjectRef]()
+	for _, o := range findings.Objects() {
+		if o.Resource != (schema.GroupResource{Resource: "configmaps"}) || o.Namespace != c.options.Namespace || !caches.Has(o.Name) {
+			continue
+		}
+		why := fmt.Errorf("etcd key %s is stored under key %s", o.EtcdKey, o.ConsentID)
+		if err := configmapdata.DeleteUnreadable(ctx, c.options.ConfigMaps, o.Namespace, o.Name, recorder, why); err != nil {
+			klog.Warningf("%s: %v", c.name, err)
+			continue
+		}
+		cleared.Insert(o.ObjectRef)
+	}
+	if cleared.Len() == 0 {
+		return findings
+	}
+	return findings.Without(cleared)
+}
+
+// writeRecord stores the Record of findings and the last deletion when it changed. A deletion run by an earlier
+// process stays in it until this one runs its own; nothing is stored while there is nothing to record.
+func (c *Controller) writeRecord(ctx context.Context, findings *Findings, now time.Time) error {
+	noneStored := false
+	if c.recorded == nil {
+		stored, found, err := c.options.Record.Load(ctx)
+		switch {
+		case err != nil:
+			klog.Warningf("%s: the recovery record cannot be read, writing it afresh: %v", c.name, err)
+		case found:
+			c.recorded = &stored
+		default:
+			noneStored = true
+		}
+	}
+	record := recordOf(findings, c.deletion, now)
+	if c.deletion == nil && c.recorded != nil {
+		record.LastDeletion = c.recorded.LastDeletion
+	}
+	nothing := record.Undecryptable == 0 && record.LastDeletion == nil
+	if noneStored && nothing || c.recorded != nil && sameRecord(*c.recorded, record) {
+		return nil
+	}
+	if err := c.options.Record.Save(ctx, record); err != nil {
+		return fmt.Errorf("writing the recovery record: %w", err)
+	}
+	c.recorded = &record
 	return nil
 }
 
@@ -220,6 +288,14 @@ func (c *Controller) writeReport(ctx context.Context, syncCtx factory.SyncContex
 		return err
 	}
 	_, _, err = resourceapply.ApplyConfigMap(ctx, c.options.ConfigMaps, syncCtx.Recorder(), cm)
+	if err != nil && configmapdata.Unreadable(ctx, c.options.ConfigMaps, cm.Namespace, cm.Name, err) {
+		// The record itself was written under the lost key. It is a list of what scans find again and holds no
+		// user data: it is deleted without a consent and written afresh.
+		if err := configmapdata.DeleteUnreadable(ctx, c.options.ConfigMaps, cm.Namespace, cm.Name, syncCtx.Recorder(), err); err != nil {
+			return err
+		}
+		_, _, err = resourceapply.ApplyConfigMap(ctx, c.options.ConfigMaps, syncCtx.Recorder(), cm)
+	}
 	return err
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,15 +14,20 @@ import (
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 	clocktesting "k8s.io/utils/clock/testing"
+	"k8s.io/utils/ptr"
 
+	"github.com/kmsguard/kmsguard/internal/apiservertest"
+	"github.com/kmsguard/kmsguard/internal/configmapdata"
 	"github.com/kmsguard/kmsguard/internal/recoverytest"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
 const operatorNamespace = "openshift-kube-apiserver-operator"
@@ -41,6 +47,8 @@ type controllerEnv struct {
 	recorder events.InMemoryRecorder
 	clock    *clocktesting.FakePassiveClock
 	ctrl     *kmsrecovery.Controller
+	// resource is the operator resource the Record is kept on.
+	resource *operatorstate.FakeResource
 }
 
 // healthyKMS is kmsstate's view of a healthy cluster whose plugins serve liveKey.
@@ -58,6 +66,7 @@ func newControllerEnvWith(t *testing.T, cluster *recoverytest.Cluster, consent s
 		kube:     kubefake.NewClientset(),
 		operator: v1helpers.NewFakeOperatorClient(consentSpec(consent), &operatorv1.OperatorStatus{}, nil),
 		clock:    clocktesting.NewFakePassiveClock(t0),
+		resource: operatorstate.NewFakeResource(),
 	}
 	e.recorder = events.NewInMemoryRecorder("test", e.clock)
 	var err error
@@ -69,6 +78,8 @@ func newControllerEnvWith(t *testing.T, cluster *recoverytest.Cluster, consent s
 		KMS:            kms,
 		ConfigMaps:     e.kube.CoreV1(),
 		Namespace:      operatorNamespace,
+		Record:         kmsrecovery.NewRecordStore(e.resource),
+		Caches:         []string{"kmsguard-kms-state"},
 		Recorder:       e.recorder,
 		Clock:          e.clock,
 	})
@@ -428,6 +439,17 @@ func TestControllerReportsWithoutItsRecord(t *testing.T) {
 			if writes == 0 {
 				t.Fatal("the controller never tried to write its record")
 			}
+			// What lasts is on the operator resource, out of the KMS's reach.
+			record, found, err := kmsrecovery.NewRecordStore(env.resource).Load(context.Background())
+			if err != nil || !found {
+				t.Fatalf("the Record was not kept while the ConfigMap could not be written: %v", err)
+			}
+			if tc.wantDeleted == 0 && (record.Undecryptable != 3 || len(record.ConsentIDs) != 1 || record.ConsentIDs[0] != (kmsrecovery.ConsentCount{ConsentID: "kms:" + lostKey, Count: 3})) {
+				t.Errorf("Record %+v, want 3 objects under %s", record, lostKey)
+			}
+			if tc.wantDeleted > 0 && (record.Undecryptable != 0 || record.LastDeletion == nil || record.LastDeletion.Deleted != tc.wantDeleted || record.LastDeletion.ConsentID != "kms:"+lostKey) {
+				t.Errorf("Record %+v, want none left and %d deleted under %s", record, tc.wantDeleted, lostKey)
+			}
 
 			failing = false
 			env.sync(t)
@@ -441,6 +463,105 @@ func TestControllerReportsWithoutItsRecord(t *testing.T) {
 				t.Errorf("the retry deleted more: %d in all, want %d", got, tc.wantDeleted)
 			}
 		})
+	}
+}
+
+// TestControllerStartsOverItsUnreadableList: the KEK that encrypted the ConfigMap with the full list was
+// destroyed with the user's objects. The ConfigMap holds no user data: the controller deletes it without a
+// consent (KEP-3926's unsafe delete, an event says so) and writes it afresh, while the user's objects wait for the
+// admin's consent. The Record lists them meanwhile, and a restarted controller keeps the last deletion in it.
+func TestControllerStartsOverItsUnreadableList(t *testing.T) {
+	cluster := recoverytest.NewCluster()
+	addSecrets(cluster, "app", "lost", 3, lostKey, false)
+	env := newControllerEnv(t, cluster, "")
+	if _, err := env.kube.CoreV1().ConfigMaps(operatorNamespace).Create(context.Background(), &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Namespace: operatorNamespace, Name: kmsrecovery.ConfigMapName},
+		Data:       map[string]string{kmsrecovery.ConfigMapKeySummary: "written under the lost key"},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	apiservertest.Undecryptable(env.kube, "configmaps", operatorNamespace+"/"+kmsrecovery.ConfigMapName)
+
+	env.sync(t)
+	cm := env.configMap(t)
+	if cm == nil || len(cm.objects) != 3 {
+		t.Fatalf("ConfigMap %+v, want it written afresh with the 3 objects", cm)
+	}
+	if got := eventReasons(env.recorder)[configmapdata.EventCacheDeleted]; got != 1 {
+		t.Errorf("%d %s events, want 1", got, configmapdata.EventCacheDeleted)
+	}
+	if got := len(cluster.UnsafeDeleted()); got != 0 {
+		t.Errorf("deleted %d user objects without a consent", got)
+	}
+	if cond := env.condition(t); cond == nil || cond.Reason != string(kmsrecovery.ReasonUndecryptableObjects) || !strings.Contains(cond.Message, lostKey) {
+		t.Errorf("%s: %+v, want UndecryptableObjects naming %s", kmsrecovery.ConditionDegraded, cond, lostKey)
+	}
+
+	// The admin consents and the objects are deleted; a restarted controller finds nothing left, and keeps the
+	// deletion in the Record.
+	_, _, rv, err := env.operator.GetOperatorState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := env.operator.UpdateOperatorSpec(context.Background(), rv, consentSpec(lostKey)); err != nil {
+		t.Fatal(err)
+	}
+	env.sync(t)
+	if got := len(cluster.UnsafeDeleted()); got != 3 {
+		t.Fatalf("deleted %d objects with the consent, want 3", got)
+	}
+	env.ctrl, err = kmsrecovery.NewController("kube-apiserver", kmsrecovery.Options{
+		OperatorClient: env.operator, Dynamic: cluster.Dynamic, Resources: []kmsrecovery.Resource{recoverytest.Secrets, recoverytest.ConfigMaps},
+		Raw: cluster.Raw(), KMS: healthyKMS(), ConfigMaps: env.kube.CoreV1(), Namespace: operatorNamespace,
+		Record: kmsrecovery.NewRecordStore(env.resource), Recorder: env.recorder, Clock: env.clock,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.sync(t)
+	record, _, err := kmsrecovery.NewRecordStore(env.resource).Load(context.Background())
+	if err != nil || record.Undecryptable != 0 || record.LastDeletion == nil || record.LastDeletion.Deleted != 3 {
+		t.Errorf("Record %+v (%v), want nothing left and the 3 deleted", record, err)
+	}
+}
+
+// TestControllerClearsItsCachesWithoutConsent: the lost key took a cache of kmsguard's (the published KMS verdict)
+// with a user's objects. The cache is deleted without a consent, with the unsafe delete and an event, and neither
+// counted nor listed; the user's objects still wait for the admin's consent. An object of the same name elsewhere
+// is the user's, not a cache.
+func TestControllerClearsItsCachesWithoutConsent(t *testing.T) {
+	cluster := recoverytest.NewCluster()
+	addSecrets(cluster, "app", "lost", 3, lostKey, false)
+	cluster.Add(recoverytest.ConfigMaps, operatorNamespace, "kmsguard-kms-state", lostKey, false)
+	cluster.Add(recoverytest.ConfigMaps, "app", "kmsguard-kms-state", lostKey, false)
+	env := newControllerEnv(t, cluster, "")
+	apiservertest.Undecryptable(env.kube, "configmaps", operatorNamespace+"/kmsguard-kms-state")
+
+	env.sync(t)
+	cacheDeletes := 0
+	for _, a := range env.kube.Actions() {
+		if d, ok := a.(clienttesting.DeleteAction); ok && d.GetNamespace() == operatorNamespace && d.GetName() == "kmsguard-kms-state" {
+			if !ptr.Deref(d.GetDeleteOptions().IgnoreStoreReadErrorWithClusterBreakingPotential, false) {
+				t.Errorf("the cache was deleted without ignoreStoreReadErrorWithClusterBreakingPotential")
+			}
+			cacheDeletes++
+		}
+	}
+	if cacheDeletes != 1 {
+		t.Errorf("%d deletes of the cache, want 1", cacheDeletes)
+	}
+	if got := eventReasons(env.recorder)[configmapdata.EventCacheDeleted]; got != 1 {
+		t.Errorf("%d %s events, want 1", got, configmapdata.EventCacheDeleted)
+	}
+	if got := len(cluster.UnsafeDeleted()); got != 0 {
+		t.Errorf("deleted %d user objects without a consent", got)
+	}
+	cond := env.condition(t)
+	if cond == nil || cond.Reason != string(kmsrecovery.ReasonUndecryptableObjects) || !strings.Contains(cond.Message, "4 objects cannot be decrypted") {
+		t.Fatalf("%s: %+v, want the 3 Secrets and the user's ConfigMap, not the cache", kmsrecovery.ConditionDegraded, cond)
+	}
+	if cm := env.configMap(t); cm == nil || len(cm.objects) != 4 || slices.ContainsFunc(cm.objects, func(o kmsrecovery.Object) bool { return o.Namespace == operatorNamespace }) {
+		t.Errorf("listed %+v, want the user's 4 objects only", cm)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/kmsguard/kmsguard/internal/conventionstest"
 	"github.com/kmsguard/kmsguard/internal/recoverytest"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
 // TestNotManagedDeletesNothing: with a consent that would delete, an Unmanaged or Removed operator deletes nothing
@@ -103,11 +104,13 @@ func TestNewControllerValidates(t *testing.T) {
 		Resources:      []kmsrecovery.Resource{recoverytest.Secrets},
 		ConfigMaps:     kubefake.NewClientset().CoreV1(),
 		Namespace:      operatorNamespace,
+		Record:         kmsrecovery.NewRecordStore(operatorstate.NewFakeResource()),
 		Recorder:       events.NewInMemoryRecorder("test", nil),
 	}
 	scenarios := []conventionstest.MissingOptions[kmsrecovery.Options]{
 		{Name: "OperatorClient", Clear: func(o *kmsrecovery.Options) { o.OperatorClient = nil }, Missing: "OperatorClient"},
 		{Name: "Dynamic", Clear: func(o *kmsrecovery.Options) { o.Dynamic = nil }, Missing: "Dynamic"},
+		{Name: "Record", Clear: func(o *kmsrecovery.Options) { o.Record = nil }, Missing: "Record"},
 		{Name: "Resources", Clear: func(o *kmsrecovery.Options) { o.Resources = nil }, Missing: "Resources"},
 		{Name: "ConfigMaps", Clear: func(o *kmsrecovery.Options) { o.ConfigMaps = nil }, Missing: "ConfigMaps"},
 		{Name: "Namespace", Clear: func(o *kmsrecovery.Options) { o.Namespace = "" }, Missing: "Namespace"},

@@ -89,13 +89,20 @@
 // A scan that fails (an apiserver without the feature gate answers a plain 500 naming no object) returns the
 // error and leaves the condition as it was. Messages name at most 20 objects; the ConfigMap
 // kmsguard-undecryptable-objects in Options.Namespace has the whole list (up to about 1,600 objects, then the
-// first ones and a note: the ConfigMap must stay under etcd's 1 MiB) and the last deletion report. The
-// controller writes the ConfigMap only while there is something to report and never deletes it: it is the
-// record of what was lost. After a deletion it is written before the scan that follows, so that a failing scan
-// (the error is returned and the scan retried at once) loses nothing. The condition does not depend on the
-// ConfigMap, which the failed KMS may be the one to encrypt: when it cannot be written, the condition is applied
-// all the same and says so (`kmsguard recover` lists the objects from a scan of its own), and the sync returns the
-// write's error for KMSRecoveryControllerDegraded.
+// first ones and a note: the ConfigMap must stay under etcd's 1 MiB) and the last deletion report. The lasting
+// record of what was lost is the Record on the operator resource (annotation kmsguard.openshift.io/recovery:
+// counts, consent ids, the last deletion's counts), which the KMS never encrypts; the ConfigMap is a cache of the
+// full list. Both are written only while there is something to report, and after a deletion before the scan that
+// follows, so that a failing scan (the error is returned and the scan retried at once) loses nothing. The
+// condition depends on neither: when the ConfigMap cannot be written (the failed KMS may be the one to encrypt
+// it), the condition is applied all the same and says so (`kmsguard recover` lists the objects from a scan of its
+// own), and the sync returns the write's error for KMSRecoveryControllerDegraded. A ConfigMap the apiserver cannot
+// read at all is deleted and written afresh.
+//
+// kmsguard's own caches (Options.Caches: the published KMS verdict, the migrations' progress, this list) hold no
+// user data. One the scan finds undecryptable is deleted at once, without a consent and whatever the KMS says,
+// with the unsafe delete and a KMSGuardCacheDeleted event, and is neither counted nor listed; its owner starts it
+// over.
 //
 // Events: UndecryptableObjectsFound (Warning) when the condition turns True or changes reason,
 // UndecryptableObjectsResolved when it turns False; per object UndecryptableObjectDeleted (Warning),
@@ -115,5 +122,5 @@
 // "default", cluster-scoped OAuth tokens) are not. After a deletion, each scan checks which deleted objects
 // are listed again, and the condition names those that are not back, separating the ones an operator was
 // expected to recreate from the ones nobody will. This memory is the process's: after an operator restart
-// only the ConfigMap keeps the last deletion report.
+// the Record keeps the last deletion's counts, and the ConfigMap its report.
 package kmsrecovery

@@ -65,7 +65,7 @@ type Options struct {
 	Recorder       events.Recorder
 	Backoff        Backoff
 	Clock          clock.PassiveClock
-	// Informers trigger a sync besides the operator resource (pods, the store's ConfigMap, the APIServer).
+	// Informers trigger a sync besides the operator resource (pods, the APIServer); the operator resource, which holds the store, always does.
 	Informers []factory.Informer
 }
 
@@ -121,7 +121,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	if err != nil {
 		return err
 	}
-	holds, version, err := c.options.Store.Load(ctx)
+	holds, err := c.options.Store.Load(ctx)
 	if err != nil {
 		return err
 	}
@@ -156,7 +156,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	}()
 
 	if failed, ok := verdict.(*KMSRolloutFailedError); ok && !holds.handled(failed.Revision, failed.Hash) {
-		if holds, version, err = c.revert(ctx, recorder, failed, holds, version, now); err != nil {
+		if holds, err = c.revert(ctx, recorder, failed, holds, now); err != nil {
 			return err
 		}
 	}
@@ -186,7 +186,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		}
 	}
 	if dirty {
-		if _, err := c.options.Store.Save(ctx, holds, version); err != nil {
+		if err := c.options.Store.Save(ctx, holds); err != nil {
 			return err
 		}
 	}
@@ -196,16 +196,16 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 // revert records the Hold, then writes the last known good config. In this order: once the Hold is stored,
 // HoldingDeployer keeps the state controller from writing the failed config back, and a crash between the two
 // steps is repaired by ensureReverted on the next sync.
-func (c *Controller) revert(ctx context.Context, recorder events.Recorder, failed *KMSRolloutFailedError, holds Holds, version Version, now time.Time) (Holds, Version, error) {
+func (c *Controller) revert(ctx context.Context, recorder events.Recorder, failed *KMSRolloutFailedError, holds Holds, now time.Time) (Holds, error) {
 	hold := Hold{
 		Hash: failed.Hash, FailedRevision: failed.Revision, RevertedTo: failed.LastGood, RevertedToHash: failed.LastGoodHash,
-		Nodes: failed.Nodes, KeyIDs: failed.KeyIDs, Error: failuresString(failed.Failures),
+		Nodes: failed.Nodes, KeyIDs: failed.KeyIDs, Error: boundedError(failuresString(failed.Failures)),
 		RevertedAt: now, Reverts: holds.reverts(failed.Hash) + 1,
 	}
 	if c.options.AdminConfig != nil {
 		hash, err := c.options.AdminConfig.Hash(ctx)
 		if err != nil {
-			return holds, version, err
+			return holds, err
 		}
 		hold.AdminConfig = hash
 	}
@@ -216,21 +216,20 @@ func (c *Controller) revert(ctx context.Context, recorder events.Recorder, faile
 		}
 	}
 	holds = append(holds, hold)
-	version, err := c.options.Store.Save(ctx, holds, version)
-	if err != nil {
-		return holds, version, err
+	if err := c.options.Store.Save(ctx, holds); err != nil {
+		return holds, err
 	}
 	data, err := c.options.Configs.RevisionConfig(ctx, failed.LastGood)
 	if err != nil {
-		return holds, version, err
+		return holds, err
 	}
 	if err := c.options.Target.Apply(ctx, data, recorder); err != nil {
-		return holds, version, err
+		return holds, err
 	}
 	c.metrics.reverted()
 	klog.Warningf("%s: reverted the encryption config to revision %d: %v", c.name, failed.LastGood, failed)
 	recorder.Warningf(EventReverted, "reverted the encryption config to that of revision %d (%s): %v", failed.LastGood, failed.LastGoodHash, failed)
-	return holds, version, nil
+	return holds, nil
 }
 
 // ensureReverted writes the held revert's config again when the target no longer has it: the state controller

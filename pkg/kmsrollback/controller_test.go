@@ -2,19 +2,24 @@ package kmsrollback
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
+	"github.com/openshift/library-go/pkg/controller/factory"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/kmsguard/kmsguard/internal/apiservertest"
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
 // Revision 4 ran KMS key 1; revision 5 adds key 2 as the write key.
@@ -197,7 +202,7 @@ func withReason(s *operatorv1.StaticPodOperatorStatus, reason string) *operatorv
 func TestNoFlapping(t *testing.T) {
 	f := newFixture(t, failedStatus(5, 4), newHealth([]string{"1", "2"}, unreachable("master-0", "2")),
 		revisionSecret(t, 4, goodConfig), revisionSecret(t, 5, failedConfig))
-	deployer := NewHoldingDeployer(&fakeDeployer{converged: true}, f.store, nil)
+	deployer := NewHoldingDeployer(&fakeDeployer{converged: true}, f.store)
 	f.sync()
 	f.sync()
 	f.controller = f.newController() // an operator restart: the Hold is read back from the store
@@ -343,18 +348,53 @@ func TestRevertRepairsARacingWrite(t *testing.T) {
 	}
 }
 
-// TestHoldingDeployerSyncsWithoutItsInformer: the ConfigMap informer of the operator namespace may never sync (one
-// ConfigMap there that the failed KMS encrypted cannot be listed); library-go's encryption controllers must start
-// all the same, and the Hold is still read live.
-func TestHoldingDeployerSyncsWithoutItsInformer(t *testing.T) {
+// TestRevertsWhileConfigMapsCannotBeDecrypted: the KMS encrypts every ConfigMap, and a KMS fault is what the
+// controller reverts. With every ConfigMap unreadable and unwritable, as kube-apiserver answers while the KMS is
+// down, it still reverts, holds the failed config out of library-go's encryption controllers and says so, and an
+// operator restart reads the Hold back: the Holds are on the operator resource, out of the KMS's reach.
+func TestRevertsWhileConfigMapsCannotBeDecrypted(t *testing.T) {
 	f := newFixture(t, failedStatus(5, 4), newHealth([]string{"1", "2"}, unreachable("master-0", "2")),
 		revisionSecret(t, 4, goodConfig), revisionSecret(t, 5, failedConfig))
-	neverSynced := cache.NewSharedIndexInformer(&cache.ListWatch{}, &corev1.ConfigMap{}, 0, cache.Indexers{})
-	deployer := NewHoldingDeployer(&fakeDeployer{converged: true}, f.store, neverSynced)
-	if !deployer.HasSynced() {
-		t.Fatal("HasSynced waits for the ConfigMap informer")
+	apiservertest.FailEncrypted(f.kube, "configmaps")
+	deployer := NewHoldingDeployer(&fakeDeployer{converged: true}, f.store)
+
+	f.sync()
+	if got, want := f.target(), configData(t, goodConfig); !reflect.DeepEqual(got, want) {
+		t.Fatalf("desired encryption config %s, want revision 4's", got["encryption-config"])
 	}
-	assertHeld(t, deployer, false)
+	assertHeld(t, deployer, true)
+	if c := f.condition(); c.Status != operatorv1.ConditionTrue || c.Reason != string(ReasonRevertedFailingKMSConfig) {
+		t.Errorf("%s = %s %s, want True %s", ConditionDegraded, c.Status, c.Reason, ReasonRevertedFailingKMSConfig)
+	}
+	f.controller = f.newController()
+	f.sync()
+	if n := f.targetWrites(); n != 1 {
+		t.Errorf("%d writes of the desired config after a restart, want the one revert", n)
+	}
+}
+
+// TestHoldStoreUnreadable: with the operator resource unreadable the controller cannot know whether a config is
+// held, so it reverts nothing and fails its sync (library-go's sync-error condition says why), and HoldingDeployer
+// reports the error to library-go's encryption controllers rather than letting the state controller run on a
+// guess. Reading the resource again resumes both.
+func TestHoldStoreUnreadable(t *testing.T) {
+	f := newFixture(t, failedStatus(5, 4), newHealth([]string{"1", "2"}, unreachable("master-0", "2")),
+		revisionSecret(t, 4, goodConfig), revisionSecret(t, 5, failedConfig))
+	deployer := NewHoldingDeployer(&fakeDeployer{converged: true}, f.store)
+	unavailable := apierrors.NewServiceUnavailable("the server is currently unable to handle the request")
+	f.resource.FailReads(unavailable)
+
+	if err := f.controller.sync(t.Context(), factory.NewSyncContext("test", f.recorder)); !errors.Is(err, unavailable) {
+		t.Fatalf("sync with the Holds unreadable = %v, want its read error", err)
+	}
+	if n := f.targetWrites(); n != 0 {
+		t.Fatalf("%d writes of the desired config without the Holds, want none", n)
+	}
+	if _, _, err := deployer.DeployedEncryptionConfigSecret(t.Context()); !errors.Is(err, unavailable) {
+		t.Fatalf("HoldingDeployer with the Holds unreadable = %v, want the read error", err)
+	}
+
+	f.resource.FailReads(nil)
 	f.sync()
 	assertHeld(t, deployer, true)
 }
@@ -441,5 +481,31 @@ func TestStartupMonitorFallbackIsAttributedFromWhatWasSeen(t *testing.T) {
 				t.Errorf("message %q does not say the evidence is what was seen while the revision ran", cond.Message)
 			}
 		})
+	}
+}
+
+// TestHoldsFitTheirStore: the most Holds the store keeps, each with the longest evidence it keeps and five
+// nodes, are saved; the operator resource's annotations have room for them.
+func TestHoldsFitTheirStore(t *testing.T) {
+	var holds Holds
+	for i := range maxHolds + 3 {
+		holds = append(holds, Hold{
+			Hash: strings.Repeat("h", 64), RevertedToHash: strings.Repeat("g", 64), FailedRevision: int32(100 + i), RevertedTo: int32(99 + i),
+			Nodes:  []string{"ip-10-0-1-1.ec2.internal", "ip-10-0-1-2.ec2.internal", "ip-10-0-1-3.ec2.internal", "ip-10-0-1-4.ec2.internal", "ip-10-0-1-5.ec2.internal"},
+			KeyIDs: []string{"41", "42"}, Error: boundedError(strings.Repeat("the KMS plugin of key 42 is unreachable; ", 200)),
+			RevertedAt: t0.Add(time.Duration(i) * time.Hour), Reverts: 3, AdminConfig: strings.Repeat("a", 64),
+			Released: &t0, ReleaseReason: "the admin changed the encryption configuration", Cleared: &t0, ClearedBy: int32(120 + i),
+		})
+	}
+	store := NewHoldStore(operatorstate.NewFakeResource())
+	if err := store.Save(t.Context(), holds); err != nil {
+		t.Fatalf("saving %d Holds: %v", len(holds), err)
+	}
+	saved, err := store.Load(t.Context())
+	if err != nil || len(saved) != maxHolds {
+		t.Fatalf("Load = %d Holds, %v; want the newest %d", len(saved), err, maxHolds)
+	}
+	if got := len(saved[0].Error); got > maxErrorBytes {
+		t.Errorf("a Hold's Error is %d bytes, more than %d", got, maxErrorBytes)
 	}
 }

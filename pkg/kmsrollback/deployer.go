@@ -27,27 +27,26 @@ import (
 // transitioning reason such as "EncryptionConfigHeld" that all five controllers already honour like
 // APIServerRevisionNotConverged; the state controller could then write the last known good config itself, and
 // the key controller would keep reacting to config changes.
+//
+// A release wakes the encryption controllers at once: the Holds are an annotation of the operator resource, whose
+// informer each of them watches.
 type HoldingDeployer struct {
 	inner statemachine.Deployer
 	store *HoldStore
-	// informer watches the store's ConfigMap, so that a release wakes the encryption controllers at once instead
-	// of after their 2 minute retry. Optional, and a wake-up only: the Hold is read live.
-	informer cache.SharedIndexInformer
 }
 
 var _ statemachine.Deployer = &HoldingDeployer{}
 
-// NewHoldingDeployer wraps inner. configMaps is an informer on the store's namespace (nil to rely on the
-// controllers' own retries).
-func NewHoldingDeployer(inner statemachine.Deployer, store *HoldStore, configMaps cache.SharedIndexInformer) *HoldingDeployer {
-	return &HoldingDeployer{inner: inner, store: store, informer: configMaps}
+// NewHoldingDeployer wraps inner.
+func NewHoldingDeployer(inner statemachine.Deployer, store *HoldStore) *HoldingDeployer {
+	return &HoldingDeployer{inner: inner, store: store}
 }
 
 // DeployedEncryptionConfigSecret is inner's, except that it is not converged while a Hold is active. The Hold
 // is read live on every call, like the revisioned deployer reads pods: a lagging cache would let the state
 // controller run right after a revert.
 func (d *HoldingDeployer) DeployedEncryptionConfigSecret(ctx context.Context) (*corev1.Secret, bool, error) {
-	holds, _, err := d.store.Load(ctx)
+	holds, err := d.store.Load(ctx)
 	if err != nil {
 		return nil, false, err
 	}
@@ -58,29 +57,12 @@ func (d *HoldingDeployer) DeployedEncryptionConfigSecret(ctx context.Context) (*
 	return d.inner.DeployedEncryptionConfigSecret(ctx)
 }
 
-// AddEventHandler registers handler with inner and, for the store's ConfigMap, with the informer.
+// AddEventHandler is inner's.
 func (d *HoldingDeployer) AddEventHandler(handler cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
-	registration, err := d.inner.AddEventHandler(handler)
-	if err != nil || d.informer == nil {
-		return registration, err
-	}
-	_, err = d.informer.AddEventHandler(cache.FilteringResourceEventHandler{
-		FilterFunc: func(obj interface{}) bool {
-			if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-				obj = tombstone.Obj
-			}
-			cm, ok := obj.(*corev1.ConfigMap)
-			return ok && cm.Namespace == d.store.Namespace() && cm.Name == d.store.Name()
-		},
-		Handler: handler,
-	})
-	return registration, err
+	return d.inner.AddEventHandler(handler)
 }
 
-// HasSynced is inner's. The informer is not waited for: it lists every ConfigMap of the operator namespace, which
-// the failing KMS may encrypt, and one it cannot decrypt would keep it from ever syncing, and library-go's
-// encryption controllers, which wait for their deployer, from ever starting. The Hold is read live anyway; without
-// the informer a release reaches them on their own 2 minute retry.
+// HasSynced is inner's.
 func (d *HoldingDeployer) HasSynced() bool {
 	return d.inner.HasSynced()
 }

@@ -29,7 +29,8 @@
 // Anything else is not KMS's, and is left to library-go's own conditions (NodeInstallerDegraded,
 // StaticPodFallbackRevisionDegraded).
 //
-// Revert. The controller records a Hold for the hash of encryption-config-N in a ConfigMap (see HoldStore) and
+// Revert. The controller records a Hold for the hash of encryption-config-N on the operator resource, out of the
+// failing KMS's reach (see HoldStore), and
 // then writes the data of encryption-config-L to the state controller's output,
 // openshift-config-managed/encryption-config-<component>, from where library-go syncs it to the operand
 // namespace and the revision controller makes it revision N+1. Going back to L is safe: L is what every node ran

@@ -21,6 +21,7 @@ import (
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
 var t0 = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
@@ -28,7 +29,6 @@ var t0 = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 const (
 	operandNamespace  = "openshift-kube-apiserver"
 	operatorNamespace = "openshift-kube-apiserver-operator"
-	storeName         = "kmsguard-rollback"
 	managedNamespace  = "openshift-config-managed"
 	managedName       = "encryption-config-kube-apiserver"
 )
@@ -102,6 +102,7 @@ type fixture struct {
 	recorder   events.InMemoryRecorder
 	controller *Controller
 	store      *HoldStore
+	resource   *operatorstate.FakeResource
 	// rolloutErr, when set, is what reading the rollout fails with.
 	rolloutErr error
 }
@@ -112,7 +113,8 @@ func newFixture(t *testing.T, status *operatorv1.StaticPodOperatorStatus, h *hea
 	f.operator = v1helpers.NewFakeStaticPodOperatorClient(
 		&operatorv1.StaticPodOperatorSpec{OperatorSpec: operatorv1.OperatorSpec{ManagementState: operatorv1.Managed}}, &operatorv1.StaticPodOperatorStatus{}, nil, nil)
 	f.recorder = events.NewInMemoryRecorder("kms-rollback-test", f.clock)
-	f.store = NewHoldStore(f.kube.CoreV1(), operatorNamespace, storeName)
+	f.resource = operatorstate.NewFakeResource()
+	f.store = NewHoldStore(f.resource)
 	f.controller = f.newController()
 	return f
 }
@@ -195,7 +197,7 @@ func (f *fixture) target() map[string][]byte {
 
 func (f *fixture) holds() Holds {
 	f.t.Helper()
-	holds, _, err := f.store.Load(context.Background())
+	holds, err := f.store.Load(context.Background())
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -2,15 +2,11 @@ package kmsrollback
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"sort"
+	"strings"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
 // Hold is one revert of a failed KMS config. It is active (the failed config is held out of library-go's
@@ -90,6 +86,19 @@ func (hs Holds) handled(revision int32, hash string) bool {
 // forgotten starts its backoff from the beginning again, which is what an admin who fixed things expects.
 const maxHolds = 10
 
+// maxErrorBytes bounds a Hold's Error, so that maxHolds Holds fit their store (operatorstate.MaxValueBytes). The
+// condition message and the revert's event carry the evidence whole.
+const maxErrorBytes = 2 << 10
+
+// boundedError is failures, cut to maxErrorBytes.
+func boundedError(failures string) string {
+	if len(failures) <= maxErrorBytes {
+		return failures
+	}
+	const cut = " ... (cut)"
+	return strings.ToValidUTF8(failures[:maxErrorBytes-len(cut)], "") + cut
+}
+
 func (hs Holds) trimmed() Holds {
 	for len(hs) > maxHolds {
 		i := 0
@@ -104,86 +113,56 @@ func (hs Holds) trimmed() Holds {
 	return hs
 }
 
-// HoldStore persists Holds in a ConfigMap (data key holds.json), so that a held config stays held across
-// operator restarts and leader changes, and HoldingDeployer sees it in every process. A condition message would
-// be lost to the next apply and cannot be read back reliably; an annotation on the operator resource would race
-// with every other controller writing it. The ConfigMap holds hashes, revisions, nodes and error text, never
-// the configs themselves: those carry key material and live in Secrets.
+// HoldStore persists Holds, so that a held config stays held across operator restarts and leader changes, and
+// HoldingDeployer sees it in every process. It keeps them where a KMS fault cannot reach them: the annotation
+// kmsguard.openshift.io/rollback-holds of the operator resource (operatorstate). A ConfigMap would be encrypted by
+// the KMS whose failure the Holds are about: while the KMS is down the controller could not revert, and
+// HoldingDeployer would fail every library-go encryption controller. The Holds are hashes, revisions, nodes and
+// error text, never the configs themselves: those carry key material and live in Secrets.
 //
-// Reads are live GETs: the controller must not revert twice because its cache lags its own write, and the
-// deployer must not let the state controller run in the moment after a Hold was recorded.
+// Reads are live GETs: the controller must not revert twice because a cache lags its own write, and the deployer
+// must not let the state controller run in the moment after a Hold was recorded. The controller is the only
+// writer (one worker, under the operator's leader election), so a save needs no optimistic concurrency.
+//
+// Once openshift/api has typed fields for them (docs/enhancements/openshift-api-kmsguard-status.patch), this file
+// is the one that changes.
 type HoldStore struct {
-	client          corev1client.ConfigMapsGetter
-	namespace, name string
+	store *operatorstate.Store[Holds]
 }
 
-// HoldsDataKey is the ConfigMap data key the Holds are stored under, as JSON.
-const HoldsDataKey = "holds.json"
+// HoldsStoreName names the store: annotation operatorstate.AnnotationPrefix+HoldsStoreName.
+const HoldsStoreName = "rollback-holds"
 
-// NewHoldStore stores Holds in the ConfigMap namespace/name, e.g. openshift-kube-apiserver-operator/
-// kmsguard-rollback.
-func NewHoldStore(client corev1client.ConfigMapsGetter, namespace, name string) *HoldStore {
-	return &HoldStore{client: client, namespace: namespace, name: name}
+// NewHoldStore stores Holds on the operator resource.
+func NewHoldStore(resource operatorstate.Resource) *HoldStore {
+	return &HoldStore{store: operatorstate.NewStore[Holds](resource, HoldsStoreName)}
 }
 
-// Namespace and Name locate the ConfigMap, for informers that watch it.
-func (s *HoldStore) Namespace() string { return s.namespace }
-func (s *HoldStore) Name() string      { return s.name }
+// String names where the Holds are, for messages.
+func (s *HoldStore) String() string { return s.store.String() }
 
-// Version is the version of the store Load read, for Save's optimistic concurrency.
-type Version struct {
-	exists          bool
-	resourceVersion string
-}
-
-// Load reads the Holds and their Version.
-func (s *HoldStore) Load(ctx context.Context) (Holds, Version, error) {
-	cm, err := s.client.ConfigMaps(s.namespace).Get(ctx, s.name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return nil, Version{}, nil
-	}
+// Load reads the Holds, oldest first.
+func (s *HoldStore) Load(ctx context.Context) (Holds, error) {
+	// Refusing a value that cannot be decoded beats guessing: a corrupt store must not silently release a held
+	// config.
+	holds, _, err := s.store.Load(ctx)
 	if err != nil {
-		return nil, Version{}, fmt.Errorf("reading configmap %s/%s: %w", s.namespace, s.name, err)
-	}
-	var holds Holds
-	if raw := cm.Data[HoldsDataKey]; raw != "" {
-		if err := json.Unmarshal([]byte(raw), &holds); err != nil {
-			// Refusing beats guessing: a corrupt store must not silently release a held config.
-			return nil, Version{}, fmt.Errorf("decoding %s of configmap %s/%s: %w", HoldsDataKey, s.namespace, s.name, err)
-		}
+		return nil, err
 	}
 	sort.SliceStable(holds, func(i, j int) bool { return holds[i].RevertedAt.Before(holds[j].RevertedAt) })
-	return holds, Version{exists: true, resourceVersion: cm.ResourceVersion}, nil
+	return holds, nil
 }
 
-// Save writes holds and returns the new Version. version is Load's (or the last Save's), so that a concurrent
-// writer makes it fail with a conflict rather than be overwritten.
-func (s *HoldStore) Save(ctx context.Context, holds Holds, version Version) (Version, error) {
-	data, err := json.Marshal(holds.trimmed())
-	if err != nil {
-		return Version{}, err
-	}
-	cm := &corev1.ConfigMap{
-		ObjectMeta: metav1.ObjectMeta{Namespace: s.namespace, Name: s.name, ResourceVersion: version.resourceVersion},
-		Data:       map[string]string{HoldsDataKey: string(data)},
-	}
-	var saved *corev1.ConfigMap
-	if version.exists {
-		saved, err = s.client.ConfigMaps(s.namespace).Update(ctx, cm, metav1.UpdateOptions{})
-	} else {
-		saved, err = s.client.ConfigMaps(s.namespace).Create(ctx, cm, metav1.CreateOptions{})
-	}
-	if err != nil {
-		return Version{}, fmt.Errorf("writing configmap %s/%s: %w", s.namespace, s.name, err)
-	}
-	return Version{exists: true, resourceVersion: saved.ResourceVersion}, nil
+// Save writes holds, trimmed to the newest maxHolds.
+func (s *HoldStore) Save(ctx context.Context, holds Holds) error {
+	return s.store.Save(ctx, holds.trimmed())
 }
 
 // HeldKeyIDs are the KMS keys of every active Hold. kmsstate must keep watching them after the revert dropped
 // them from the config (add them in its KeyLister), or the plugins can never be seen healthy again and only an
 // admin change releases the Hold.
 func (s *HoldStore) HeldKeyIDs(ctx context.Context) ([]string, error) {
-	holds, _, err := s.Load(ctx)
+	holds, err := s.Load(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +178,7 @@ func (s *HoldStore) HeldKeyIDs(ctx context.Context) ([]string, error) {
 // IsRevert implements kmsprecondition.RevertReader: the candidate is the config an active Hold reverted to,
 // so kmsprecondition's gate lets it drop the failed revision's new KMS providers, which never wrote.
 func (s *HoldStore) IsRevert(ctx context.Context, candidateHash string) (bool, error) {
-	holds, _, err := s.Load(ctx)
+	holds, err := s.Load(ctx)
 	if err != nil {
 		return false, err
 	}

@@ -129,10 +129,10 @@ type Options struct {
 	APIServers APIServerProber
 	Recorder   events.Recorder
 	// Memory is optional: with it, the KEK ids the nodes agreed on and the rotations in progress or
-	// completed survive an operator restart (ConfigMapMemory). Without it, a rotation that completes while
+	// completed survive an operator restart (AnnotationMemory). Without it, a rotation that completes while
 	// no operator runs is never reported.
 	Memory MemoryStore
-	// Publisher is optional: with it, each evaluation is published (ConfigMapMemory's state.json) for
+	// Publisher is optional: with it, each evaluation is published (ConfigMapPublisher) for
 	// `kmsguard status` to show the operator's own verdict instead of evaluating again.
 	Publisher StatePublisher
 	// MaxStateAge bounds the age of the verdict the Reader methods answer with: an older evaluation is not
@@ -343,10 +343,9 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 			condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonKMSNotConfigured, "no KMS key is in use")))
 	}
 
-	// The memory is kept in a ConfigMap, which the KMS encrypts like any other: while the KMS is down it cannot
-	// be read, and that is when the verdict matters most; after a destroyed KEK it may never be read again until
-	// kmsrecovery deletes it, which needs this verdict. So a memory that cannot be read does not hold the verdict:
-	// plugin health does not depend on it, and is evaluated, reported and read as always. The memory is never
+	// The memory is kept out of the KMS's reach (AnnotationMemory), but any store can fail to answer, and the
+	// verdict matters most exactly when the apiservers struggle. So a memory that cannot be read does not hold
+	// the verdict: plugin health does not depend on it, and is evaluated, reported and read as always. The memory is never
 	// saved over, and is read again on the next sync, which replaces what was learnt meanwhile by the stored
 	// memory; until then no rotation is reported as completed (events, metrics, LatestRotation), since this
 	// process cannot know where it came from.

@@ -67,6 +67,24 @@ type Memory struct {
 	runningSince map[ReportRef]time.Time
 }
 
+// maxCompletedRotations bounds the completed rotations the Memory keeps, one per key id, so that the stored
+// Memory stays small (operatorstate.MaxValueBytes) however many keys a cluster has rotated through: the oldest
+// are forgotten first. Only the newest keys' rotations matter (kmsmigration migrates to the write key).
+const maxCompletedRotations = 16
+
+// forgetOldestCompleted drops the oldest completed rotations past maxCompletedRotations.
+func forgetOldestCompleted(completed map[string]Rotation) {
+	for len(completed) > maxCompletedRotations {
+		oldest := ""
+		for k, r := range completed {
+			if oldest == "" || r.Completed.Before(completed[oldest].Completed) || (r.Completed.Equal(completed[oldest].Completed) && k < oldest) {
+				oldest = k
+			}
+		}
+		delete(completed, oldest)
+	}
+}
+
 // Evaluate classifies an observation. It is pure: the same Memory and Observation give the same State.
 func Evaluate(config Config, prev Memory, obs Observation) (State, Memory) {
 	config = config.withDefaults()
@@ -93,6 +111,7 @@ func Evaluate(config Config, prev Memory, obs Observation) (State, Memory) {
 	for k, r := range prev.lastCompleted {
 		e.next.lastCompleted[k] = r
 	}
+	forgetOldestCompleted(e.next.lastCompleted)
 	reports := e.validReports()
 	e.evaluatePlugins(reports)
 	e.evaluateAPIServers()

@@ -3,16 +3,13 @@ package kmsstate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
-
-	"github.com/kmsguard/kmsguard/internal/configmapdata"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
 // MemoryStore keeps what the Controller learned about KEK ids across operator restarts and leader
@@ -25,51 +22,37 @@ type MemoryStore interface {
 	Save(ctx context.Context, memory Memory) error
 }
 
-// ConfigMapMemory stores the Memory as JSON in a ConfigMap (data key memory.json), e.g.
-// openshift-kube-apiserver-operator/kmsguard-kms-state. It holds key ids, KEK ids and times, never key
-// material.
-type ConfigMapMemory struct {
-	Client          corev1client.ConfigMapsGetter
-	Namespace, Name string
+// AnnotationMemory stores the Memory on the operator resource (annotation kmsguard.openshift.io/kek-memory,
+// operatorstate), out of the KMS's reach: the memory is what tells a rotation that completed while the KMS was
+// down, or while no operator ran, and a ConfigMap would be encrypted by that KMS. It holds key ids, KEK ids and
+// times, never key material, and Evaluate bounds it (maxCompletedRotations). Once openshift/api has a typed field
+// for it, this type is what changes.
+type AnnotationMemory struct {
+	store *operatorstate.Store[Memory]
 }
 
-// MemoryDataKey is the ConfigMap data key the Memory is stored under.
-const MemoryDataKey = "memory.json"
+// MemoryStoreName names the store: annotation operatorstate.AnnotationPrefix+MemoryStoreName.
+const MemoryStoreName = "kek-memory"
 
-// Load implements MemoryStore. A ConfigMap that cannot be decoded is an error, not an empty Memory: the
-// Controller decides what to do about it, and says so.
-func (s ConfigMapMemory) Load(ctx context.Context) (Memory, error) {
-	cm, err := s.Client.ConfigMaps(s.Namespace).Get(ctx, s.Name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return Memory{}, nil
+// NewAnnotationMemory stores the Memory on resource.
+func NewAnnotationMemory(resource operatorstate.Resource) AnnotationMemory {
+	return AnnotationMemory{store: operatorstate.NewStore[Memory](resource, MemoryStoreName)}
+}
+
+// Load implements MemoryStore. A value that cannot be decoded is a *CorruptMemoryError, not an empty Memory:
+// the Controller decides what to do about it, and says so.
+func (s AnnotationMemory) Load(ctx context.Context) (Memory, error) {
+	m, _, err := s.store.Load(ctx)
+	var corrupt *operatorstate.CorruptValueError
+	if errors.As(err, &corrupt) {
+		return Memory{}, &CorruptMemoryError{Where: corrupt.Store, Err: corrupt.Err}
 	}
-	if err != nil {
-		return Memory{}, fmt.Errorf("reading configmap %s/%s: %w", s.Namespace, s.Name, err)
-	}
-	raw, ok := cm.Data[MemoryDataKey]
-	if !ok {
-		return Memory{}, nil
-	}
-	var m Memory
-	if err := json.Unmarshal([]byte(raw), &m); err != nil {
-		return Memory{}, &CorruptMemoryError{Where: fmt.Sprintf("configmap %s/%s key %s", s.Namespace, s.Name, MemoryDataKey), Err: err}
-	}
-	return m, nil
+	return m, err
 }
 
 // Save implements MemoryStore.
-func (s ConfigMapMemory) Save(ctx context.Context, memory Memory) error {
-	raw, err := json.Marshal(memory)
-	if err != nil {
-		return err
-	}
-	err = configmapdata.Update(ctx, s.Client, s.Namespace, s.Name, func(data map[string]string) {
-		data[MemoryDataKey] = string(raw)
-	})
-	if err != nil {
-		return fmt.Errorf("writing configmap %s/%s: %w", s.Namespace, s.Name, err)
-	}
-	return nil
+func (s AnnotationMemory) Save(ctx context.Context, memory Memory) error {
+	return s.store.Save(ctx, memory)
 }
 
 // CorruptMemoryError is a stored Memory that cannot be decoded.

@@ -2,8 +2,7 @@ package kmsstate
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,18 +11,11 @@ import (
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/kubernetes/fake"
-	clienttesting "k8s.io/client-go/testing"
 	clocktesting "k8s.io/utils/clock/testing"
-)
 
-const (
-	memoryNamespace = "openshift-kube-apiserver-operator"
-	memoryName      = "kmsguard-kms-state"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
 var errServerDown = apierrors.NewServiceUnavailable("etcd is down")
@@ -126,10 +118,9 @@ func TestMemorySurvivesRestart(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			kube := fake.NewClientset()
 			var store MemoryStore
 			if s.persist {
-				store = ConfigMapMemory{Client: kube.CoreV1(), Namespace: memoryNamespace, Name: memoryName}
+				store = NewAnnotationMemory(operatorstate.NewFakeResource())
 			}
 			first := startOperator(t, store, t0)
 			// The first sync settles on kek-a with nothing to compare it with; the rotation scenarios then see
@@ -162,17 +153,9 @@ func TestMemorySurvivesRestart(t *testing.T) {
 }
 
 func TestMemoryWrittenOnChangeOnly(t *testing.T) {
-	kube := fake.NewClientset()
-	p := startOperator(t, ConfigMapMemory{Client: kube.CoreV1(), Namespace: memoryNamespace, Name: memoryName}, t0)
-	writes := func() int {
-		n := 0
-		for _, a := range kube.Actions() {
-			if a.GetVerb() == "create" || a.GetVerb() == "update" {
-				n++
-			}
-		}
-		return n
-	}
+	resource := operatorstate.NewFakeResource()
+	p := startOperator(t, NewAnnotationMemory(resource), t0)
+	writes := resource.Writes
 	p.mustSync("kek-a", "kek-a")
 	if got := writes(); got != 1 {
 		t.Fatalf("%d writes after the first sync, want 1", got)
@@ -192,43 +175,38 @@ func TestMemoryWrittenOnChangeOnly(t *testing.T) {
 
 func TestMemoryStoreFailures(t *testing.T) {
 	t.Run("undecodable memory is replaced, with a warning", func(t *testing.T) {
-		kube := fake.NewClientset(&corev1.ConfigMap{
-			ObjectMeta: metav1.ObjectMeta{Namespace: memoryNamespace, Name: memoryName},
-			Data:       map[string]string{MemoryDataKey: `{"settledKEK": ["not", "a", "map"]`, "other": "kept"},
-		})
-		store := ConfigMapMemory{Client: kube.CoreV1(), Namespace: memoryNamespace, Name: memoryName}
+		resource := operatorstate.NewFakeResource()
+		store := NewAnnotationMemory(resource)
+		if err := resource.ApplyAnnotations(context.Background(), "an admin", map[string]string{
+			operatorstate.AnnotationPrefix + MemoryStoreName: `{"settledKEK": ["not", "a", "map"]`,
+		}); err != nil {
+			t.Fatal(err)
+		}
 		p := startOperator(t, store, t0)
 		p.mustSync("kek-a", "kek-a")
 		warnings := p.events(EventMemoryDiscarded)
-		if len(warnings) != 1 || !strings.Contains(warnings[0], "configmap "+memoryNamespace+"/"+memoryName) {
-			t.Errorf("%s events %q, want one naming the configmap", EventMemoryDiscarded, warnings)
+		if len(warnings) != 1 || !strings.Contains(warnings[0], "annotation kmsguard.openshift.io/kek-memory of the fake operator resource") {
+			t.Errorf("%s events %q, want one naming the annotation", EventMemoryDiscarded, warnings)
 		}
-		cm, err := kube.CoreV1().ConfigMaps(memoryNamespace).Get(context.Background(), memoryName, metav1.GetOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m Memory
-		if err := json.Unmarshal([]byte(cm.Data[MemoryDataKey]), &m); err != nil || m.settledKEK["1"] != "kek-a" {
-			t.Errorf("stored memory %q (%v), want kek-a settled for key 1", cm.Data[MemoryDataKey], err)
-		}
-		if cm.Data["other"] != "kept" {
-			t.Errorf("other data of the configmap was lost: %v", cm.Data)
+		m, err := store.Load(context.Background())
+		if err != nil || m.settledKEK["1"] != "kek-a" {
+			t.Errorf("stored memory %+v (%v), want kek-a settled for key 1", m, err)
 		}
 	})
 
 	t.Run("an unreadable store does not hold the verdict, and is read once it can be", func(t *testing.T) {
-		kube := fake.NewClientset()
-		first := startOperator(t, ConfigMapMemory{Client: kube.CoreV1(), Namespace: memoryNamespace, Name: memoryName}, t0)
+		resource := operatorstate.NewFakeResource()
+		first := startOperator(t, NewAnnotationMemory(resource), t0)
 		first.mustSync("kek-a", "kek-a")
 
-		// The next operator starts while the KMS is down, in the middle of a rotation from kek-a to kek-b: its
-		// memory, an encrypted ConfigMap, cannot be read.
-		store := &unreadableMemory{MemoryStore: ConfigMapMemory{Client: kube.CoreV1(), Namespace: memoryNamespace, Name: memoryName},
-			loadErr: apierrors.NewInternalError(errors.New("failed to decrypt DEK, error: rpc error: code = Unavailable"))}
+		// The next operator starts in the middle of a rotation from kek-a to kek-b while its memory cannot be
+		// read (the apiserver it asks is overloaded by the KMS outage).
+		store := &unreadableMemory{MemoryStore: NewAnnotationMemory(resource),
+			loadErr: apierrors.NewServiceUnavailable("the server is currently unable to handle the request")}
 		second := startOperator(t, store, t0.Add(time.Hour))
 		for _, keks := range [][]string{{"kek-b", "kek-a"}, {"kek-b", "kek-b"}} {
 			second.clock.Step(time.Minute)
-			if err := second.sync(keks...); err == nil || !strings.Contains(err.Error(), "failed to decrypt DEK") {
+			if err := second.sync(keks...); err == nil || !strings.Contains(err.Error(), "unable to handle the request") {
 				t.Errorf("sync error %v, want the store's", err)
 			}
 		}
@@ -270,20 +248,14 @@ func TestMemoryStoreFailures(t *testing.T) {
 	})
 
 	t.Run("a failed save is retried on the next sync", func(t *testing.T) {
-		kube := fake.NewClientset()
-		failing := true
-		kube.PrependReactor("create", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
-			if failing {
-				return true, nil, errServerDown
-			}
-			return false, nil, nil
-		})
-		store := ConfigMapMemory{Client: kube.CoreV1(), Namespace: memoryNamespace, Name: memoryName}
+		resource := operatorstate.NewFakeResource()
+		resource.FailWrites(errServerDown)
+		store := NewAnnotationMemory(resource)
 		p := startOperator(t, store, t0)
 		if err := p.sync("kek-a", "kek-a"); err == nil {
 			t.Errorf("a failed save was not reported")
 		}
-		failing = false
+		resource.FailWrites(nil)
 		p.mustSync("kek-a", "kek-a")
 		m, err := store.Load(context.Background())
 		if err != nil || m.settledKEK["1"] != "kek-a" {
@@ -310,4 +282,30 @@ func (m *unreadableMemory) Load(ctx context.Context) (Memory, error) {
 func (m *unreadableMemory) Save(ctx context.Context, memory Memory) error {
 	m.saves++
 	return m.MemoryStore.Save(ctx, memory)
+}
+
+// TestMemoryFitsItsStore: a Memory of a cluster that rotated through many keys, each with three nodes pending,
+// stays within what a store keeps; the oldest completed rotations are forgotten.
+func TestMemoryFitsItsStore(t *testing.T) {
+	prev := Memory{settledKEK: map[string]string{}, rotations: map[string]Rotation{}, disagreeSince: map[string]time.Time{}, lastCompleted: map[string]Rotation{}}
+	kek := strings.Repeat("k", 200)
+	for i := range 100 {
+		key := strconv.Itoa(i)
+		prev.settledKEK[key] = kek
+		prev.lastCompleted[key] = Rotation{KeyID: key, From: kek, To: kek, Started: t0, Completed: t0.Add(time.Duration(i) * time.Hour)}
+	}
+	obs := Observation{Now: t0.Add(200 * time.Hour), Nodes: []string{"master-0"}, KeyIDs: []string{"99"}}
+	_, next := Evaluate(Config{}, prev, obs)
+	if n := len(next.lastCompleted); n != maxCompletedRotations {
+		t.Fatalf("%d completed rotations kept, want %d", n, maxCompletedRotations)
+	}
+	if _, ok := next.lastCompleted["99"]; !ok {
+		t.Errorf("the newest completed rotation was forgotten")
+	}
+	if _, ok := next.lastCompleted["0"]; ok {
+		t.Errorf("the oldest completed rotation was kept")
+	}
+	if err := NewAnnotationMemory(operatorstate.NewFakeResource()).Save(t.Context(), next); err != nil {
+		t.Errorf("saving the bounded memory: %v", err)
+	}
 }

@@ -7,8 +7,10 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/openshift/library-go/pkg/operator/events"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"github.com/kmsguard/kmsguard/internal/configmapdata"
 )
@@ -20,21 +22,36 @@ type StatePublisher interface {
 	Publish(ctx context.Context, state State) error
 }
 
-// StateDataKey is the ConfigMap data key ConfigMapMemory publishes the latest State under, as JSON.
+// StateDataKey is the ConfigMap data key ConfigMapPublisher publishes the latest State under, as JSON.
 const StateDataKey = "state.json"
 
 // DefaultConfigMapName is the name `kmsguard status` reads the published State from, in the operator's
-// namespace, unless told otherwise: give ConfigMapMemory this name.
+// namespace, unless told otherwise: give ConfigMapPublisher this name.
 const DefaultConfigMapName = "kmsguard-kms-state"
 
-// Publish implements StatePublisher: the State as JSON under StateDataKey, beside the memory. It holds node
-// names, key ids, KEK ids, times and error details, never key material.
-func (s ConfigMapMemory) Publish(ctx context.Context, state State) error {
+// ConfigMapPublisher publishes the State as JSON in a ConfigMap (data key state.json), e.g.
+// openshift-kube-apiserver-operator/kmsguard-kms-state. It holds node names, key ids, KEK ids, times and error
+// details, never key material.
+//
+// It is a cache: the KMS encrypts it like any ConfigMap, so while the KMS is down it can be neither read nor
+// written. Nothing of the Controller waits on it (a failed publish is tried again on the next sync), and
+// `kmsguard status` says when it cannot read it and prints the conditions all the same.
+//
+// One the apiserver cannot read at all (a StorageReadError: the KEK it was written under is gone) is deleted and
+// published afresh (configmapdata), with a KMSGuardCacheDeleted event when Recorder is set.
+type ConfigMapPublisher struct {
+	Client          corev1client.ConfigMapsGetter
+	Namespace, Name string
+	Recorder        events.Recorder
+}
+
+// Publish implements StatePublisher.
+func (s ConfigMapPublisher) Publish(ctx context.Context, state State) error {
 	raw, err := json.Marshal(state)
 	if err != nil {
 		return err
 	}
-	err = configmapdata.Update(ctx, s.Client, s.Namespace, s.Name, func(data map[string]string) {
+	err = configmapdata.Update(ctx, s.Client, s.Namespace, s.Name, s.Recorder, func(data map[string]string) {
 		data[StateDataKey] = string(raw)
 	})
 	if err != nil {
@@ -44,7 +61,7 @@ func (s ConfigMapMemory) Publish(ctx context.Context, state State) error {
 }
 
 // ReadPublished returns the State the controller published last, and false when none is published.
-func (s ConfigMapMemory) ReadPublished(ctx context.Context) (State, bool, error) {
+func (s ConfigMapPublisher) ReadPublished(ctx context.Context) (State, bool, error) {
 	cm, err := s.Client.ConfigMaps(s.Namespace).Get(ctx, s.Name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return State{}, false, nil

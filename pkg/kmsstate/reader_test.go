@@ -13,6 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/fake"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
 // TestControllerVerdictFreshness: the Reader methods answer from an evaluation no older than MaxStateAge; an
@@ -116,11 +118,11 @@ func TestControllerPublishes(t *testing.T) {
 	clock := clocktesting.NewFakeClock(t0)
 	statusProvider := &fakeStatusProvider{}
 	recorder := events.NewInMemoryRecorder("test", clock)
-	store := ConfigMapMemory{Client: fake.NewClientset().CoreV1(), Namespace: "operator", Name: DefaultConfigMapName}
+	store := ConfigMapPublisher{Client: fake.NewClientset().CoreV1(), Namespace: "operator", Name: DefaultConfigMapName}
 	c := newTestController(t, Options{
 		OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
 		StatusProvider: statusProvider, Nodes: staticNodes{"master-0"}, Keys: staticKeys{IDs: []string{"1"}},
-		Recorder: recorder, Clock: clock, Memory: store, Publisher: store,
+		Recorder: recorder, Clock: clock, Memory: NewAnnotationMemory(operatorstate.NewFakeResource()), Publisher: store,
 	})
 	maxAge := Config{}.StaleAfter()
 	report := func(status operatorv1.KMSPluginHealthStatus) {
@@ -164,7 +166,7 @@ func TestControllerPublishes(t *testing.T) {
 			}
 		})
 	}
-	if _, ok, err := (ConfigMapMemory{Client: fake.NewClientset().CoreV1(), Namespace: "operator", Name: DefaultConfigMapName}).ReadPublished(context.Background()); ok || err != nil {
+	if _, ok, err := (ConfigMapPublisher{Client: fake.NewClientset().CoreV1(), Namespace: "operator", Name: DefaultConfigMapName}).ReadPublished(context.Background()); ok || err != nil {
 		t.Errorf("an empty cluster has a published state: %v %v", ok, err)
 	}
 }

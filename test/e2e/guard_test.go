@@ -30,6 +30,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsguard"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
@@ -115,6 +116,7 @@ func newGuard(ctx context.Context, t *testing.T, a *kmsenv.APIServer, nodes []st
 		InstanceName:         "kube-apiserver",
 		OperandNamespace:     operandNamespace,
 		OperatorNamespace:    operatorNamespace,
+		OperatorResource:     operatorstate.KubeAPIServer(operatorclient.NewForConfigOrDie(cfg).OperatorV1().KubeAPIServers()),
 		EncryptedResources:   resources,
 		KMSEncryptionEnabled: true,
 		KubeClient:           kubeClient,

@@ -29,6 +29,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
@@ -113,7 +114,7 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 	if got := string(desired.Data["encryption-config"]); got != string(goodData) {
 		t.Fatalf("desired encryption config is\n%s\nwant revision 4's\n%s", got, goodData)
 	}
-	holds, _, err := kmsrollback.NewHoldStore(kubeClient.CoreV1(), operatorNamespace, kmsguard.RollbackConfigMapName).Load(ctx)
+	holds, err := kmsrollback.NewHoldStore(operatorstate.KubeAPIServer(kubeAPIServers)).Load(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

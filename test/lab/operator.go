@@ -37,6 +37,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate/apiserverprobe"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
@@ -143,6 +144,7 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 			InstanceName:         "kube-apiserver",
 			OperandNamespace:     TargetNamespace,
 			OperatorNamespace:    OperatorNamespace,
+			OperatorResource:     operatorstate.KubeAPIServer(operatorClientset.OperatorV1().KubeAPIServers()),
 			EncryptedResources:   encryptedResources,
 			KMSEncryptionEnabled: true,
 			KubeClient:           kubeClient,
