@@ -171,14 +171,20 @@ func (o *recoverOptions) runWithClients(ctx context.Context, out, errOut io.Writ
 // one its conditions and its own recovery controller go by), held to the freshness bound of --report-interval,
 // plus the KEK id of every health report of the operator resource whatever its health or key. Nothing
 // published, or a stale evaluation, is an error: nothing is known healthy, and the consent is refused
-// (KMSUnhealthy).
+// (KMSUnhealthy). A published evaluation that cannot be read is replaced by snapshotFromOperatorResource.
 func operatorKMSView(kube kubernetes.Interface, operators operatorclient.Interface, operator string, reportInterval time.Duration) kmsrecovery.KMSView {
 	return kmsrecovery.KMSViewFunc(func(ctx context.Context) (kmsrecovery.KMSSnapshot, error) {
 		resource, err := operands[operator].read(ctx, operators)
 		if err != nil {
 			return kmsrecovery.KMSSnapshot{}, fmt.Errorf("reading the %s operator resource: %w", operator, err)
 		}
-		state, err := publishedState(ctx, kube, operator, reportInterval, time.Now())
+		now := time.Now()
+		state, err := publishedState(ctx, kube, operator, reportInterval, now)
+		if unreadable := (*unreadablePublishedError)(nil); errors.As(err, &unreadable) {
+			// The published evaluation's ConfigMap may itself be among the objects the lost KEK took: refusing
+			// here would leave recover unable to delete what blocks it.
+			return snapshotFromOperatorResource(ctx, operators, operator, resource, reportInterval, now)
+		}
 		if err != nil {
 			return kmsrecovery.KMSSnapshot{}, err
 		}

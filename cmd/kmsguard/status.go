@@ -34,6 +34,10 @@ type statusReport struct {
 	// Published says whether kmsstate has published an evaluation; State is that evaluation.
 	Published bool            `json:"published"`
 	State     *kmsstate.State `json:"state,omitempty"`
+	// Unreadable says why the published evaluation could not be read (the KMS encrypts its ConfigMap, so it
+	// cannot be read while the KMS is down, nor ever after the KEK it was written under is destroyed). The
+	// operator's conditions are printed all the same.
+	Unreadable string `json:"unreadable,omitempty"`
 	// Stale says why the published evaluation is not current: older than the freshness bound, or older than
 	// the KMSPluginsDegraded condition's last transition. Empty when it is current.
 	Stale []string `json:"stale,omitempty"`
@@ -101,7 +105,7 @@ func (o *statusOptions) run(ctx context.Context, out io.Writer) (int, error) {
 
 // exitCode: what status shows is known only when a current evaluation is published.
 func (r *statusReport) exitCode() int {
-	if !r.Published || len(r.Stale) > 0 {
+	if !r.Published || len(r.Stale) > 0 || r.Unreadable != "" {
 		return cli.ExitIncomplete
 	}
 	return cli.ExitOK
@@ -117,10 +121,10 @@ func (o *statusOptions) collect(ctx context.Context, kube kubernetes.Interface, 
 	}
 	store := kmsstate.ConfigMapPublisher{Client: kube.CoreV1(), Namespace: operand.operatorNamespace, Name: kmsstate.DefaultConfigMapName}
 	state, published, err := store.ReadPublished(ctx)
-	if err != nil {
-		return nil, err
-	}
 	report := &statusReport{Operator: o.operator, Published: published}
+	if err != nil {
+		report.Unreadable = err.Error()
+	}
 	for _, c := range resource.conditions {
 		if c.Type == kmsstate.ConditionKMSPluginsDegraded {
 			report.Verdict = &c
@@ -152,7 +156,10 @@ func (o *statusOptions) print(out io.Writer, report *statusReport) error {
 	if o.output.Structured() {
 		return o.output.Print(out, report)
 	}
-	if report.State == nil {
+	if report.Unreadable != "" {
+		fmt.Fprintf(out, "%s: the published evaluation cannot be read: %s\nThe KMS encrypts it like any ConfigMap; the operator's conditions below are its verdict.\n",
+			report.Operator, oneLine(report.Unreadable))
+	} else if report.State == nil {
 		fmt.Fprintf(out, "%s: nothing published: the operator's kmsstate controller has published no evaluation (configmap %s/%s, key %s); is it running, with Options.Publisher?\n",
 			report.Operator, operands[report.Operator].operatorNamespace, kmsstate.DefaultConfigMapName, kmsstate.StateDataKey)
 	} else if err := printState(out, report.Operator, report.State); err != nil {

@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 
+	"github.com/kmsguard/kmsguard/internal/apiservertest"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -60,12 +61,14 @@ func TestStatus(t *testing.T) {
 	scenarios := []struct {
 		name      string
 		published *kmsstate.State
-		verdict   operatorv1.OperatorCondition
-		output    string
-		wantExit  int
-		want      []string
-		wantNot   []string
-		check     func(t *testing.T, out string)
+		// undecryptable: every ConfigMap fails as while the KMS that encrypts them is down.
+		undecryptable bool
+		verdict       operatorv1.OperatorCondition
+		output        string
+		wantExit      int
+		want          []string
+		wantNot       []string
+		check         func(t *testing.T, out string)
 	}{
 		{
 			name:      "the published evaluation and the condition's verdict",
@@ -153,6 +156,14 @@ func TestStatus(t *testing.T) {
 			},
 		},
 		{
+			name:          "the published evaluation cannot be decrypted: the conditions are printed all the same",
+			undecryptable: true,
+			verdict:       degraded,
+			wantExit:      cli.ExitIncomplete,
+			want:          []string{"the published evaluation cannot be read", "failed to decrypt DEK", "Verdict (KMSPluginsDegraded): True PluginUnreachable"},
+			wantNot:       []string{"nothing published"},
+		},
+		{
 			name:     "yaml, nothing published",
 			verdict:  degraded,
 			output:   "yaml",
@@ -164,6 +175,9 @@ func TestStatus(t *testing.T) {
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			kube := kubefake.NewClientset()
+			if s.undecryptable {
+				apiservertest.FailEncrypted(kube, "configmaps")
+			}
 			if s.published != nil {
 				store := kmsstate.ConfigMapPublisher{Client: kube.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: kmsstate.DefaultConfigMapName}
 				if err := store.Publish(context.Background(), *s.published); err != nil {
@@ -199,8 +213,8 @@ func TestStatus(t *testing.T) {
 	}
 }
 
-// TestStatusUnreadablePublishedState: a published state that cannot be decoded is an error, not "nothing
-// published".
+// TestStatusUnreadablePublishedState: a published state that cannot be decoded is said so, not "nothing
+// published", and the conditions are still collected.
 func TestStatusUnreadablePublishedState(t *testing.T) {
 	kube := kubefake.NewClientset(&corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "openshift-kube-apiserver-operator", Name: kmsstate.DefaultConfigMapName},
@@ -208,7 +222,11 @@ func TestStatusUnreadablePublishedState(t *testing.T) {
 	})
 	kas := &operatorv1.KubeAPIServer{ObjectMeta: metav1.ObjectMeta{Name: "cluster"}}
 	o := &statusOptions{operator: "kubeapiserver", reportInterval: 30 * time.Second}
-	if _, err := o.collect(context.Background(), kube, operatorfake.NewClientset(kas), time.Now()); err == nil || !strings.Contains(err.Error(), "state.json") {
-		t.Fatalf("want an error naming state.json, got %v", err)
+	report, err := o.collect(context.Background(), kube, operatorfake.NewClientset(kas), time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(report.Unreadable, "state.json") || report.exitCode() != cli.ExitIncomplete {
+		t.Fatalf("report %+v (exit %d), want it unreadable naming state.json, and incomplete", report, report.exitCode())
 	}
 }
