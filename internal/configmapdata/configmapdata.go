@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -40,10 +41,18 @@ func Unreadable(ctx context.Context, client corev1client.ConfigMapsGetter, names
 	if !apierrors.IsInternalError(getErr) {
 		return false
 	}
+	// Without the gate the apiserver answers "storage is (re)initializing" (429) for as long as the watch cache
+	// cannot list the namespace, and client-go retries that for minutes: a caller must not wait on it.
+	ctx, cancel := context.WithTimeout(ctx, unreadableProbeTimeout)
+	defer cancel()
 	_, err := client.ConfigMaps(namespace).List(ctx, metav1.ListOptions{Limit: 500, FieldSelector: fields.OneTermEqualSelector("metadata.name", name).String()})
 	keys, _ := pagedlist.UnreadableKeys(err)
 	return slices.ContainsFunc(keys, func(key string) bool { return strings.HasSuffix(key, "/"+namespace+"/"+name) })
 }
+
+// unreadableProbeTimeout bounds Unreadable's LIST. An apiserver that can answer answers at once: with the gate, the
+// LIST reaches etcd while the watch cache cannot fill.
+const unreadableProbeTimeout = 3 * time.Second
 
 // EventCacheDeleted is recorded when kmsguard deletes one of its own caches that the apiserver cannot read.
 const EventCacheDeleted = "KMSGuardCacheDeleted"

@@ -13,6 +13,8 @@ import (
 	"github.com/openshift/library-go/pkg/operator/management"
 	"github.com/openshift/library-go/pkg/operator/resource/resourceapply"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/dynamic"
@@ -232,6 +234,10 @@ func (c *Controller) clearCaches(ctx context.Context, recorder events.Recorder, 
 	cleared := sets.New[ObjectRef]()
 	for _, o := range findings.Objects() {
 		if o.Resource != (schema.GroupResource{Resource: "configmaps"}) || o.Namespace != c.options.Namespace || !caches.Has(o.Name) {
+			continue
+		}
+		// Its owner may have replaced it since the scan: a readable one is left alone.
+		if _, err := c.options.ConfigMaps.ConfigMaps(o.Namespace).Get(ctx, o.Name, metav1.GetOptions{}); !apierrors.IsInternalError(err) {
 			continue
 		}
 		why := fmt.Errorf("etcd key %s is stored under key %s", o.EtcdKey, o.ConsentID)

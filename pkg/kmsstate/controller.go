@@ -368,17 +368,6 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	}
 	c.emitEvents(syncCtx.Recorder(), previous, c.failures, reported)
 	c.metrics.update(&reported, obs.Now)
-	var cleanupErr, saveErr error
-	if managed {
-		cleanupErr = c.removeOrphans(ctx, syncCtx.Recorder(), obs.Reports, state.Orphans)
-		if memoryErr == nil {
-			saveErr = c.saveMemory(ctx, memory)
-		}
-		saveErr = errors.Join(saveErr, c.publish(ctx, state))
-	} else if len(state.Orphans) > 0 {
-		klog.V(2).InfoS("kmsstate left orphaned health reports: the operator is not Managed", "controller", c.name, "managementState", spec.ManagementState, "orphans", len(state.Orphans))
-	}
-
 	degraded := condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonAsExpected, "")
 	if isDegraded, reason, message := state.Degraded(); isDegraded {
 		degraded = condition(ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(reason), message)
@@ -391,8 +380,20 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	if len(state.Rotations) > 0 {
 		rotating = condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionTrue, ReasonKeyRotationInProgress, rotationMessage(state.Rotations))
 	}
+	// The conditions first: they depend on nothing written below, and the published State is a ConfigMap the
+	// KMS encrypts, which may take its time to fail.
 	if err := c.applyConditions(ctx, degraded, pending, rotating); err != nil {
 		return errors.Join(keysErr, memoryErr, err)
+	}
+	var cleanupErr, saveErr error
+	if managed {
+		cleanupErr = c.removeOrphans(ctx, syncCtx.Recorder(), obs.Reports, state.Orphans)
+		if memoryErr == nil {
+			saveErr = c.saveMemory(ctx, memory)
+		}
+		saveErr = errors.Join(saveErr, c.publish(ctx, state))
+	} else if len(state.Orphans) > 0 {
+		klog.V(2).InfoS("kmsstate left orphaned health reports: the operator is not Managed", "controller", c.name, "managementState", spec.ManagementState, "orphans", len(state.Orphans))
 	}
 	return errors.Join(keysErr, memoryErr, cleanupErr, saveErr)
 }
