@@ -292,6 +292,11 @@ func (a *APIServer) startInBackground(server *envtest.APIServer, timeout time.Du
 		select {
 		case err := <-pending:
 			pending <- err // keep it for Stop
+			if err == nil {
+				// envtest's own check (/healthz) passed first, which it does when every check turns healthy at
+				// once (kube-apiserver's storage readiness wait ending, for one): started, not exited.
+				return true, nil
+			}
 			return false, fmt.Errorf("kube-apiserver-%d exited before %s passed: %w", a.index, path, err)
 		default:
 		}
