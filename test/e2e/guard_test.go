@@ -81,17 +81,35 @@ func newGuard(ctx context.Context, t *testing.T, a *kmsenv.APIServer, nodes []st
 	if err := a.InstallConfigCRDs(); err != nil {
 		t.Fatal(err)
 	}
-	cfg := a.RESTConfig()
-	kubeClient := a.Client()
-	configClient := configclient.NewForConfigOrDie(cfg)
+	configClient := configclient.NewForConfigOrDie(a.RESTConfig())
 	if _, err := configClient.ConfigV1().APIServers().Create(ctx, &configv1.APIServer{ObjectMeta: metav1.ObjectMeta{Name: "cluster"}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, ns := range []string{operandNamespace, operatorNamespace, "openshift-config", "openshift-config-managed"} {
-		if _, err := kubeClient.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		if _, err := a.Client().CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 			t.Fatal(err)
 		}
 	}
+	return buildGuard(t, a, operator, operatorInformers, nodes, opts)
+}
+
+// restartedGuard is kmsguard in a new operator process, against what newGuard installed: new clients, informers and
+// controllers, nothing kept in memory.
+func restartedGuard(t *testing.T, a *kmsenv.APIServer, nodes []string, opts guardOptions) *guard {
+	t.Helper()
+	operator, operatorInformers, err := a.KubeAPIServerOperatorClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buildGuard(t, a, operator, operatorInformers, nodes, opts)
+}
+
+// buildGuard builds kmsguard's controllers on the installed resources.
+func buildGuard(t *testing.T, a *kmsenv.APIServer, operator v1helpers.StaticPodOperatorClient, operatorInformers dynamicinformer.DynamicSharedInformerFactory, nodes []string, opts guardOptions) *guard {
+	t.Helper()
+	cfg := a.RESTConfig()
+	kubeClient := a.Client()
+	configClient := configclient.NewForConfigOrDie(cfg)
 
 	g := &guard{
 		Operator:          operator,
