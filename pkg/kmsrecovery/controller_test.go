@@ -3,6 +3,7 @@ package kmsrecovery_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -562,6 +563,36 @@ func TestControllerClearsItsCachesWithoutConsent(t *testing.T) {
 	}
 	if cm := env.configMap(t); cm == nil || len(cm.objects) != 4 || slices.ContainsFunc(cm.objects, func(o kmsrecovery.Object) bool { return o.Namespace == operatorNamespace }) {
 		t.Errorf("listed %+v, want the user's 4 objects only", cm)
+	}
+}
+
+// TestControllerReportsWithoutItsLastingRecord: the operator resource cannot take the Record (the apiserver is
+// overloaded). The condition is applied all the same, the list is written, and the sync returns the Record's
+// error, for KMSRecoveryControllerDegraded; the retry writes the Record.
+func TestControllerReportsWithoutItsLastingRecord(t *testing.T) {
+	cluster := recoverytest.NewCluster()
+	addSecrets(cluster, "app", "lost", 3, lostKey, false)
+	env := newControllerEnv(t, cluster, "")
+	unavailable := apierrors.NewServiceUnavailable("the server is currently unable to handle the request")
+	env.resource.FailReads(unavailable)
+	env.resource.FailWrites(unavailable)
+
+	if err := env.ctrl.Sync(context.Background(), factory.NewSyncContext("test", env.recorder)); !errors.Is(err, unavailable) {
+		t.Fatalf("sync = %v, want the Record's error", err)
+	}
+	if cond := env.condition(t); cond == nil || cond.Status != operatorv1.ConditionTrue || cond.Reason != string(kmsrecovery.ReasonUndecryptableObjects) {
+		t.Fatalf("%s = %+v, want True UndecryptableObjects without the Record", kmsrecovery.ConditionDegraded, cond)
+	}
+	if cm := env.configMap(t); cm == nil || len(cm.objects) != 3 {
+		t.Errorf("the list %+v, want the 3 objects written without the Record", cm)
+	}
+
+	env.resource.FailReads(nil)
+	env.resource.FailWrites(nil)
+	env.clock.SetTime(t0.Add(time.Hour))
+	env.sync(t)
+	if r, found, err := kmsrecovery.NewRecordStore(env.resource).Load(context.Background()); err != nil || !found || r.Undecryptable != 3 {
+		t.Errorf("Record %+v (found %v, %v) after the retry, want 3 objects", r, found, err)
 	}
 }
 

@@ -13,8 +13,10 @@ import (
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes/fake"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/kmsguard/kmsguard/internal/apiservertest"
 	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
@@ -307,5 +309,38 @@ func TestMemoryFitsItsStore(t *testing.T) {
 	}
 	if err := NewAnnotationMemory(operatorstate.NewFakeResource()).Save(t.Context(), next); err != nil {
 		t.Errorf("saving the bounded memory: %v", err)
+	}
+}
+
+// TestPublishedStateCannotBeWritten: the published verdict is a ConfigMap the failing KMS encrypts. While it can be
+// neither read nor written, the conditions are applied from the evaluation all the same (before the publish is
+// tried), the memory on the operator resource is saved, and the sync returns the publish's error, which is tried
+// again on the next sync.
+func TestPublishedStateCannotBeWritten(t *testing.T) {
+	kube := fake.NewClientset()
+	apiservertest.FailEncrypted(kube, "configmaps")
+	resource := operatorstate.NewFakeResource()
+	clock := clocktesting.NewFakeClock(t0)
+	reports := &fakeStatusProvider{reports: []operatorv1.KMSPluginHealthReport{healthy("master-0", "1", "kek-a"), healthy("master-1", "1", "kek-a")}}
+	operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{ManagementState: operatorv1.Managed}, &operatorv1.OperatorStatus{}, nil)
+	recorder := events.NewInMemoryRecorder("test", clock)
+	c := newTestController(t, Options{
+		OperatorClient: operatorClient, StatusProvider: reports, Nodes: staticNodes{"master-0", "master-1"}, Keys: staticKeys{IDs: []string{"1"}},
+		Recorder: recorder, Clock: clock, Memory: NewAnnotationMemory(resource),
+		Publisher: ConfigMapPublisher{Client: kube.CoreV1(), Namespace: "operator", Name: DefaultConfigMapName, Recorder: recorder},
+	})
+	err := c.sync(t.Context(), factory.NewSyncContext("test", recorder))
+	if !apierrors.IsInternalError(err) {
+		t.Fatalf("sync = %v, want the publish's encrypt error", err)
+	}
+	_, status, _, _ := operatorClient.GetOperatorState()
+	if cond := v1helpers.FindOperatorCondition(status.Conditions, ConditionKMSPluginsDegraded); cond == nil || cond.Status != operatorv1.ConditionFalse || cond.Reason != ReasonAsExpected {
+		t.Errorf("%s = %+v, want False %s from the evaluation", ConditionKMSPluginsDegraded, cond, ReasonAsExpected)
+	}
+	if kek, err := c.SettledKEKID("1"); err != nil || kek != "kek-a" {
+		t.Errorf("SettledKEKID = %q, %v; want kek-a", kek, err)
+	}
+	if resource.Writes() != 1 {
+		t.Errorf("%d memory writes, want the memory saved once", resource.Writes())
 	}
 }
