@@ -20,8 +20,8 @@ const (
 	// TargetNamespace is kube-apiserver-operator's operand namespace, and the component name of its
 	// encryption controllers (encryption-key-openshift-kube-apiserver-<n>).
 	TargetNamespace = "openshift-kube-apiserver"
-	// OperatorNamespace holds the operator's own state (kmsguard's checkpoints, memory and list of undecryptable
-	// objects) and events.
+	// OperatorNamespace holds the operator's events and kmsguard's caches (migration progress, the published KMS
+	// verdict, the list of undecryptable objects); what kmsguard must not lose is on the KubeAPIServer resource.
 	OperatorNamespace = "openshift-kube-apiserver-operator"
 	// staticPodName is the static pod's name; its mirror pods are kube-apiserver-<node>.
 	staticPodName = "kube-apiserver"

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
+	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -19,8 +20,10 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/kmsguard"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 	"github.com/kmsguard/kmsguard/pkg/overrides"
 	"github.com/kmsguard/kmsguard/test/lab"
 )
@@ -134,9 +137,13 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 	if err != nil {
 		return err
 	}
-	res.notef("%d values under %s after the restarts: the loss", underB.Len(), kekB)
-	if underB.Len() == 0 {
-		res.problemf("nothing stayed under %s: the story shows no loss", kekB)
+	// kmsguard's own caches (ConfigMaps in the operator namespace) hold no user data: kmsguard clears those under b
+	// itself, without a consent. The rest is the loss a consent is for.
+	caches := kmsguardCaches()
+	cachesUnderB, lost := underB.Intersection(caches), underB.Difference(caches)
+	res.notef("%d values under %s after the restarts: the loss of %d objects, and %d of kmsguard's caches %v", underB.Len(), kekB, lost.Len(), cachesUnderB.Len(), sets.List(cachesUnderB))
+	if lost.Len() == 0 {
+		res.problemf("no object but kmsguard's caches stayed under %s: the story shows no loss", kekB)
 		return nil
 	}
 
@@ -150,7 +157,20 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 	res.detected(time.Since(destroyed), describe(cond), byRecoveryScan(env.Lab.DetectionTimings(), restarts))
 	res.notef("reported %s after the last restart: %s", after.Round(100*time.Millisecond), firstLine(cond.Message))
 
-	// The list kmsrecovery publishes is exactly what etcd holds under b: nothing missing, nothing more. A scan
+	// kmsguard's caches under b are gone without anyone's consent (and written afresh by their owners).
+	var cachesLeft sets.Set[string]
+	if err := poll(ctx, time.Second, storyTimeout, func() bool {
+		left, err := keysUnder(ctx, etcd, kekB, "")
+		cachesLeft = left.Intersection(caches)
+		return err == nil && cachesLeft.Len() == 0
+	}); err != nil {
+		res.problemf("kmsguard's caches %v are still under the destroyed KEK %s: %v", sets.List(cachesLeft), kekB, err)
+		return nil
+	}
+	cachesCleared := time.Since(destroyed)
+	res.notef("kmsguard's %d caches under %s cleared without a consent %s after the destruction", cachesUnderB.Len(), kekB, cachesCleared.Round(time.Second))
+
+	// The list kmsrecovery publishes is exactly the loss etcd holds under b: nothing missing, nothing more. A scan
 	// that ran while an apiserver still had b's DEKs cached may list fewer; the next one (every 30 s in the lab)
 	// must be exact.
 	listedKeys := sets.New[string]()
@@ -167,14 +187,14 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 			listedKeys.Insert(o.EtcdKey)
 			consents.Insert(o.ConsentID)
 		}
-		return listedKeys.Equal(underB)
+		return listedKeys.Equal(lost)
 	})
 	if listedKeys.Len() == 0 && readErr != nil {
 		return readErr
 	}
-	if missing, extra := underB.Difference(listedKeys), listedKeys.Difference(underB); missing.Len() > 0 || extra.Len() > 0 {
-		res.problemf("kmsrecovery listed %d objects, etcd holds %d under %s: not listed %v, listed but not under it %v",
-			listedKeys.Len(), underB.Len(), kekB, firstOf(missing), firstOf(extra))
+	if missing, extra := lost.Difference(listedKeys), listedKeys.Difference(lost); missing.Len() > 0 || extra.Len() > 0 {
+		res.problemf("kmsrecovery listed %d objects, etcd holds %d under %s besides kmsguard's caches: not listed %v, listed but not under it %v",
+			listedKeys.Len(), lost.Len(), kekB, firstOf(missing), firstOf(extra))
 		return nil
 	}
 	res.notef("kmsrecovery listed exactly the %d objects etcd holds under %s (consent ids %s)", listedKeys.Len(), kekB, strings.Join(sets.List(consents), ", "))
@@ -194,8 +214,8 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 	}
 	if left, err := keysUnder(ctx, etcd, kekB, ""); err != nil {
 		return err
-	} else if !left.Equal(underB) {
-		res.problemf("a refused consent deleted %d objects", underB.Len()-left.Len())
+	} else if !left.Equal(lost) {
+		res.problemf("a refused consent deleted %d objects", lost.Len()-left.Len())
 		return nil
 	}
 	res.notef("refused without consent (%s) and with consent %s naming the current KEK (%s); nothing deleted",
@@ -228,6 +248,22 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 		return nil
 	}
 	res.notef("after consent: %s", firstLine(cond.Message))
+	// The lasting record of the loss is on the KubeAPIServer resource, which no KMS fault reaches.
+	operators, err := operatorclient.NewForConfig(l.RESTConfig())
+	if err != nil {
+		return err
+	}
+	record, found, err := kmsrecovery.NewRecordStore(operatorstate.KubeAPIServer(operators.OperatorV1().KubeAPIServers())).Load(ctx)
+	switch {
+	case err != nil || !found:
+		res.problemf("no recovery record on the KubeAPIServer resource after the deletion (%v)", err)
+	case record.LastDeletion == nil || record.LastDeletion.ConsentID != sets.List(consents)[consents.Len()-1] || record.LastDeletion.Deleted == 0 || record.Undecryptable != 0:
+		// One consent at a time: the record keeps the last deletion.
+		res.problemf("the recovery record %+v does not say that the objects of the last consent %s were deleted and none is left", record, sets.List(consents)[consents.Len()-1])
+	default:
+		res.notef("the recovery record on the KubeAPIServer resource: %d deleted under %s at %s, none left",
+			record.LastDeletion.Deleted, record.LastDeletion.ConsentID, record.LastDeletion.Time.Format(time.TimeOnly))
+	}
 	if left, err := keysUnder(ctx, etcd, kekB, ""); err != nil {
 		return err
 	} else if left.Len() > 0 {
@@ -250,11 +286,20 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 		res.problemf("%v", err)
 		return nil
 	}
-	res.Recovered, res.Recovery = time.Since(destroyed), fmt.Sprintf("admin consent %s after %s: exactly the lost objects deleted",
-		strings.Join(sets.List(consents), " then "), consented.Sub(destroyed).Round(time.Second))
-	res.Lost = sets.List(underB)
-	env.Writers.Forget(lostTourSecrets(underB))
+	res.Recovered, res.Recovery = time.Since(destroyed), fmt.Sprintf("kmsguard's %d caches cleared without consent after %s; admin consent %s after %s: exactly the lost objects deleted",
+		cachesUnderB.Len(), cachesCleared.Round(time.Second), strings.Join(sets.List(consents), " then "), consented.Sub(destroyed).Round(time.Second))
+	res.Lost = sets.List(lost)
+	env.Writers.Forget(lostTourSecrets(lost))
 	return nil
+}
+
+// kmsguardCaches are the etcd keys of kmsguard's caches in the lab operator's namespace.
+func kmsguardCaches() sets.Set[string] {
+	keys := sets.New[string]()
+	for _, name := range kmsguard.CacheConfigMapNames {
+		keys.Insert("/registry/configmaps/" + lab.OperatorNamespace + "/" + name)
+	}
+	return keys
 }
 
 // windowSecrets is how many Secrets the story writes while the KEK it destroys is the KMS's key.
