@@ -90,6 +90,18 @@ func newControllerEnvWith(t *testing.T, cluster *recoverytest.Cluster, consent s
 	return e
 }
 
+// consent sets the admin's consent to keyID on the operator resource.
+func (e *controllerEnv) consent(t *testing.T, keyID string) {
+	t.Helper()
+	_, _, rv, err := e.operator.GetOperatorState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := e.operator.UpdateOperatorSpec(context.Background(), rv, consentSpec(keyID)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (e *controllerEnv) sync(t *testing.T) {
 	t.Helper()
 	if err := e.ctrl.Sync(context.Background(), factory.NewSyncContext("test", e.recorder)); err != nil {
@@ -500,17 +512,12 @@ func TestControllerStartsOverItsUnreadableList(t *testing.T) {
 
 	// The admin consents and the objects are deleted; a restarted controller finds nothing left, and keeps the
 	// deletion in the Record.
-	_, _, rv, err := env.operator.GetOperatorState()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := env.operator.UpdateOperatorSpec(context.Background(), rv, consentSpec(lostKey)); err != nil {
-		t.Fatal(err)
-	}
+	env.consent(t, lostKey)
 	env.sync(t)
 	if got := len(cluster.UnsafeDeleted()); got != 3 {
 		t.Fatalf("deleted %d objects with the consent, want 3", got)
 	}
+	var err error
 	env.ctrl, err = kmsrecovery.NewController("kube-apiserver", kmsrecovery.Options{
 		OperatorClient: env.operator, Dynamic: cluster.Dynamic, Resources: []kmsrecovery.Resource{recoverytest.Secrets, recoverytest.ConfigMaps},
 		Raw: cluster.Raw(), KMS: healthyKMS(), ConfigMaps: env.kube.CoreV1(), Namespace: operatorNamespace,
@@ -631,13 +638,7 @@ func TestControllerSchedule(t *testing.T) {
 		t.Fatal("deleted without consent")
 	}
 
-	_, _, rv, err := env.operator.GetOperatorState()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := env.operator.UpdateOperatorSpec(context.Background(), rv, consentSpec(lostKey)); err != nil {
-		t.Fatal(err)
-	}
+	env.consent(t, lostKey)
 	env.sync(t)
 	if got := len(cluster.UnsafeDeleted()); got != 3 {
 		t.Errorf("a new consent deleted %d objects at once, want 3", got)

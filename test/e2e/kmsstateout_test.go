@@ -13,6 +13,7 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
+	operatorv1client "github.com/openshift/client-go/operator/clientset/versioned/typed/operator/v1"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -76,19 +77,7 @@ func TestRevertWhileKMSGuardConfigMapsCannotBeDecrypted(t *testing.T) {
 	first.deployed(ctx, t, 4, goodConfig)
 	goodData := ectest.Marshal(t, goodConfig)
 	createRevisionConfig(t, a.Client().CoreV1().Secrets(operandNamespace), 5, failingConfig)
-	reporterCtx, stopReporter := context.WithCancel(ctx)
-	startNodeReporter(reporterCtx, t, first.Provider, node, map[string]*fake.Plugin{providerName: good, configMapsProvider: configMapsPlugin, deadProvider: dead})
-	firstCtx, stopFirst := context.WithCancel(ctx)
-	first.start(firstCtx)
-	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
-		_, err := a.Client().CoreV1().ConfigMaps(operatorNamespace).Get(ctx, kmsstate.DefaultConfigMapName, metav1.GetOptions{})
-		return err == nil, nil
-	})
-	if err != nil {
-		t.Fatalf("the first operator process published no KMS verdict: %v", err)
-	}
-	stopFirst()
-	stopReporter()
+	runUntilPublished(ctx, t, a, first, node, map[string]*fake.Plugin{providerName: good, configMapsProvider: configMapsPlugin, deadProvider: dead})
 
 	// 2. The configmaps' KMS goes down, and revision 5 rolls out and fails.
 	configMapsPlugin.Stop()
@@ -125,19 +114,44 @@ func TestRevertWhileKMSGuardConfigMapsCannotBeDecrypted(t *testing.T) {
 	}
 	cond, _ = waitForCondition(t, second.Operator, kmsrollback.ConditionDegraded, operatorv1.ConditionTrue, string(kmsrollback.ReasonRevertedFailingKMSConfig))
 	t.Logf("reverted %s after the restart: %s", time.Since(start).Round(10*time.Millisecond), cond.Message)
+	assertRevertedTo4(ctx, t, a, kubeAPIServers, goodData)
+}
+
+// runUntilPublished runs an operator process and a health reporter for node until the process has published its
+// KMS verdict, and stops both.
+func runUntilPublished(ctx context.Context, t *testing.T, a *kmsenv.APIServer, g *guard, node string, plugins map[string]*fake.Plugin) {
+	t.Helper()
+	processCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	startNodeReporter(processCtx, t, g.Provider, node, plugins)
+	g.start(processCtx)
+	err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+		_, err := a.Client().CoreV1().ConfigMaps(operatorNamespace).Get(ctx, kmsstate.DefaultConfigMapName, metav1.GetOptions{})
+		return err == nil, nil
+	})
+	if err != nil {
+		t.Fatalf("the operator process published no KMS verdict: %v", err)
+	}
+}
+
+// assertRevertedTo4 checks that kmsrollback wrote revision 4's config (goodData) back as the desired encryption
+// config and holds revision 5's out.
+func assertRevertedTo4(ctx context.Context, t *testing.T, a *kmsenv.APIServer, kubeAPIServers operatorv1client.KubeAPIServerInterface, goodData []byte) {
+	t.Helper()
+	// library-go's encryption component is the operand namespace: its state controller reads this secret.
 	desired, err := a.Client().CoreV1().Secrets("openshift-config-managed").Get(ctx, "encryption-config-"+operandNamespace, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := string(desired.Data["encryption-config"]); got != string(goodData) {
-		t.Errorf("desired encryption config is\n%s\nwant revision 4's\n%s", got, goodData)
+		t.Fatalf("desired encryption config is\n%s\nwant revision 4's\n%s", got, goodData)
 	}
 	holds, err := kmsrollback.NewHoldStore(operatorstate.KubeAPIServer(kubeAPIServers)).Load(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if h := holds.Active(); h == nil || h.FailedRevision != 5 || h.RevertedTo != 4 {
-		t.Errorf("holds %+v, want revision 5 held", holds)
+		t.Fatalf("holds %+v, want revision 5 held", holds)
 	}
 }
 
@@ -212,19 +226,7 @@ func TestLostKeyTakesKMSGuardCaches(t *testing.T) {
 		}
 	}
 	first = restartedGuard(t, a, []string{node}, options())
-	reporterCtx, stopReporter := context.WithCancel(ctx)
-	startNodeReporter(reporterCtx, t, first.Provider, node, map[string]*fake.Plugin{lostProvider: lostPlugin, liveProvider: livePlugin})
-	firstCtx, stopFirst := context.WithCancel(ctx)
-	first.start(firstCtx)
-	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
-		_, err := a.Client().CoreV1().ConfigMaps(operatorNamespace).Get(ctx, kmsstate.DefaultConfigMapName, metav1.GetOptions{})
-		return err == nil, nil
-	})
-	if err != nil {
-		t.Fatalf("the first operator process published no KMS verdict: %v", err)
-	}
-	stopFirst()
-	stopReporter()
+	runUntilPublished(ctx, t, a, first, node, map[string]*fake.Plugin{lostProvider: lostPlugin, liveProvider: livePlugin})
 	for _, name := range kmsguard.CacheConfigMapNames {
 		if v, err := cp.RawValue(ctx, "/registry/configmaps/"+operatorNamespace+"/"+name); err != nil || !strings.Contains(string(v), lostProvider) {
 			t.Fatalf("cache %s is not stored under %s: %v", name, lostProvider, err)

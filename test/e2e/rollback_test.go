@@ -29,7 +29,6 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
-	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
@@ -106,20 +105,10 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 			t.Errorf("KMSRollbackDegraded message %q does not contain %q", cond.Message, want)
 		}
 	}
-	// library-go's encryption component is the operand namespace: its state controller reads this secret.
+	assertRevertedTo4(ctx, t, a, kubeAPIServers, goodData)
 	desired, err := kubeClient.CoreV1().Secrets("openshift-config-managed").Get(ctx, "encryption-config-"+operandNamespace, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if got := string(desired.Data["encryption-config"]); got != string(goodData) {
-		t.Fatalf("desired encryption config is\n%s\nwant revision 4's\n%s", got, goodData)
-	}
-	holds, err := kmsrollback.NewHoldStore(operatorstate.KubeAPIServer(kubeAPIServers)).Load(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if h := holds.Active(); h == nil || h.FailedRevision != 5 || h.RevertedTo != 4 {
-		t.Fatalf("holds %+v, want revision 5 held", holds)
 	}
 
 	// 4. The next revision carries the desired config; the node restarts with it and is healthy. The
