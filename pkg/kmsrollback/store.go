@@ -124,8 +124,8 @@ func (hs Holds) trimmed() Holds {
 // must not let the state controller run in the moment after a Hold was recorded. The controller is the only
 // writer (one worker, under the operator's leader election), so a save needs no optimistic concurrency.
 //
-// Once openshift/api has typed fields for them (docs/enhancements/openshift-api-kmsguard-status.patch), this file
-// is the one that changes.
+// Once openshift/api has typed fields for them (status.encryptionStatus.guard, hack/upstream/api), this file is
+// the one that changes.
 type HoldStore struct {
 	store *operatorstate.Store[Holds]
 }

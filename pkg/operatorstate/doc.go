@@ -6,9 +6,9 @@
 // Why there: OpenShift's apiserver operators encrypt Secrets and ConfigMaps (and, for openshift-apiserver, routes
 // and OAuth tokens) with the KMS, so a ConfigMap in the operator namespace cannot be read while the KMS is down and
 // is lost with a destroyed KEK. The operator resource is never encrypted, every operator already reads and writes
-// it, and it is where the typed home of this state would be (status.encryptionStatus, as healthReports and
-// preflight are: docs/enhancements/openshift-api-kmsguard-status.patch). One annotation per store, each owned by
-// its own field manager, lets stores be written without reading or overwriting each other or the operator's own
+// it, and it is where the typed home of this state would be (status.encryptionStatus.guard, beside healthReports
+// and preflight: the openshift/api patch in hack/upstream/api). One annotation per store, each owned by its own
+// field manager, lets stores be written without reading or overwriting each other or the operator's own
 // metadata, and without racing the status writers.
 //
 // Each store bounds its value (Store refuses one over MaxValueBytes, well inside the 256 KiB Kubernetes allows
