@@ -8,6 +8,11 @@
 // Both name one exact thing, never a boolean: a forgotten "force: true" would open the rollout gate for every
 // later config, and a forgotten "confirm: true" would delete whatever becomes unreadable next month. A hash stops
 // matching as soon as the candidate changes; a KEK id only matches objects etcd shows were written under it.
+//
+// This is an adapter: any unsupported override makes the operator UnsupportedConfigOverridesUpgradeable=False, so
+// a supported recovery path cannot stay here. The openshift/api patch hack/upstream/api/0002 adds both as typed,
+// validated fields, spec.kmsGuard of KubeAPIServer and OpenShiftAPIServer; once it is vendored, this package reads
+// those and the override goes.
 package overrides
 
 import (
