@@ -63,8 +63,8 @@ type Options struct {
 	// OperatorNamespace holds kmsguard's caches, ConfigMaps ("openshift-kube-apiserver-operator").
 	OperatorNamespace string
 	// OperatorResource is where kmsguard keeps what must outlive a KMS fault (the rollback's holds, the KEK id
-	// memory): annotations of the operator resource, which the KMS never encrypts
-	// (operatorstate.KubeAPIServer(operatorClient.OperatorV1().KubeAPIServers())).
+	// memory, finished migrations, the recovery record): annotations of the operator resource, which the KMS never
+	// encrypts (operatorstate.KubeAPIServer(operatorClient.OperatorV1().KubeAPIServers())).
 	OperatorResource operatorstate.Resource
 	// EncryptedResources are what the operator passes to encryption.StaticEncryptionProvider.
 	EncryptedResources []schema.GroupResource
@@ -73,8 +73,9 @@ type Options struct {
 	KMSEncryptionEnabled bool
 
 	KubeClient kubernetes.Interface
-	// KubeInformers must cover OperandNamespace, OperatorNamespace and openshift-config-managed; the operator
-	// starts them, as it starts its own.
+	// KubeInformers must cover OperandNamespace and openshift-config-managed; the operator starts them, as it
+	// starts its own. kmsguard keeps no informer on OperatorNamespace: one ConfigMap there that the KMS cannot
+	// decrypt would keep it from ever syncing.
 	KubeInformers     v1helpers.KubeInformersForNamespaces
 	APIServerInformer configv1informers.APIServerInformer
 	// StatusProvider is the operator's kms.EncryptionStatusProvider, the one it passes to encryption.NewControllers.

@@ -190,7 +190,8 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		// The record first: a scan that fails next must not lose what was deleted. A record that cannot be
 		// written (the KMS it is encrypted with is the one that failed) does not stop the condition, which
 		// reports the deletion too, nor the events, one per deleted object.
-		deletionRecordErr := errors.Join(c.writeRecord(ctx, findings.Without(deletedRefs(report)), now), c.writeReport(ctx, syncCtx, findings.Without(deletedRefs(report))))
+		left := findings.Without(deletedRefs(report))
+		deletionRecordErr := errors.Join(c.writeRecord(ctx, left, now), c.writeReport(ctx, syncCtx, left))
 		// What is left, and proof that the LIST works again.
 		if findings, err = c.scan(ctx); err != nil {
 			// Scan again on the factory's retry, not an Interval later.
