@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -16,9 +17,13 @@ import (
 // operatorstate.AnnotationPrefix+FinishedStoreName.
 const FinishedStoreName = "migrations"
 
-// maxFinishedKeys bounds the keys a finished record lists of each kind, so that the records of every encrypted
-// resource fit their store; the counts stay whole, and the events and the progress cache name the rest.
-const maxFinishedKeys = 5
+// maxFinishedKeys and maxFinishedResultBytes bound what a finished record keeps of the keys it lists of each kind and
+// of its result, so that the records of every encrypted resource fit their store; the counts stay whole, and the
+// events and the controller's condition have the rest.
+const (
+	maxFinishedKeys        = 5
+	maxFinishedResultBytes = 1 << 10
+)
 
 // DurableFinish is a CheckpointStore that keeps what a migration must not forget out of the KMS's reach and its
 // progress in Progress, a cache.
@@ -32,7 +37,7 @@ const maxFinishedKeys = 5
 //
 // Once openshift/api has a typed field for finished migrations, this file is the one that changes.
 type DurableFinish struct {
-	Progress CheckpointStore
+	progress CheckpointStore
 	finished *operatorstate.Store[map[string]Checkpoint]
 	// mu serializes the read-modify-write of the one annotation that holds every resource's record.
 	mu sync.Mutex
@@ -42,7 +47,7 @@ var _ CheckpointStore = &DurableFinish{}
 
 // NewDurableFinish keeps finished migrations on resource and progress in progress.
 func NewDurableFinish(resource operatorstate.Resource, progress CheckpointStore) *DurableFinish {
-	return &DurableFinish{Progress: progress, finished: operatorstate.NewStore[map[string]Checkpoint](resource, FinishedStoreName)}
+	return &DurableFinish{progress: progress, finished: operatorstate.NewStore[map[string]Checkpoint](resource, FinishedStoreName)}
 }
 
 // Load returns what is newest of gr: its finished record, or the progress of a migration started after it
@@ -54,7 +59,7 @@ func (s *DurableFinish) Load(ctx context.Context, gr schema.GroupResource) (*Che
 		klog.Warningf("kmsmigration: %s: the finished migrations cannot be read, looking at the progress only: %v", gr, recordErr)
 	}
 	record, recorded := records[gr.String()]
-	progress, progressErr := s.Progress.Load(ctx, gr)
+	progress, progressErr := s.progress.Load(ctx, gr)
 	switch {
 	case progressErr == nil && progress != nil && (!recorded || progress.Started.After(record.Finished)):
 		return progress, nil
@@ -69,17 +74,20 @@ func (s *DurableFinish) Load(ctx context.Context, gr schema.GroupResource) (*Che
 // goes to Progress only.
 func (s *DurableFinish) Save(ctx context.Context, gr schema.GroupResource, cp *Checkpoint) error {
 	if cp.Finished.IsZero() {
-		return s.Progress.Save(ctx, gr, cp)
+		return s.progress.Save(ctx, gr, cp)
 	}
 	record := *cp
 	record.Continue = ""
 	record.UndecryptableKeys = firstKeys(cp.UndecryptableKeys)
 	record.FailedKeys = firstKeys(cp.FailedKeys)
+	if len(record.Result) > maxFinishedResultBytes {
+		record.Result = strings.ToValidUTF8(record.Result[:maxFinishedResultBytes], "") + " ... (cut)"
+	}
 	if err := s.update(ctx, func(records map[string]Checkpoint) { records[gr.String()] = record }); err != nil {
 		return fmt.Errorf("recording the finished migration of %s: %w", gr, err)
 	}
 	// The record above is what counts; a progress entry left behind is ignored by Load.
-	if err := s.Progress.Delete(ctx, gr); err != nil {
+	if err := s.progress.Delete(ctx, gr); err != nil {
 		klog.V(2).Infof("kmsmigration: %s: the progress of the finished migration stays cached: %v", gr, err)
 	}
 	return nil
@@ -89,7 +97,7 @@ func (s *DurableFinish) Save(ctx context.Context, gr schema.GroupResource, cp *C
 func (s *DurableFinish) Delete(ctx context.Context, gr schema.GroupResource) error {
 	return errors.Join(
 		s.update(ctx, func(records map[string]Checkpoint) { delete(records, gr.String()) }),
-		s.Progress.Delete(ctx, gr))
+		s.progress.Delete(ctx, gr))
 }
 
 func (s *DurableFinish) update(ctx context.Context, change func(map[string]Checkpoint)) error {

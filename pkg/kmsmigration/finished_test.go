@@ -119,14 +119,14 @@ func TestFinishedRecordsFitTheirStore(t *testing.T) {
 	for _, r := range resources {
 		cp := &Checkpoint{Target: Target{WriteKey: "12", KEKID: strings.Repeat("k", 100)}, ListedAll: true, Started: t0, Finished: t0.Add(time.Hour),
 			Counts: Counts{Listed: 200000, Undecryptable: 150, Failed: 150}, UndecryptableKeys: keys, FailedKeys: keys,
-			Result: strings.Repeat("a long error message; ", 20)}
+			Result: strings.Repeat("a long error message; ", 200)}
 		if err := store.Save(t.Context(), schema.GroupResource{Resource: r}, cp); err != nil {
 			t.Fatalf("saving the record of %s: %v", r, err)
 		}
 	}
 	got, err := store.Load(t.Context(), schema.GroupResource{Resource: "secrets"})
-	if err != nil || got == nil || len(got.UndecryptableKeys) != maxFinishedKeys || got.Counts.Undecryptable != 150 {
-		t.Fatalf("Load = %+v, %v; want the record with %d keys listed and the whole count", got, err, maxFinishedKeys)
+	if err != nil || got == nil || len(got.UndecryptableKeys) != maxFinishedKeys || got.Counts.Undecryptable != 150 || len(got.Result) > maxFinishedResultBytes+len(" ... (cut)") {
+		t.Fatalf("Load = %+v, %v; want the record with %d keys listed, the whole count and the result cut", got, err, maxFinishedKeys)
 	}
 	if err := store.Delete(t.Context(), schema.GroupResource{Resource: "secrets"}); err != nil {
 		t.Fatal(err)
