@@ -455,8 +455,8 @@ func (c *Controllers) addPreflight(opts Options, t topology) (kmsprecondition.Un
 			newDeployer = kmspreflight.NewStaticPodPreflightDeployer
 		}
 		kube := opts.KubeClient
-		c.PreflightDeployer = newDeployer(opts.OperandNamespace, kube.CoreV1(), kube.RbacV1(), opts.Recorder.WithComponentSuffix("kms-preflight"),
-			p.Image, p.Command, timeout)
+		c.PreflightDeployer = kmsprecondition.StalePreflightPods(newDeployer(opts.OperandNamespace, kube.CoreV1(), kube.RbacV1(),
+			opts.Recorder.WithComponentSuffix("kms-preflight"), p.Image, p.Command, timeout), opts.StatusProvider)
 		c.PreflightConfiguration = kmsprecondition.PreflightConfiguration(opts.OperandNamespace, opts.EncryptedResources, p.APIServers.APIServers(),
 			kube.CoreV1(), kube.CoreV1(), opts.StatusProvider)
 		policy = kmsprecondition.BlockUnverifiedReadKeys

@@ -9,6 +9,7 @@ import (
 
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
+	kmspreflight "github.com/openshift/library-go/pkg/operator/encryption/kms/preflight"
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
 	corev1 "k8s.io/api/core/v1"
@@ -368,7 +369,21 @@ func misconfiguredKMSRefused(ctx context.Context, env *Env, res *Result, kube ku
 	}
 	res.notef("no key, no encryption config and no revision was made for the refused configuration (keys %v)", keysBefore)
 
-	// The admin's way out: correct the address. Nothing else: no force, no key or finalizer touched.
+	// The admin reads the kept kms-preflight pod (the runbook's first step) before correcting: by then its checker
+	// has exited and the pod is Failed, which library-go alone takes for a crash of whatever configuration is
+	// required next (kmsprecondition.StalePreflightPods).
+	var phase corev1.PodPhase
+	if err := poll(ctx, time.Second, storyTimeout, func() bool {
+		pod, err := kube.CoreV1().Pods(lab.TargetNamespace).Get(ctx, kmspreflight.PodName, metav1.GetOptions{})
+		if err == nil {
+			phase = pod.Status.Phase
+		}
+		return phase == corev1.PodFailed
+	}); err != nil {
+		res.problemf("the refused configuration's kms-preflight pod is %q, not Failed: %v", phase, err)
+		return nil
+	}
+	// The admin's way out: correct the address. Nothing else: no force, no key, pod or finalizer touched.
 	if err := l.SetAPIServerEncryption(ctx, wanted); err != nil {
 		return err
 	}
