@@ -10,10 +10,8 @@ import (
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	kubefake "k8s.io/client-go/kubernetes/fake"
-	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/component-base/metrics/testutil"
 
 	"github.com/kmsguard/kmsguard/internal/apiservertest"
@@ -428,14 +426,12 @@ func TestCheckpointResumeAfterRestart(t *testing.T) {
 	}
 }
 
-// TestUnreadableCheckpointStartsOver: the checkpoint ConfigMap cannot be read (the failing KMS encrypts it): the
-// migration starts from the beginning instead of refusing, and migrates every object.
+// TestUnreadableCheckpointStartsOver: the checkpoint ConfigMap can be neither read nor written (the failing KMS
+// encrypts it): the migration starts from the beginning instead of refusing, and migrates every object.
 func TestUnreadableCheckpointStartsOver(t *testing.T) {
 	c := apiservertest.NewStaleSecrets(2, 10)
 	kube := kubefake.NewSimpleClientset()
-	kube.PrependReactor("get", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
-		return true, nil, apierrors.NewInternalError(errors.New("failed to decrypt data"))
-	})
+	apiservertest.FailEncrypted(kube, "configmaps")
 	opts := testOptions(t, c)
 	opts.Checkpoints = ConfigMapCheckpoints{Client: kube.CoreV1(), Namespace: "openshift-kube-apiserver-operator", Name: "kmsguard-migration"}
 	m := newTestMigrator(t, opts)

@@ -86,6 +86,3 @@ func (s *RecordStore) Load(ctx context.Context) (Record, bool, error) { return s
 
 // Save stores r.
 func (s *RecordStore) Save(ctx context.Context, r Record) error { return s.store.Save(ctx, r) }
-
-// String names where the Record is.
-func (s *RecordStore) String() string { return s.store.String() }

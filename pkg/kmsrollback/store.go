@@ -138,9 +138,6 @@ func NewHoldStore(resource operatorstate.Resource) *HoldStore {
 	return &HoldStore{store: operatorstate.NewStore[Holds](resource, HoldsStoreName)}
 }
 
-// String names where the Holds are, for messages.
-func (s *HoldStore) String() string { return s.store.String() }
-
 // Load reads the Holds, oldest first.
 func (s *HoldStore) Load(ctx context.Context) (Holds, error) {
 	// Refusing a value that cannot be decoded beats guessing: a corrupt store must not silently release a held
