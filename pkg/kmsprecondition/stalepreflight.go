@@ -22,9 +22,8 @@ import (
 // configuration. A Failed pod of the required configuration, or one that never said which it checked, is left as
 // library-go sees it.
 //
-// A library-go preflight controller that looks at the pod's config hash before its phase removes this adapter. That
-// change is not among hack/upstream's patches yet: 0002 lets a Failed pod of the required configuration go on to its
-// result, and still takes one of another configuration for a crash.
+// hack/upstream/library-go/0002 (the preflight controller reads the pod's config hash before its phase) removes
+// this adapter.
 func StalePreflightPods(inner encryptioncontrollers.KMSPreflightDeployer, status kms.EncryptionStatusProvider) encryptioncontrollers.KMSPreflightDeployer {
 	return &stalePreflightPods{KMSPreflightDeployer: inner, status: status}
 }
