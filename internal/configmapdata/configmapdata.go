@@ -72,20 +72,31 @@ func DeleteUnreadable(ctx context.Context, client corev1client.ConfigMapsGetter,
 	return nil
 }
 
+// DeleteIfUnreadable deletes the ConfigMap namespace/name with DeleteUnreadable when readErr, the error of reading
+// it, is the apiserver unable to read it from storage (Unreadable), and says whether it did.
+func DeleteIfUnreadable(ctx context.Context, client corev1client.ConfigMapsGetter, namespace, name string, recorder events.Recorder, readErr error) (bool, error) {
+	if !Unreadable(ctx, client, namespace, name, readErr) {
+		return false, nil
+	}
+	if err := DeleteUnreadable(ctx, client, namespace, name, recorder, readErr); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 // Update applies change to the data of the ConfigMap namespace/name, creating it when it does not exist. It
 // reads, changes and writes again on a conflict, so that concurrent writers of different keys never overwrite
 // each other, and keys change does not touch are kept.
 //
-// A ConfigMap the apiserver cannot read (Unreadable) is deleted (DeleteUnreadable) and created afresh, with only
+// A ConfigMap the apiserver cannot read is deleted (DeleteIfUnreadable) and created afresh, with only
 // what change writes. recorder, when not nil, records that deletion.
 func Update(ctx context.Context, client corev1client.ConfigMapsGetter, namespace, name string, recorder events.Recorder, change func(data map[string]string)) error {
 	configMaps := client.ConfigMaps(namespace)
 	return conflictretry.Do(func() error {
 		cm, err := configMaps.Get(ctx, name, metav1.GetOptions{})
-		if Unreadable(ctx, client, namespace, name, err) {
-			if err := DeleteUnreadable(ctx, client, namespace, name, recorder, err); err != nil {
-				return err
-			}
+		if deleted, deleteErr := DeleteIfUnreadable(ctx, client, namespace, name, recorder, err); deleteErr != nil {
+			return deleteErr
+		} else if deleted {
 			cm, err = nil, apierrors.NewNotFound(corev1.Resource("configmaps"), name)
 		}
 		if apierrors.IsNotFound(err) {

@@ -295,12 +295,16 @@ func (c *Controller) writeReport(ctx context.Context, syncCtx factory.SyncContex
 		return err
 	}
 	_, _, err = resourceapply.ApplyConfigMap(ctx, c.options.ConfigMaps, syncCtx.Recorder(), cm)
-	if err != nil && configmapdata.Unreadable(ctx, c.options.ConfigMaps, cm.Namespace, cm.Name, err) {
-		// The record itself was written under the lost key. It is a list of what scans find again and holds no
-		// user data: it is deleted without a consent and written afresh.
-		if err := configmapdata.DeleteUnreadable(ctx, c.options.ConfigMaps, cm.Namespace, cm.Name, syncCtx.Recorder(), err); err != nil {
-			return err
-		}
+	if err == nil {
+		return nil
+	}
+	// The list itself was written under the lost key. It is what scans find again and holds no user data: it is
+	// deleted without a consent and written afresh.
+	deleted, deleteErr := configmapdata.DeleteIfUnreadable(ctx, c.options.ConfigMaps, cm.Namespace, cm.Name, syncCtx.Recorder(), err)
+	if deleteErr != nil {
+		return deleteErr
+	}
+	if deleted {
 		_, _, err = resourceapply.ApplyConfigMap(ctx, c.options.ConfigMaps, syncCtx.Recorder(), cm)
 	}
 	return err
