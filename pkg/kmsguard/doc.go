@@ -62,8 +62,9 @@
 //
 // What must outlive a KMS fault (the rollback's holds, kmsstate's KEK id memory, finished migrations, the recovery
 // record) is kept on OperatorResource, which the KMS never encrypts; kmsguard's ConfigMaps in OperatorNamespace
-// are caches (CacheConfigMapNames), started over when they cannot be read. Bind bindata.CachesRole so that
-// kmsguard can delete one the apiserver cannot read.
+// are caches (CacheConfigMapNames), started over when they cannot be read. Deleting one the apiserver cannot read
+// needs the verb unsafe-delete-ignore-read-errors on it: both operators run as cluster-admin, which has it; an
+// operator with narrower RBAC binds bindata.CachesRole.
 //
 // Without Etcd the gate judges dropped read keys by library-go's migration annotations
 // (kmsprecondition.KeySecretMigrations), and its conditions say so.

@@ -46,8 +46,8 @@ import (
 const MigrationConfigMapName = "kmsguard-migration"
 
 // CacheConfigMapNames are kmsguard's caches, ConfigMaps in Options.OperatorNamespace. The KMS encrypts them; one the
-// apiserver cannot read is deleted by kmsguard without a consent and started over, which needs the Role
-// bindata.CachesRole (unsafe-delete-ignore-read-errors on these names).
+// apiserver cannot read is deleted by kmsguard without a consent and started over, which needs the verb
+// unsafe-delete-ignore-read-errors on these names (cluster-admin, as both operators run, or bindata.CachesRole).
 var CacheConfigMapNames = []string{kmsstate.DefaultConfigMapName, MigrationConfigMapName, kmsrecovery.ConfigMapName}
 
 // Options are what every operator's starter already has, whatever runs its operand. Migration, Etcd, APIServers,
