@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -49,10 +50,15 @@ const (
 	FaultMigrationHold Fault = "migration-hold"
 	// FaultMigrationRelease lets the migration go on from where it stood.
 	FaultMigrationRelease Fault = "migration-release"
+	// FaultOperatorStop stops the lab's operator (library-go's controllers and kmsguard's), as a deleted
+	// kube-apiserver-operator pod does while it is rescheduled: nothing acts or reports until FaultOperatorStart.
+	FaultOperatorStop Fault = "operator-stop"
+	// FaultOperatorStart starts a new operator, built afresh from the cluster as a new pod's is.
+	FaultOperatorStart Fault = "operator-start"
 )
 
 // Faults are every Fault, in the order `kmsguard-lab inject --help` lists them, with the usage it shows.
-var Faults = []Fault{FaultPluginStop, FaultPluginStart, FaultKMSLatency, FaultAPIServerRestart, FaultKeyDisable, FaultKeyRestore, FaultKeyRotate, FaultKeyDestroy, FaultBadKMSConfig, FaultMigrationHold, FaultMigrationRelease}
+var Faults = []Fault{FaultPluginStop, FaultPluginStart, FaultKMSLatency, FaultAPIServerRestart, FaultKeyDisable, FaultKeyRestore, FaultKeyRotate, FaultKeyDestroy, FaultBadKMSConfig, FaultMigrationHold, FaultMigrationRelease, FaultOperatorStop, FaultOperatorStart}
 
 // FaultUsage is how `kmsguard-lab inject` takes a fault: its arguments and what it does.
 type FaultUsage struct {
@@ -73,6 +79,8 @@ var faultUsage = map[Fault]FaultUsage{
 	FaultBadKMSConfig:     {"", "the APIServer resource names a KMS address where no KMS is"},
 	FaultMigrationHold:    {"", "kmsguard's migration stands still: its API requests wait (a migration far from done)"},
 	FaultMigrationRelease: {"", "the migration goes on from its checkpoint"},
+	FaultOperatorStop:     {"", "the operator stops (library-go's controllers and kmsguard's), as while its pod is rescheduled"},
+	FaultOperatorStart:    {"", "a new operator starts, built afresh from the cluster"},
 }
 
 // Usage is how `kmsguard-lab inject` takes f.
@@ -163,15 +171,27 @@ func (l *Lab) Inject(ctx context.Context, in Injection) (string, error) {
 		}
 		return "set the APIServer resource to KMS at " + UnreachableKMSAddress + ", where no KMS is", nil
 	case FaultMigrationHold:
-		if !l.operator.migrationHold.set(true) {
+		if !l.operatorDeps.hold.set(true) {
 			return "kmsguard's migration was held already", nil
 		}
 		return "held kmsguard's migration: its API requests wait until migration-release", nil
 	case FaultMigrationRelease:
-		if !l.operator.migrationHold.set(false) {
+		if !l.operatorDeps.hold.set(false) {
 			return "kmsguard's migration was not held", nil
 		}
 		return "released kmsguard's migration: it goes on from its checkpoint", nil
+	case FaultOperatorStop:
+		if !l.stopOperator() {
+			return "the operator was stopped already", nil
+		}
+		return "stopped the operator: no controller runs until operator-start", nil
+	case FaultOperatorStart:
+		if err := l.startOperator(); errors.Is(err, errOperatorRunning) {
+			return "the operator runs already", nil
+		} else if err != nil {
+			return "", err
+		}
+		return "started a new operator", nil
 	default:
 		return "", fmt.Errorf("unknown fault %q (want one of %s)", in.Fault, faultList())
 	}

@@ -113,3 +113,35 @@ func TestEveryFaultHasItsUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestInjectOperatorStopWaitsForItsControllers: operator-stop stops the running operator and returns only once
+// every goroutine that runs its controllers has returned, so nothing it runs acts after the story goes on; a
+// second stop says it was stopped already.
+func TestInjectOperatorStopWaitsForItsControllers(t *testing.T) {
+	ctx, stop := context.WithCancel(context.Background())
+	o := &Operator{stop: stop}
+	returned := make(chan struct{})
+	o.done.Add(1)
+	go func() {
+		defer o.done.Done()
+		<-ctx.Done()
+		close(returned)
+	}()
+	l := &Lab{kms: fake.NewKMS(), operator: o, operatorRunning: true}
+
+	did, err := l.Inject(context.Background(), Injection{Fault: FaultOperatorStop})
+	if err != nil || !strings.Contains(did, "stopped the operator") {
+		t.Fatalf("operator-stop = %q, %v", did, err)
+	}
+	select {
+	case <-returned:
+	default:
+		t.Fatal("operator-stop returned before the operator's controllers did")
+	}
+	if l.Operator() != o {
+		t.Error("a stopped operator is no longer what Operator returns")
+	}
+	if did, err := l.Inject(context.Background(), Injection{Fault: FaultOperatorStop}); err != nil || !strings.Contains(did, "stopped already") {
+		t.Errorf("operator-stop again = %q, %v, want it to say the operator was stopped already", did, err)
+	}
+}

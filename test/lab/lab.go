@@ -203,12 +203,16 @@ type Lab struct {
 	// kube and operators reach whichever apiserver is up; built once, for the view that reads every few seconds.
 	kube      kubernetes.Interface
 	operators operatorclient.Interface
-	operator  *Operator
-	timings   OperatorTimings
-	reporter  Reporter
-	preflight Preflight
-	logMu     sync.Mutex
-	log       io.Writer
+	// operatorMu guards operator and operatorRunning: FaultOperatorStop and FaultOperatorStart replace them.
+	operatorMu      sync.Mutex
+	operator        *Operator
+	operatorRunning bool
+	operatorDeps    operatorDeps
+	timings         OperatorTimings
+	reporter        Reporter
+	preflight       Preflight
+	logMu           sync.Mutex
+	log             io.Writer
 
 	// runCtx lives as long as the lab runs: the node agents, the operator and what faults leave running.
 	runCtx context.Context
@@ -346,7 +350,9 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if l.operator, err = startOperator(runCtx, l.restConfig, etcd, apiservers, l.timings, l.reporter.reportInterval(), l.preflight); err != nil {
+	l.operatorDeps = operatorDeps{cfg: l.restConfig, etcd: etcd, apiservers: apiservers, timings: l.timings,
+		reportInterval: l.reporter.reportInterval(), preflight: l.preflight, hold: newMigrationHold()}
+	if err := l.startOperator(); err != nil {
 		return nil, err
 	}
 	if err := l.WaitForRevision(ctx, 1); err != nil {
@@ -364,6 +370,7 @@ func (l *Lab) Stop() error {
 	if l.cancel != nil {
 		l.cancel()
 	}
+	l.stopOperator()
 	l.done.Wait()
 	for _, n := range l.nodes {
 		n.stopPod()
@@ -410,7 +417,44 @@ func (l *Lab) StartupMonitor() bool { return len(l.nodes) > 0 && l.nodes[0].star
 func (l *Lab) Nodes() []*Node { return append([]*Node(nil), l.nodes...) }
 
 // Operator is the lab's kube-apiserver-operator.
-func (l *Lab) Operator() *Operator { return l.operator }
+//
+// While the operator is stopped (FaultOperatorStop) it is the stopped one, whose informers no longer follow the
+// cluster.
+func (l *Lab) Operator() *Operator {
+	l.operatorMu.Lock()
+	defer l.operatorMu.Unlock()
+	return l.operator
+}
+
+// startOperator starts the lab's operator, unless it runs, and says whether it started it.
+func (l *Lab) startOperator() error {
+	l.operatorMu.Lock()
+	defer l.operatorMu.Unlock()
+	if l.operatorRunning {
+		return errOperatorRunning
+	}
+	o, err := startOperator(l.runCtx, l.operatorDeps)
+	if err != nil {
+		return err
+	}
+	l.operator, l.operatorRunning = o, true
+	return nil
+}
+
+// stopOperator stops the lab's operator, as a deleted operator pod stops, and returns once its controllers have
+// stopped; false when it was not running.
+func (l *Lab) stopOperator() bool {
+	l.operatorMu.Lock()
+	defer l.operatorMu.Unlock()
+	if !l.operatorRunning {
+		return false
+	}
+	stopOperator(l.operator)
+	l.operatorRunning = false
+	return true
+}
+
+var errOperatorRunning = errors.New("the operator runs already")
 
 func (l *Lab) writeKubeConfig() error {
 	data, err := l.cp.APIServer(0).KubeConfig()
@@ -468,7 +512,7 @@ func (l *Lab) SetAPIServerEncryption(ctx context.Context, encryption configv1.AP
 func (l *Lab) WaitForRevision(ctx context.Context, min int32) error {
 	var last string
 	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, 10*time.Minute, true, func(context.Context) (bool, error) {
-		_, status, _, err := l.operator.Client.GetStaticPodOperatorState()
+		_, status, _, err := l.Operator().Client.GetStaticPodOperatorState()
 		if err != nil {
 			return false, nil
 		}
@@ -533,7 +577,7 @@ func (l *Lab) WaitForEncryption(ctx context.Context, mode state.Mode) (string, e
 			last = fmt.Sprintf("key %s: %v not migrated yet", newest.Key.Name, missing)
 			return false, nil
 		}
-		_, status, _, err := l.operator.Client.GetStaticPodOperatorState()
+		_, status, _, err := l.Operator().Client.GetStaticPodOperatorState()
 		if err != nil {
 			return false, nil
 		}
@@ -572,7 +616,7 @@ func (l *Lab) WaitForVerifiedUnder(ctx context.Context, since time.Time, kekID, 
 	var last string
 	var reports []*evidence.Report
 	err := wait.PollUntilContextTimeout(ctx, time.Second, 10*time.Minute, true, func(ctx context.Context) (bool, error) {
-		_, status, _, err := l.operator.Client.GetStaticPodOperatorState()
+		_, status, _, err := l.Operator().Client.GetStaticPodOperatorState()
 		if err != nil {
 			return false, nil
 		}
@@ -585,7 +629,7 @@ func (l *Lab) WaitForVerifiedUnder(ctx context.Context, since time.Time, kekID, 
 		if cond.Status != operatorv1.ConditionTrue {
 			return false, nil
 		}
-		reports = l.operator.Verification.Reports()
+		reports = l.Operator().Verification.Reports()
 		for _, r := range reports {
 			if r.Started.Before(since) || !r.Verified() || (kekID != "" && r.WriteKey.KEKID != kekID) ||
 				(keyID != "" && !strings.HasPrefix(r.WriteKey.Name, keyID+"_")) {

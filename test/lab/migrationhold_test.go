@@ -33,7 +33,7 @@ func TestMigrationHold(t *testing.T) {
 		return err
 	}
 
-	l := &Lab{kms: fake.NewKMS(), operator: &Operator{migrationHold: hold}}
+	l := &Lab{kms: fake.NewKMS(), operatorDeps: operatorDeps{hold: hold}}
 	inject := func(f Fault) string {
 		t.Helper()
 		did, err := l.Inject(context.Background(), Injection{Fault: f})

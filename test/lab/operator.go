@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"os"
+	"sync"
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
@@ -57,8 +58,23 @@ type Operator struct {
 	// dropping a read key.
 	Verification *kmsmigration.VerificationController
 
-	// migrationHold holds the migrator's API requests while FaultMigrationHold is in effect.
-	migrationHold *migrationHold
+	// stop stops every controller of this operator; done is finished once the goroutines that run them have
+	// returned.
+	stop context.CancelFunc
+	done sync.WaitGroup
+}
+
+// operatorDeps are what the lab's operator is built on that outlives one run of it (FaultOperatorStop and
+// FaultOperatorStart): the lab's etcd client and apiserver prober, its timings, and the migration hold, which a
+// restarted operator's migrator must honour as the stopped one did.
+type operatorDeps struct {
+	cfg            *rest.Config
+	etcd           clientv3.KV
+	apiservers     *apiserverprobe.Prober
+	timings        OperatorTimings
+	reportInterval time.Duration
+	preflight      Preflight
+	hold           *migrationHold
 }
 
 // verifyInterval is how often the census scans etcd besides after each migration. A cluster uses
@@ -72,9 +88,10 @@ const recoveryInterval = 30 * time.Second
 // etcdPrefix is the --etcd-prefix of the lab's kube-apiservers (envtest's default; OpenShift's is /kubernetes.io).
 const etcdPrefix = "/registry"
 
-// startOperator builds and starts every controller; they run until ctx is done. It returns once the informers
-// have been started.
-func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apiservers *apiserverprobe.Prober, timings OperatorTimings, reportInterval time.Duration, preflight Preflight) (*Operator, error) {
+// startOperator builds and starts every controller; they run until ctx is done or the Operator's stop is called.
+// It returns once the informers have been started.
+func startOperator(ctx context.Context, deps operatorDeps) (*Operator, error) {
+	cfg, etcd, apiservers, timings, reportInterval, preflight := deps.cfg, deps.etcd, deps.apiservers, deps.timings, deps.reportInterval, deps.preflight
 	kubeClient, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -120,9 +137,8 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 	}
 
 	// kmsguard's migrator has an API client of its own, whose rate limiter FaultMigrationHold holds.
-	hold := newMigrationHold()
 	migratorConfig := rest.CopyConfig(cfg)
-	migratorConfig.RateLimiter = hold
+	migratorConfig.RateLimiter = deps.hold
 	migratorClient, err := dynamic.NewForConfig(migratorConfig)
 	if err != nil {
 		return nil, err
@@ -242,15 +258,34 @@ func startOperator(ctx context.Context, cfg *rest.Config, etcd clientv3.KV, apis
 		return nil, err
 	}
 
+	ctx, stop := context.WithCancel(ctx)
+	o := &Operator{Client: operatorClient, KMSState: guard.KMSState, Migrator: guard.KMSMigrator, Verification: guard.Verification, stop: stop}
 	kubeInformers.Start(ctx.Done())
 	clusterInformers.Start(ctx.Done())
 	configInformers.Start(ctx.Done())
 	dynamicInformers.Start(ctx.Done())
 
-	go staticPodControllers.Start(ctx)
-	go resourceSyncer.Run(ctx, 1)
-	go targetConfig.Run(ctx, 1)
-	go encryptionControllers.Run(ctx, 1)
-	go guard.Run(ctx, 1)
-	return &Operator{Client: operatorClient, KMSState: guard.KMSState, Migrator: guard.KMSMigrator, Verification: guard.Verification, migrationHold: hold}, nil
+	// library-go's encryption controllers and kmsguard's return once ctx is done, not once their workers have:
+	// a sync under way may still finish after stopOperator returns, as a request of a killed operator pod may
+	// still reach the apiserver.
+	for _, run := range []func(context.Context){
+		staticPodControllers.Start,
+		func(ctx context.Context) { resourceSyncer.Run(ctx, 1) },
+		func(ctx context.Context) { targetConfig.Run(ctx, 1) },
+		func(ctx context.Context) { encryptionControllers.Run(ctx, 1) },
+		func(ctx context.Context) { guard.Run(ctx, 1) },
+	} {
+		o.done.Add(1)
+		go func() {
+			defer o.done.Done()
+			run(ctx)
+		}()
+	}
+	return o, nil
+}
+
+// stopOperator stops every controller of o and waits until the goroutines that run them have returned.
+func stopOperator(o *Operator) {
+	o.stop()
+	o.done.Wait()
 }

@@ -90,9 +90,9 @@ func (l *Lab) Snapshot(ctx context.Context) (*View, error) {
 		}
 	}
 	sort.Slice(v.Conditions, func(i, j int) bool { return v.Conditions[i].Type < v.Conditions[j].Type })
-	if l.operator != nil {
-		v.Migrations = l.operator.Migrator.Progress()
-		v.Verification = l.operator.Verification.Reports()
+	if o := l.Operator(); o != nil {
+		v.Migrations = o.Migrator.Progress()
+		v.Verification = o.Verification.Reports()
 	}
 	return v, nil
 }

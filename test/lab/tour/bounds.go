@@ -78,11 +78,11 @@ func byAPIServerMetrics(t lab.Timings, took time.Duration) bound {
 		fmt.Sprintf("the apiserver's restart (%s) + two reads of its metrics (every %s + 10%%) + %s", took.Round(100*time.Millisecond), t.ReportInterval, detectionSlack)}
 }
 
-// byRecoveryScan bounds undecryptable objects, once the apiservers have lost the cached DEKs after took: the
-// next scan of lost-key recovery.
+// byRecoveryScan bounds undecryptable objects, once the apiservers have lost the cached DEKs and the operator runs,
+// took after the fault: the next scan of lost-key recovery.
 func byRecoveryScan(t lab.Timings, took time.Duration) bound {
 	return bound{took + t.RecoveryInterval + detectionSlack,
-		fmt.Sprintf("the apiservers' restarts (%s) + the recovery scan (every %s) + %s", took.Round(100*time.Millisecond), t.RecoveryInterval, detectionSlack)}
+		fmt.Sprintf("the apiservers' restarts and the operator's start (%s) + the recovery scan (every %s) + %s", took.Round(100*time.Millisecond), t.RecoveryInterval, detectionSlack)}
 }
 
 // byErrorThreshold bounds the migrator's pause once every request fails: it needs

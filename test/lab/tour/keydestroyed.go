@@ -23,6 +23,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsguard"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 	"github.com/kmsguard/kmsguard/pkg/overrides"
 	"github.com/kmsguard/kmsguard/test/lab"
@@ -35,6 +36,11 @@ import (
 // destroys KEK b, thinking the migration done. Whatever was written while b was the KMS's key and not written
 // again since (windowSecrets Secrets an application created then, and whatever else happened to be written) is
 // lost; what is older (under a) or newer (under c) is not.
+//
+// kube-apiserver-operator's pod is rescheduled meanwhile (FaultOperatorStop, from the second rotation until after
+// the apiservers restarted), so kmsguard's caches it last wrote while b was the KMS's key (at least its published
+// verdict, which the rotation to b changed) are lost with b: the new operator starts into a cluster where its own
+// caches cannot be read, clears them without a consent, and asks a consent for the rest only.
 //
 // The loss is invisible at first: kube-apiserver keeps every DEK it decrypted for 24 hours (kmsv2's cacheTTL)
 // and reads on. It shows when an apiserver restarts, as on a node reboot, so the story restarts each of them,
@@ -82,6 +88,35 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 			return fmt.Errorf("writing %s: %w", name, err)
 		}
 	}
+	// kmsstate publishes its verdict again when the verdict changes, and the rotation to b changed it.
+	verdictKey := "/registry/configmaps/" + lab.OperatorNamespace + "/" + kmsstate.DefaultConfigMapName
+	var verdictKEK string
+	if err := poll(ctx, time.Second, storyTimeout, func() bool {
+		v, err := etcdValue(ctx, etcd, verdictKey)
+		verdictKEK = v.KEKID
+		return err == nil && v.KEKID == kekB
+	}); err != nil {
+		res.problemf("kmsguard's published verdict %s was not written under %s, the KMS's key since the rotation (it is under %q): %v", verdictKey, kekB, verdictKEK, err)
+		return nil
+	}
+	// What an admin could have seen before the operator went away: the census counts the values not under the
+	// current KEK.
+	if census, _, err := waitCondition(ctx, env, kmsmigration.ConditionVerified, func(operatorv1.OperatorCondition) bool { return true }); err == nil {
+		res.notef("before the operator stopped, %s: %s", describe(census), firstLine(census.Message))
+	}
+	if err := inject(ctx, env, lab.Injection{Fault: lab.FaultOperatorStop}); err != nil {
+		return err
+	}
+	operatorStopped := true
+	defer func() {
+		// The next story needs an operator, whatever happened here.
+		if !operatorStopped {
+			return
+		}
+		if startErr := inject(ctx, env, lab.Injection{Fault: lab.FaultOperatorStart}); err == nil {
+			err = startErr
+		}
+	}()
 	if err := inject(ctx, env, lab.Injection{Fault: lab.FaultKeyRotate}); err != nil {
 		return err
 	}
@@ -89,10 +124,6 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 	if err := waitEveryAPIServerWritesUnder(ctx, env, etcd, kekC); err != nil {
 		res.problemf("%v", err)
 		return nil
-	}
-	// What an admin could have seen before destroying b: the census counts the values not under the current KEK.
-	if census, _, err := waitCondition(ctx, env, kmsmigration.ConditionVerified, func(operatorv1.OperatorCondition) bool { return true }); err == nil {
-		res.notef("before the destruction, %s: %s", describe(census), firstLine(census.Message))
 	}
 	if err := inject(ctx, env, lab.Injection{Fault: lab.FaultKeyDestroy, KEKID: kekB}); err != nil {
 		return err
@@ -146,7 +177,17 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 		res.problemf("no object but kmsguard's caches stayed under %s: the story shows no loss", kekB)
 		return nil
 	}
+	if !cachesUnderB.Has(verdictKey) {
+		res.problemf("kmsguard's published verdict is not under %s after the restarts: the story shows no loss of kmsguard's own state", kekB)
+		return nil
+	}
 
+	// The operator's new pod starts, with every apiserver unable to read what b encrypted.
+	if err := inject(ctx, env, lab.Injection{Fault: lab.FaultOperatorStart}); err != nil {
+		return err
+	}
+	operatorStopped = false
+	started := time.Since(destroyed)
 	cond, after, err := waitCondition(ctx, env, kmsrecovery.ConditionDegraded, func(c operatorv1.OperatorCondition) bool {
 		return c.Status == operatorv1.ConditionTrue && c.Reason == string(kmsrecovery.ReasonUndecryptableObjects)
 	})
@@ -154,8 +195,9 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 		res.problemf("KMSRecoveryDegraded never reported the undecryptable objects: %v", err)
 		return nil
 	}
-	res.detected(time.Since(destroyed), describe(cond), byRecoveryScan(env.Lab.DetectionTimings(), restarts))
-	res.notef("reported %s after the last restart: %s", after.Round(100*time.Millisecond), firstLine(cond.Message))
+	res.detected(time.Since(destroyed), describe(cond), byRecoveryScan(env.Lab.DetectionTimings(), started))
+	res.notef("reported %s after the operator started (the apiservers restarted %s after the destruction, the operator %s): %s",
+		after.Round(100*time.Millisecond), restarts.Round(100*time.Millisecond), started.Round(100*time.Millisecond), firstLine(cond.Message))
 
 	// kmsguard's caches under b are gone without anyone's consent (and written afresh by their owners).
 	var cachesLeft sets.Set[string]
@@ -168,7 +210,7 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 		return nil
 	}
 	cachesCleared := time.Since(destroyed)
-	res.notef("kmsguard's %d caches under %s cleared without a consent %s after the destruction", cachesUnderB.Len(), kekB, cachesCleared.Round(time.Second))
+	res.notef("kmsguard's caches under %s (%d) cleared without a consent %s after the operator started", kekB, cachesUnderB.Len(), (cachesCleared - started).Round(100*time.Millisecond))
 
 	// The list kmsrecovery publishes is exactly the loss etcd holds under b: nothing missing, nothing more. A scan
 	// that ran while an apiserver still had b's DEKs cached may list fewer; the next one (every 30 s in the lab)
@@ -286,8 +328,8 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 		res.problemf("%v", err)
 		return nil
 	}
-	res.Recovered, res.Recovery = time.Since(destroyed), fmt.Sprintf("kmsguard's %d caches cleared without consent after %s; admin consent %s after %s: exactly the lost objects deleted",
-		cachesUnderB.Len(), cachesCleared.Round(time.Second), strings.Join(sets.List(consents), " then "), consented.Sub(destroyed).Round(time.Second))
+	res.Recovered, res.Recovery = time.Since(destroyed), fmt.Sprintf("operator stopped from the second rotation to %s after the destruction; kmsguard caches under the KEK: %d, cleared without consent %s after it started; admin consent %s after %s: exactly the lost objects deleted",
+		started.Round(time.Second), cachesUnderB.Len(), (cachesCleared-started).Round(100*time.Millisecond), strings.Join(sets.List(consents), " then "), consented.Sub(destroyed).Round(time.Second))
 	res.Lost = sets.List(lost)
 	env.Writers.Forget(lostTourSecrets(lost))
 	return nil
