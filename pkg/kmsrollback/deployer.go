@@ -21,12 +21,11 @@ import (
 // controller keeps every key. The key controller stands still too, which is why the Controller releases a
 // Hold as soon as the admin's encryption configuration changes.
 //
-// Upstream, this adapter would be replaced by a hook in library-go's encryption controllers: an optional
-// `DesiredConfigHold` (say, `func(ctx, desired *encryptiondata.Config) (held bool, reason string, err error)`)
-// consulted by statemachine.GetEncryptionConfigAndState after it computed the desired state, returning a
-// transitioning reason such as "EncryptionConfigHeld" that all five controllers already honour like
-// APIServerRevisionNotConverged; the state controller could then write the last known good config itself, and
-// the key controller would keep reacting to config changes.
+// hack/upstream/library-go/0006 (LG-1) removes this adapter: a Deployer may implement statemachine.DesiredConfigHold,
+// asked about the desired config once the rollout converged; a held config makes the state, migration, prune and
+// condition controllers stand still (transitioning reason EncryptionConfigHeld) while the key controller keeps
+// making the keys a corrected configuration needs. HoldingDeployer would then hold only the config whose hash a
+// Hold names and report the rollout's real convergence.
 //
 // A release wakes the encryption controllers at once: the Holds are an annotation of the operator resource, whose
 // informer each of them watches.
