@@ -82,6 +82,13 @@ type ControllerOptions struct {
 // Controller publishes the Migrator's progress as conditions, events and
 // metrics, and starts a migration after a KEK rotation.
 //
+// The rotation migration exists because library-go takes a key as migrated for
+// good once its migrated-resources annotation lists every resource, and a KEK
+// rotation keeps the key. hack/upstream/library-go/0007 (LG-7) makes library-go's
+// migration controller migrate again under a new KEK id and record it on the key
+// secret; with it, Rotations becomes a kms.KEKIDReader of the Deployer and this
+// controller only publishes progress.
+//
 // # Conditions
 //
 //	situation                                   KMSMigrationProgressing        KMSMigrationDegraded
