@@ -14,8 +14,8 @@ const reporterName = "kms-health-reporter"
 // updates and prunes the node's report entries that the other wrote, and kmsstate removes a gone node's
 // entries by applying as it. The node name is hashed because a field manager is limited to 128 characters.
 //
-// It repeats library-go's unexported health.fieldManagerForNode (kms/health/options.go); exporting that
-// function would remove this copy.
+// It repeats library-go's unexported health.fieldManagerForNode (kms/health/options.go);
+// hack/upstream/library-go/0005 exports it, which removes this copy.
 func ReporterFieldManager(nodeName string) string {
 	return fmt.Sprintf("%s-%x", reporterName, sha256.Sum256([]byte(nodeName)))
 }
