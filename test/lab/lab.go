@@ -426,7 +426,7 @@ func (l *Lab) Operator() *Operator {
 	return l.operator
 }
 
-// startOperator starts the lab's operator, unless it runs, and says whether it started it.
+// startOperator starts the lab's operator, built afresh from the cluster; errOperatorRunning when it runs already.
 func (l *Lab) startOperator() error {
 	l.operatorMu.Lock()
 	defer l.operatorMu.Unlock()
