@@ -36,11 +36,12 @@ import (
 )
 
 // TestRevertWhileKMSGuardConfigMapsCannotBeDecrypted: kmsguard's own state must not fail with what it guards.
-// ConfigMaps are encrypted by a KMS of their own here, so that its outage takes exactly kmsguard's ConfigMaps
-// (and the cluster's), not the revision configs a revert reads and writes:
+// The operator restarts while every KMS plugin is down, and a misconfigured KMS revision is still reverted. The
+// cluster is on its way to KMS: ConfigMaps are encrypted by a KMS already, Secrets (and with them the revision
+// configs a revert reads and writes) still by aescbc, which needs no plugin:
 //  1. revision 4 runs; a first operator process publishes its KMS verdict, a ConfigMap under the configmaps' KMS;
-//  2. that KMS's plugin goes down, and revision 5, which adds a KMS read provider nothing serves, rolls out: the
-//     apiserver restarts with it and can decrypt no ConfigMap;
+//  2. that KMS's plugin goes down, and revision 5, which adds for Secrets a KMS read provider nothing serves, rolls
+//     out: the apiserver restarts with it, no KMS plugin answers, and it can decrypt no ConfigMap;
 //  3. the operator restarts: kmsstate reports KMSPluginsDegraded, and kmsrollback reverts revision 5, its Hold on
 //     the operator resource, while no kmsguard ConfigMap can be read or written.
 func TestRevertWhileKMSGuardConfigMapsCannotBeDecrypted(t *testing.T) {
@@ -49,22 +50,20 @@ func TestRevertWhileKMSGuardConfigMapsCannotBeDecrypted(t *testing.T) {
 		deadProvider       = "dead-kms"
 		configMapsProvider = "configmaps-kms"
 	)
-	goodKMS := fake.NewKMS()
-	good := fake.StartForTest(t, goodKMS)
 	configMapsKMS := fake.NewKMS()
-	configMapsKMS.Rotate() // its KEK ids differ from the secrets' KMS
 	configMapsPlugin := fake.StartForTest(t, configMapsKMS)
 	dir, err := os.MkdirTemp("", "kms") // short: unix socket paths are limited to 108 bytes
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	dead := fake.NewPlugin(goodKMS, filepath.Join(dir, "dead.sock"))
+	dead := fake.NewPlugin(fake.NewKMS(), filepath.Join(dir, "dead.sock"))
 	withConfigMaps := func(secrets ...apiserverv1.ProviderConfiguration) *apiserverv1.EncryptionConfiguration {
 		return ectest.WithConfigMaps(ectest.Secrets(secrets...), kmsenv.KMSv2Provider(configMapsProvider, configMapsPlugin.Endpoint()), ectest.Identity())
 	}
-	goodConfig := withConfigMaps(kmsenv.KMSv2Provider(providerName, good.Endpoint()), ectest.Identity())
-	failingConfig := withConfigMaps(kmsenv.KMSv2Provider(providerName, good.Endpoint()), kmsenv.KMSv2Provider(deadProvider, dead.Endpoint()), ectest.Identity())
+	aescbc := ectest.AESCBC("1", ectest.AESKeyA)
+	goodConfig := withConfigMaps(aescbc, ectest.Identity())
+	failingConfig := withConfigMaps(aescbc, kmsenv.KMSv2Provider(deadProvider, dead.Endpoint()), ectest.Identity())
 
 	// 1. Revision 4, and a first operator process.
 	cp := kmsenv.StartForTest(t, kmsenv.Options{APIServerOptions: kmsenv.APIServerOptions{EncryptionConfig: goodConfig}})
@@ -77,7 +76,7 @@ func TestRevertWhileKMSGuardConfigMapsCannotBeDecrypted(t *testing.T) {
 	first.deployed(ctx, t, 4, goodConfig)
 	goodData := ectest.Marshal(t, goodConfig)
 	createRevisionConfig(t, a.Client().CoreV1().Secrets(operandNamespace), 5, failingConfig)
-	runUntilPublished(ctx, t, a, first, node, map[string]*fake.Plugin{providerName: good, configMapsProvider: configMapsPlugin, deadProvider: dead})
+	runUntilPublished(ctx, t, a, first, node, map[string]*fake.Plugin{configMapsProvider: configMapsPlugin, deadProvider: dead})
 
 	// 2. The configmaps' KMS goes down, and revision 5 rolls out and fails.
 	configMapsPlugin.Stop()
@@ -103,12 +102,15 @@ func TestRevertWhileKMSGuardConfigMapsCannotBeDecrypted(t *testing.T) {
 
 	// 3. The operator restarts.
 	second := restartedGuard(t, a, []string{node}, options)
-	startNodeReporter(ctx, t, second.Provider, node, map[string]*fake.Plugin{providerName: good, configMapsProvider: configMapsPlugin, deadProvider: dead})
+	startNodeReporter(ctx, t, second.Provider, node, map[string]*fake.Plugin{configMapsProvider: configMapsPlugin, deadProvider: dead})
 	second.start(ctx)
 	kubeAPIServers := operatorclient.NewForConfigOrDie(a.RESTConfig()).OperatorV1().KubeAPIServers()
 	start = time.Now()
 	cond, _ := waitForCondition(t, second.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, "")
 	t.Logf("%s after the restart: %s after %s", cond.Type, cond.Reason, time.Since(start).Round(10*time.Millisecond))
+	// The new read key's plugin fails too, but a key of a revision the node does not run (the installer recorded
+	// revision 5 failed, the node is on 4) is never a failure of that node (KMSPluginsProgressing); kmsrollback
+	// attributes the failed revision to it below.
 	if state, ok := second.KMSState.State(); !ok || !slices.ContainsFunc(state.Failures, func(f kmsstate.Failure) bool { return f.KeyID == configMapsProvider }) {
 		t.Errorf("kmsstate's failures %+v do not name the configmaps' key %s", state.Failures, configMapsProvider)
 	}
