@@ -15,8 +15,11 @@ GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS := -X github.com/kmsguard/kmsguard/pkg/version.gitVersion=$(GIT_VERSION) \
            -X github.com/kmsguard/kmsguard/pkg/version.gitCommit=$(GIT_COMMIT)
 
-# E2E_TIMEOUT bounds the e2e packages; each starts real etcd + kube-apiserver processes.
-E2E_TIMEOUT ?= 50m
+# E2E_TIMEOUT bounds the e2e packages; each starts real etcd + kube-apiserver processes. It guards against a hang,
+# not the time budget: the whole `make test` is meant to stay under 50 minutes on 2 cores (the README says what it
+# took), and the e2e package alone took 2807 s of that at 98456c7, too close to a 50-minute timeout for a noisy
+# machine, where hitting it throws away every result of the run.
+E2E_TIMEOUT ?= 60m
 # FUZZ_TIME is how much `make test` fuzzes each fuzz target: a smoke run on top of the seed corpus, which plain
 # `go test` already replays. A count, not a duration: with a duration, Go 1.26's fuzz coordinator can fail a
 # target with a bare "context deadline exceeded" when the deadline races a busy worker (golang/go#75804, fixed
