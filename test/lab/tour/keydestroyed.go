@@ -89,7 +89,7 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 		}
 	}
 	// kmsstate publishes its verdict again when the verdict changes, and the rotation to b changed it.
-	verdictKey := "/registry/configmaps/" + lab.OperatorNamespace + "/" + kmsstate.DefaultConfigMapName
+	verdictKey := cacheEtcdKey(kmsstate.DefaultConfigMapName)
 	var verdictKEK string
 	if err := poll(ctx, time.Second, storyTimeout, func() bool {
 		v, err := etcdValue(ctx, etcd, verdictKey)
@@ -339,9 +339,14 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 func kmsguardCaches() sets.Set[string] {
 	keys := sets.New[string]()
 	for _, name := range kmsguard.CacheConfigMapNames {
-		keys.Insert("/registry/configmaps/" + lab.OperatorNamespace + "/" + name)
+		keys.Insert(cacheEtcdKey(name))
 	}
 	return keys
+}
+
+// cacheEtcdKey is the etcd key of kmsguard's cache ConfigMap name in the lab operator's namespace.
+func cacheEtcdKey(name string) string {
+	return "/registry/configmaps/" + lab.OperatorNamespace + "/" + name
 }
 
 // windowSecrets is how many Secrets the story writes while the KEK it destroys is the KMS's key.
