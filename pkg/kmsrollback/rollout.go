@@ -66,17 +66,39 @@ type Rollout struct {
 	Failures []NodeFailure
 }
 
-// converged is the revision every node runs with nothing pending, 0 while a rollout is in progress.
+// converged is the revision every node runs with nothing pending (ConvergedRevision), 0 while a rollout is in
+// progress or a node has failed one.
 func (r Rollout) converged() int32 {
-	if len(r.Nodes) == 0 || len(r.Failures) > 0 {
+	if len(r.Failures) > 0 {
 		return 0
 	}
+	status := &operatorv1.StaticPodOperatorStatus{OperatorStatus: operatorv1.OperatorStatus{LatestAvailableRevision: r.LatestAvailableRevision}}
 	for _, n := range r.Nodes {
-		if n.CurrentRevision != r.LatestAvailableRevision || (n.TargetRevision != 0 && n.TargetRevision != n.CurrentRevision) {
+		status.NodeStatuses = append(status.NodeStatuses, operatorv1.NodeStatus{NodeName: n.Node, CurrentRevision: n.CurrentRevision, TargetRevision: n.TargetRevision})
+	}
+	return ConvergedRevision(status)
+}
+
+// ConvergedRevision is the revision a static-pod rollout has converged on: status.latestAvailableRevision when
+// every node runs it with no installation pending, 0 while a rollout is in progress or there is no node status.
+// It is the one place kmsguard (and its lab) decides that a rollout is over.
+//
+// A node runs a revision when its currentRevision is that revision. Its installation is over when targetRevision
+// is 0 or currentRevision: library-go's installer controller sets targetRevision to the revision it installs, and
+// after a successful install sets currentRevision to it and targetRevision back to 0 (newNodeStateForInstallInProgress);
+// it counts a node whose targetRevision is 0 or equals its currentRevision as finished before it moves on to the
+// next node (getRevisionToStart). Any other targetRevision is an installation under way, or one that failed and
+// is retried.
+func ConvergedRevision(status *operatorv1.StaticPodOperatorStatus) int32 {
+	if status == nil || len(status.NodeStatuses) == 0 || status.LatestAvailableRevision == 0 {
+		return 0
+	}
+	for _, n := range status.NodeStatuses {
+		if n.CurrentRevision != status.LatestAvailableRevision || (n.TargetRevision != 0 && n.TargetRevision != n.CurrentRevision) {
 			return 0
 		}
 	}
-	return r.LatestAvailableRevision
+	return status.LatestAvailableRevision
 }
 
 func (r Rollout) nodeNames() []string {

@@ -525,16 +525,11 @@ func (l *Lab) WaitForRevision(ctx context.Context, min int32) error {
 	return nil
 }
 
+// converged says whether the rollout has converged (kmsrollback.ConvergedRevision) on revision min or later,
+// with a node status for each of the lab's nodes.
 func converged(status *operatorv1.StaticPodOperatorStatus, min int32, nodes int) bool {
-	if status.LatestAvailableRevision < min || len(status.NodeStatuses) != nodes {
-		return false
-	}
-	for _, n := range status.NodeStatuses {
-		if n.CurrentRevision != status.LatestAvailableRevision || n.TargetRevision != 0 {
-			return false
-		}
-	}
-	return true
+	revision := kmsrollback.ConvergedRevision(status)
+	return revision != 0 && revision >= min && len(status.NodeStatuses) == nodes
 }
 
 func describeRollout(status *operatorv1.StaticPodOperatorStatus) string {
