@@ -45,7 +45,7 @@ func attribute(ctx context.Context, rollout Rollout, configs revisions.Reader, h
 		}
 	}
 	if len(operand) == 0 {
-		return &NotAttributedError{Revision: revision, Rollout: failed, Why: "the installer failed, the apiserver of the revision never ran"}, nil
+		return &NotAttributedError{Revision: revision, Rollout: failed, Why: "the installer failed, the apiserver of the revision never ran", cause: causeInstallerFailed}, nil
 	}
 
 	// The config to go back to is what the failing nodes ran before: the newest of their last good revisions.
@@ -61,7 +61,7 @@ func attribute(ctx context.Context, rollout Rollout, configs revisions.Reader, h
 	}
 	failedConfig, err := decode(failedData)
 	if err != nil {
-		return &NotAttributedError{Revision: revision, Rollout: operand, Why: fmt.Sprintf("its encryption config cannot be decoded (%v): the rollout gate should have refused it", err)}, nil
+		return &NotAttributedError{Revision: revision, Rollout: operand, Why: fmt.Sprintf("its encryption config cannot be decoded (%v): the rollout gate should have refused it", err), cause: causeUndecodableConfig}, nil
 	}
 	var previousData map[string][]byte
 	if lastGood > 0 {
@@ -76,10 +76,10 @@ func attribute(ctx context.Context, rollout Rollout, configs revisions.Reader, h
 	diff := encryptionconfig.DiffKMS(previousConfig, failedConfig)
 	suspects := diff.Suspects()
 	if !diff.Changed() {
-		return &NotAttributedError{Revision: revision, Rollout: operand, Why: fmt.Sprintf("it does not change the KMS providers of revision %d", lastGood)}, nil
+		return &NotAttributedError{Revision: revision, Rollout: operand, Why: fmt.Sprintf("it does not change the KMS providers of revision %d", lastGood), cause: causeNoKMSChange}, nil
 	}
 	if len(suspects) == 0 {
-		return &NotAttributedError{Revision: revision, Rollout: operand, Why: "it only drops KMS providers, and no plugin it keeps changed"}, nil
+		return &NotAttributedError{Revision: revision, Rollout: operand, Why: "it only drops KMS providers, and no plugin it keeps changed", cause: causeOnlyDropsKMS}, nil
 	}
 
 	verdict := &KMSRolloutFailedError{Revision: revision, LastGood: lastGood, Hash: configHash(failedData), LastGoodHash: configHash(previousData), KeyIDs: suspects}
@@ -99,7 +99,7 @@ func attribute(ctx context.Context, rollout Rollout, configs revisions.Reader, h
 		verdict.Rollout = append(verdict.Rollout, f)
 	}
 	if len(verdict.Nodes) == 0 {
-		return &NotAttributedError{Revision: revision, Rollout: operand, Why: fmt.Sprintf("kmsstate shows no failure of the KMS keys %v it changed on the failing nodes", suspects)}, nil
+		return &NotAttributedError{Revision: revision, Rollout: operand, Why: fmt.Sprintf("kmsstate shows no failure of the KMS keys %v it changed on the failing nodes", suspects), cause: causeNoKMSFault}, nil
 	}
 	sort.SliceStable(verdict.Failures, func(i, j int) bool { return verdict.Failures[i].Node < verdict.Failures[j].Node })
 	switch {

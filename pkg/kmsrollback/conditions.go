@@ -59,7 +59,7 @@ func (c *Controller) revertMessage(h *Hold, now time.Time) string {
 	fmt.Fprintf(&b, "The encryption config was reverted to that of revision %d (%s) at %s (revert %d of this config). ",
 		h.RevertedTo, h.RevertedToHash, h.RevertedAt.UTC().Format(time.RFC3339), h.Reverts)
 	if h.Active() {
-		retry := h.RevertedAt.Add(c.options.Backoff.after(h.Reverts))
+		retry := c.retryAt(h)
 		fmt.Fprintf(&b, "It stays held out until the encryption configuration changes, or the plugins of keys %v are healthy on every node", h.KeyIDs)
 		if retry.After(now) {
 			fmt.Fprintf(&b, " after %s", retry.UTC().Format(time.RFC3339))

@@ -264,7 +264,7 @@ func (c *Controller) releaseReason(ctx context.Context, h *Hold, rollout Rollout
 			return "the admin changed the encryption configuration", nil
 		}
 	}
-	if now.Before(h.RevertedAt.Add(c.options.Backoff.after(h.Reverts))) {
+	if now.Before(c.retryAt(h)) {
 		return "", nil
 	}
 	// Unhealthy plugins or a preflight that has not passed are not errors: the hold stays until they change.
@@ -285,6 +285,12 @@ func (c *Controller) releaseReason(ctx context.Context, h *Hold, rollout Rollout
 		}
 	}
 	return fmt.Sprintf("the KMS plugins of keys %v are healthy on nodes %v", h.KeyIDs, nodes), nil
+}
+
+// retryAt is when the plugins' health may first release h: the backoff after its Reverts-th revert. The
+// condition names it while h is held.
+func (c *Controller) retryAt(h *Hold) time.Time {
+	return h.RevertedAt.Add(c.options.Backoff.after(h.Reverts))
 }
 
 // healthyRollout is the revision that rolled out after a released Hold, with a config other than the one the

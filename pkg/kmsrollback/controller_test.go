@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
 	corev1 "k8s.io/api/core/v1"
@@ -19,6 +21,7 @@ import (
 
 	"github.com/kmsguard/kmsguard/internal/apiservertest"
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
@@ -29,17 +32,23 @@ var (
 )
 
 // TestAttributionAndRevert syncs once per scenario and checks the verdict's every output: the condition, the
-// write of the desired encryption config, the Hold and the events.
+// write of the desired encryption config, the Hold and the events. The verdict itself is compared as typed data;
+// TestConditionRendering says how the condition puts it in words.
 func TestAttributionAndRevert(t *testing.T) {
+	failedOn := func(source FailureSource) []NodeFailure {
+		return []NodeFailure{{Node: "master-0", Revision: 5, LastGood: 4, Source: source}}
+	}
 	scenarios := []struct {
 		name     string
 		status   *operatorv1.StaticPodOperatorStatus
 		revision map[int32]*apiserverv1.EncryptionConfiguration
 		health   *health
 
-		wantStatus    operatorv1.ConditionStatus
-		wantReason    Reason
-		wantInMessage []string
+		wantStatus operatorv1.ConditionStatus
+		wantReason Reason
+		// wantVerdict is attribute's verdict, nil when nothing failed; hashes and the rollout's and the reports'
+		// details are not compared.
+		wantVerdict Verdict
 		// wantReverted: the desired config is revision 4's and a Hold for revision 5 is stored.
 		wantReverted bool
 		wantEvents   []string
@@ -57,8 +66,8 @@ func TestAttributionAndRevert(t *testing.T) {
 			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: failedConfig},
 			health:     newHealth([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1"), unreachable("master-0", "2"), healthy("master-1", "2")),
 			wantStatus: operatorv1.ConditionTrue, wantReason: ReasonRevertedFailingKMSConfig,
-			wantInMessage: []string{"revision 5", "failed on nodes [master-0]", "KMS keys [2]", "PluginUnreachable: node master-0 key 2: connection refused",
-				"reverted to that of revision 4", "revert 1 of this config", "To fix: make the KMS plugins of keys [2] reachable"},
+			wantVerdict: &KMSRolloutFailedError{Revision: 5, LastGood: 4, Nodes: []string{"master-0"}, KeyIDs: []string{"2"},
+				Failures: []kmsstate.Failure{{Reason: kmsstate.ReasonPluginUnreachable, Node: "master-0", KeyID: "2"}}, Rollout: failedOn(SourceStartupMonitor)},
 			wantReverted: true,
 			wantEvents:   []string{EventReverted},
 		},
@@ -69,9 +78,10 @@ func TestAttributionAndRevert(t *testing.T) {
 			health: newHealth([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1"),
 				report("master-0", "2", operatorv1.KMSPluginHealthStatusUnhealthy, "healthz: key disabled"), healthy("master-1", "2")),
 			wantStatus: operatorv1.ConditionTrue, wantReason: ReasonRevertedFailingKMSConfig,
-			wantInMessage: []string{"PluginUnhealthy"},
-			wantReverted:  true,
-			wantEvents:    []string{EventReverted},
+			wantVerdict: &KMSRolloutFailedError{Revision: 5, LastGood: 4, Nodes: []string{"master-0"}, KeyIDs: []string{"2"},
+				Failures: []kmsstate.Failure{{Reason: kmsstate.ReasonPluginUnhealthy, Node: "master-0", KeyID: "2"}}, Rollout: failedOn(SourceOperandFailed)},
+			wantReverted: true,
+			wantEvents:   []string{EventReverted},
 		},
 		{
 			name:       "revision without a KMS change failed while a KMS plugin is down: not ours",
@@ -79,7 +89,7 @@ func TestAttributionAndRevert(t *testing.T) {
 			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: ectest.WithConfigMaps(ectest.Secrets(ectest.KMS("1"), ectest.Identity()), ectest.AESCBC("1", ectest.AESKeyA))},
 			health:     newHealth([]string{"1"}, unreachable("master-0", "1"), healthy("master-1", "1")),
 			wantStatus: operatorv1.ConditionFalse, wantReason: ReasonFailureNotAttributedToKMS,
-			wantInMessage: []string{"revision 5 failed on nodes [master-0], not because of KMS", "does not change the KMS providers of revision 4"},
+			wantVerdict: &NotAttributedError{Revision: 5, Rollout: failedOn(SourceStartupMonitor), cause: causeNoKMSChange},
 		},
 		{
 			name:       "KMS change failed while its plugins are healthy: not ours",
@@ -87,7 +97,7 @@ func TestAttributionAndRevert(t *testing.T) {
 			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: failedConfig},
 			health:     newHealth([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1"), healthy("master-0", "2"), healthy("master-1", "2")),
 			wantStatus: operatorv1.ConditionFalse, wantReason: ReasonFailureNotAttributedToKMS,
-			wantInMessage: []string{"kmsstate shows no failure of the KMS keys [2]"},
+			wantVerdict: &NotAttributedError{Revision: 5, Rollout: failedOn(SourceStartupMonitor), cause: causeNoKMSFault},
 		},
 		{
 			name:       "KMS change failed, new key failing on another node only: not ours",
@@ -95,6 +105,7 @@ func TestAttributionAndRevert(t *testing.T) {
 			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: failedConfig},
 			health:     newHealth([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1"), healthy("master-0", "2"), unreachable("master-1", "2")),
 			wantStatus: operatorv1.ConditionFalse, wantReason: ReasonFailureNotAttributedToKMS,
+			wantVerdict: &NotAttributedError{Revision: 5, Rollout: failedOn(SourceStartupMonitor), cause: causeNoKMSFault},
 		},
 		{
 			name:       "KMS change failed, no health report for the new key: no evidence, not ours",
@@ -102,6 +113,7 @@ func TestAttributionAndRevert(t *testing.T) {
 			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: failedConfig},
 			health:     newHealth([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1")),
 			wantStatus: operatorv1.ConditionFalse, wantReason: ReasonFailureNotAttributedToKMS,
+			wantVerdict: &NotAttributedError{Revision: 5, Rollout: failedOn(SourceStartupMonitor), cause: causeNoKMSFault},
 		},
 		{
 			name:       "an unchanged KMS key failing does not make the new key's revision ours",
@@ -109,6 +121,7 @@ func TestAttributionAndRevert(t *testing.T) {
 			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: failedConfig},
 			health:     newHealth([]string{"1", "2"}, unreachable("master-0", "1"), healthy("master-1", "1"), healthy("master-0", "2"), healthy("master-1", "2")),
 			wantStatus: operatorv1.ConditionFalse, wantReason: ReasonFailureNotAttributedToKMS,
+			wantVerdict: &NotAttributedError{Revision: 5, Rollout: failedOn(SourceStartupMonitor), cause: causeNoKMSFault},
 		},
 		{
 			name:       "installer pod failed: the apiserver never ran, not ours",
@@ -116,7 +129,7 @@ func TestAttributionAndRevert(t *testing.T) {
 			revision:   map[int32]*apiserverv1.EncryptionConfiguration{4: goodConfig, 5: failedConfig},
 			health:     newHealth([]string{"1", "2"}, unreachable("master-0", "2")),
 			wantStatus: operatorv1.ConditionFalse, wantReason: ReasonFailureNotAttributedToKMS,
-			wantInMessage: []string{"the installer failed"},
+			wantVerdict: &NotAttributedError{Revision: 5, Rollout: failedOn(SourceInstallerFailed), cause: causeInstallerFailed},
 		},
 		{
 			name: "a failure superseded by a newer revision is over",
@@ -135,8 +148,11 @@ func TestAttributionAndRevert(t *testing.T) {
 			revision:   map[int32]*apiserverv1.EncryptionConfiguration{1: failedConfig},
 			health:     newHealth([]string{"1", "2"}, unreachable("master-0", "2")),
 			wantStatus: operatorv1.ConditionTrue, wantReason: ReasonCannotRevertKMSConfig,
-			wantInMessage: []string{"no earlier revision ran", "to fix: make the KMS plugins of keys [1 2]"},
-			wantEvents:    []string{EventRevertFailed},
+			// No earlier revision ran: nothing to go back to, and every key of the config is new.
+			wantVerdict: &CannotRevertError{Failed: &KMSRolloutFailedError{Revision: 1, LastGood: 0, Nodes: []string{"master-0"}, KeyIDs: []string{"1", "2"},
+				Failures: []kmsstate.Failure{{Reason: kmsstate.ReasonPluginUnreachable, Node: "master-0", KeyID: "2"}},
+				Rollout:  []NodeFailure{{Node: "master-0", Revision: 1, LastGood: 0, Source: SourceStartupMonitor}}}},
+			wantEvents: []string{EventRevertFailed},
 		},
 		{
 			name:       "the last good revision ran unencrypted: turning encryption off is the admin's call",
@@ -144,8 +160,10 @@ func TestAttributionAndRevert(t *testing.T) {
 			revision:   map[int32]*apiserverv1.EncryptionConfiguration{5: failedConfig},
 			health:     newHealth([]string{"1", "2"}, unreachable("master-0", "2")),
 			wantStatus: operatorv1.ConditionTrue, wantReason: ReasonCannotRevertKMSConfig,
-			wantInMessage: []string{"revision 4 ran without an encryption config"},
-			wantEvents:    []string{EventRevertFailed},
+			// Revision 4 ran, without an encryption config: going back is turning encryption off.
+			wantVerdict: &CannotRevertError{Failed: &KMSRolloutFailedError{Revision: 5, LastGood: 4, Nodes: []string{"master-0"}, KeyIDs: []string{"1", "2"},
+				Failures: []kmsstate.Failure{{Reason: kmsstate.ReasonPluginUnreachable, Node: "master-0", KeyID: "2"}}, Rollout: failedOn(SourceStartupMonitor)}},
+			wantEvents: []string{EventRevertFailed},
 		},
 	}
 	for _, s := range scenarios {
@@ -161,10 +179,8 @@ func TestAttributionAndRevert(t *testing.T) {
 			if cond.Status != s.wantStatus || cond.Reason != string(s.wantReason) {
 				t.Errorf("condition %s %s, want %s %s; message: %s", cond.Status, cond.Reason, s.wantStatus, s.wantReason, cond.Message)
 			}
-			for _, want := range s.wantInMessage {
-				if !strings.Contains(cond.Message, want) {
-					t.Errorf("message %q does not contain %q", cond.Message, want)
-				}
+			if diff := cmp.Diff(s.wantVerdict, f.verdict(), verdictComparison); diff != "" {
+				t.Errorf("verdict (-want +got):\n%s", diff)
 			}
 			holds := f.holds()
 			if s.wantReverted {
@@ -189,6 +205,17 @@ func TestAttributionAndRevert(t *testing.T) {
 			}
 		})
 	}
+}
+
+// verdictComparison compares verdicts by what they decide: the hashes, the Why rendered from the cause, and the
+// details as the rollout and the reports carry them are left out.
+var verdictComparison = cmp.Options{
+	cmp.AllowUnexported(NotAttributedError{}),
+	cmpopts.IgnoreFields(KMSRolloutFailedError{}, "Hash", "LastGoodHash"),
+	cmpopts.IgnoreFields(CannotRevertError{}, "Why"),
+	cmpopts.IgnoreFields(NotAttributedError{}, "Why"),
+	cmpopts.IgnoreFields(NodeFailure{}, "Detail"),
+	cmpopts.IgnoreFields(kmsstate.Failure{}, "Detail"),
 }
 
 func withReason(s *operatorv1.StaticPodOperatorStatus, reason string) *operatorv1.StaticPodOperatorStatus {
@@ -217,8 +244,10 @@ func TestNoFlapping(t *testing.T) {
 	f.clock.Step(9 * time.Minute)
 	f.sync()
 	assertHeld(t, deployer, true)
-	if c := f.condition(); !strings.Contains(c.Message, "healthy on every node after 2026-12-02T12:10:00Z") {
-		t.Errorf("message %q should say when the held config may be retried", c.Message)
+	// The condition names when the held config may be retried (TestConditionRendering): the first backoff after
+	// the revert.
+	if h := f.holds().Active(); h == nil || !f.controller.retryAt(h).Equal(t0.Add(10*time.Minute)) {
+		t.Errorf("hold %+v, want it held and retried from %s", h, t0.Add(10*time.Minute))
 	}
 	f.clock.Step(time.Minute)
 	f.sync()
@@ -251,11 +280,14 @@ func TestNoFlapping(t *testing.T) {
 	if h == nil || h.FailedRevision != 7 || h.RevertedTo != 6 || h.Reverts != 2 {
 		t.Fatalf("hold after the second failure: %+v", h)
 	}
-	if c := f.condition(); !strings.Contains(c.Message, "revert 2 of this config") {
-		t.Errorf("message %q should count the reverts", c.Message)
+	if c := f.condition(); c.Status != operatorv1.ConditionTrue || c.Reason != string(ReasonRevertedFailingKMSConfig) {
+		t.Errorf("condition %s %s after the second revert, want True %s", c.Status, c.Reason, ReasonRevertedFailingKMSConfig)
 	}
 
 	// Healthy again: the second backoff is 20m.
+	if retry := f.controller.retryAt(h); !retry.Equal(h.RevertedAt.Add(20 * time.Minute)) {
+		t.Errorf("the second revert may be retried at %s, want 20m after %s", retry, h.RevertedAt)
+	}
 	f.health.set([]string{"1", "2"}, healthy("master-0", "2"), healthy("master-1", "2"))
 	f.clock.Step(19 * time.Minute)
 	f.sync()
@@ -286,8 +318,11 @@ func TestReleaseOnAdminChange(t *testing.T) {
 	if h.Active() || h.ReleaseReason != "the admin changed the encryption configuration" {
 		t.Errorf("hold %+v, want released by the admin's change", h)
 	}
-	c := f.condition()
-	if c.Status != operatorv1.ConditionTrue || !strings.Contains(c.Message, "waiting for the next encryption config to roll out healthy") {
+	// The released Hold is not cleared: the revert stays reported until the next config rolls out.
+	if h.Cleared != nil {
+		t.Errorf("hold %+v cleared before any config rolled out", h)
+	}
+	if c := f.condition(); c.Status != operatorv1.ConditionTrue || c.Reason != string(ReasonRevertedFailingKMSConfig) {
 		t.Errorf("condition %+v: the revert stays reported until the next config rolls out", c)
 	}
 }
@@ -320,12 +355,11 @@ func TestClearOnHealthyRollout(t *testing.T) {
 	f.health.set([]string{"1", "3"}, healthy("master-0", "1"), healthy("master-1", "1"), healthy("master-0", "3"), healthy("master-1", "3"))
 	f.sync()
 	c := f.condition()
-	if c.Status != operatorv1.ConditionFalse || c.Reason != string(ReasonAsExpected) ||
-		!strings.Contains(c.Message, "revision 7 rolled out healthy after the revert of revision 5") {
+	if c.Status != operatorv1.ConditionFalse || c.Reason != string(ReasonAsExpected) {
 		t.Errorf("condition %+v, want cleared by revision 7", c)
 	}
-	if h := f.holds().Latest(); h.Cleared == nil || h.ClearedBy != 7 {
-		t.Errorf("hold %+v, want cleared by 7", h)
+	if h := f.holds().Latest(); h.Cleared == nil || h.ClearedBy != 7 || h.FailedRevision != 5 {
+		t.Errorf("hold %+v, want the revert of revision 5 cleared by 7", h)
 	}
 	want := []string{EventReverted, EventHoldReleased, EventCleared}
 	if got := f.eventReasons(); !reflect.DeepEqual(got, want) {
@@ -469,6 +503,12 @@ func TestStartupMonitorFallbackIsAttributedFromWhatWasSeen(t *testing.T) {
 				t.Errorf("encryption-config-5 read %d times in 3 syncs, want once", reads)
 			}
 
+			// What kmsstate shows of key 2 on master-0 while it runs revision 5.
+			running, err := failing(h, "master-0", []string{"2"})
+			if err != nil {
+				t.Fatal(err)
+			}
+
 			// The fallback: the node runs revision 4's pod again, whose reporter knows only key 1.
 			h.set([]string{"1", "2"}, healthy("master-0", "1"), healthy("master-1", "1"))
 			f.setStatus(failedStatus(5, 4))
@@ -477,8 +517,28 @@ func TestStartupMonitorFallbackIsAttributedFromWhatWasSeen(t *testing.T) {
 			if cond.Reason != string(s.wantReason) {
 				t.Fatalf("after the fallback: %s %s: %s, want %s", cond.Status, cond.Reason, cond.Message, s.wantReason)
 			}
-			if s.wantReason == ReasonRevertedFailingKMSConfig && !strings.Contains(cond.Message, "seen while the node ran revision 5") {
-				t.Errorf("message %q does not say the evidence is what was seen while the revision ran", cond.Message)
+			if s.wantReason != ReasonRevertedFailingKMSConfig {
+				return
+			}
+			// kmsstate's live view has no fault of key 2 left on master-0: the evidence of the verdict is what the
+			// witness saw while the node ran revision 5, marked as such.
+			if live, err := failing(h, "master-0", []string{"2"}); err != nil || len(live) != 0 {
+				t.Fatalf("live faults of key 2 on master-0 after the fallback: %v, %v; want none", live, err)
+			}
+			if len(running) == 0 {
+				t.Fatal("kmsstate showed no fault of key 2 on master-0 while it ran revision 5")
+			}
+			var seen []kmsstate.Failure
+			for _, fault := range running {
+				fault.Detail += " (seen while the node ran revision 5)"
+				seen = append(seen, fault)
+			}
+			if got := f.controller.witness.recall(5, "master-0", []string{"2"}); !reflect.DeepEqual(got, seen) {
+				t.Errorf("the witness recalls %+v, want %+v", got, seen)
+			}
+			failed, ok := f.verdict().(*KMSRolloutFailedError)
+			if !ok || !reflect.DeepEqual(failed.Failures, seen) || !reflect.DeepEqual(failed.Nodes, []string{"master-0"}) {
+				t.Errorf("verdict %#v, want the revert of revision 5 on master-0 with the recalled faults %+v", f.verdict(), seen)
 			}
 		})
 	}

@@ -3,7 +3,6 @@ package kmsrollback
 import (
 	"context"
 	"errors"
-	"strings"
 	"testing"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
@@ -56,8 +55,10 @@ func TestNotManagedWritesNothing(t *testing.T) {
 			if c := f.condition(); c.Status != operatorv1.ConditionTrue || c.Reason != string(s.wantReason) {
 				t.Errorf("condition %s %s %q, want True %s", c.Status, c.Reason, c.Message, s.wantReason)
 			}
-			if s.wantReason == ReasonNotReverted && !strings.Contains(f.condition().Message, "spec.managementState is "+string(s.state)) {
-				t.Errorf("message does not say why nothing was reverted: %q", f.condition().Message)
+			// The condition says why nothing was reverted (TestConditionRendering): the failure is the one a Managed
+			// sync reverts.
+			if failed, ok := f.verdict().(*KMSRolloutFailedError); s.wantReason == ReasonNotReverted && (!ok || failed.Revision != 5 || failed.LastGood != 4) {
+				t.Errorf("verdict %v, want the revert of revision 5 to 4 that was not made", f.verdict())
 			}
 
 			conventionstest.SetStaticPodManagementState(t, f.operator, operatorv1.Managed)

@@ -70,7 +70,26 @@ type NotAttributedError struct {
 	Revision int32
 	Rollout  []NodeFailure
 	Why      string
+	// cause is the rule of attribute that found the failure not KMS's; Why says it in words.
+	cause notAttributedCause
 }
+
+// notAttributedCause names the rule of attribute that found a failure not KMS's: the typed form of
+// NotAttributedError.Why.
+type notAttributedCause int
+
+const (
+	// causeInstallerFailed: only installer pods failed; the revision's apiserver never ran.
+	causeInstallerFailed notAttributedCause = iota + 1
+	// causeUndecodableConfig: the failed revision's encryption config does not decode.
+	causeUndecodableConfig
+	// causeNoKMSChange: the failed revision has the KMS providers of the last good one.
+	causeNoKMSChange
+	// causeOnlyDropsKMS: the failed revision only drops KMS providers.
+	causeOnlyDropsKMS
+	// causeNoKMSFault: kmsstate shows no KMS fault of the changed keys on the failing nodes.
+	causeNoKMSFault
+)
 
 func (e *NotAttributedError) Error() string {
 	return fmt.Sprintf("revision %d failed on nodes %v, not because of KMS: %s", e.Revision, nodesOf(e.Rollout), e.Why)

@@ -170,6 +170,22 @@ func (f *fixture) condition() operatorv1.OperatorCondition {
 	return *c
 }
 
+// verdict is what attribute makes of the fixture's inputs now, with what the controller's witness saw: the typed
+// verdict the controller's condition is rendered from.
+func (f *fixture) verdict() Verdict {
+	f.t.Helper()
+	o := f.options()
+	rollout, err := o.Rollout.Rollout(f.t.Context())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	v, err := attribute(f.t.Context(), rollout, o.Configs, o.Health, &f.controller.witness)
+	if err != nil {
+		f.t.Fatalf("attribute: %v", err)
+	}
+	return v
+}
+
 // setStatus replaces the operator status as the installer and revision controllers would.
 func (f *fixture) setStatus(status *operatorv1.StaticPodOperatorStatus) { f.status = status }
 
