@@ -4,8 +4,9 @@
 // It owns every reading of a config: which entry a resource takes its providers from (the first that names it,
 // then "*.<group>", then "*.*": KeysFor), the write key and read keys of a resource (ReadKeys, ResourceKeys), the
 // KMS providers (KMSProviders) and the key id of each (KMSKeyID: library-go's kms-<id>.sock convention), and the
-// KMS v2 keys of a config (KMSKeysOf). No other kmsguard package walks EncryptionConfiguration.Resources: a walk
-// of its own would sooner or later miss the first-match rule and judge a provider kube-apiserver never uses.
+// KMS v2 keys of a config (KMSKeysOf); and the one rewrite of a config, of its KMS endpoints (MapKMSEndpoints).
+// No other kmsguard package, nor its lab, walks EncryptionConfiguration.Resources: a walk of its own would sooner
+// or later miss the first-match rule and judge a provider kube-apiserver never uses.
 // Encryption configs of revisions (encryption-config-<revision>) are read by the subpackage revisions.
 package encryptionconfig
 

@@ -6,7 +6,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
+
+	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 )
 
 var t0 = time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
@@ -56,25 +57,11 @@ func TestOneAtATime(t *testing.T) {
 	}
 }
 
-// secretsConfig is an encryption config for Secrets with providers in order, each "kms:<name>" or "aescbc".
-func secretsConfig(providers ...string) *apiserverv1.EncryptionConfiguration {
-	r := apiserverv1.ResourceConfiguration{Resources: []string{"secrets"}}
-	for _, p := range providers {
-		if name, ok := strings.CutPrefix(p, "kms:"); ok {
-			r.Providers = append(r.Providers, apiserverv1.ProviderConfiguration{KMS: &apiserverv1.KMSConfiguration{
-				APIVersion: "v2", Name: name, Endpoint: "unix:///var/run/kmsplugin/kms-2.sock"}})
-			continue
-		}
-		r.Providers = append(r.Providers, apiserverv1.ProviderConfiguration{AESCBC: &apiserverv1.AESConfiguration{
-			Keys: []apiserverv1.Key{{Name: "1", Secret: "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ="}}}})
-	}
-	r.Providers = append(r.Providers, apiserverv1.ProviderConfiguration{Identity: &apiserverv1.IdentityConfiguration{}})
-	return &apiserverv1.EncryptionConfiguration{Resources: []apiserverv1.ResourceConfiguration{r}}
-}
-
 func TestReadKeyFirst(t *testing.T) {
 	secrets := schema.GroupResource{Resource: "secrets"}
-	aescbc, read, write := secretsConfig("aescbc"), secretsConfig("aescbc", "kms:2_secrets"), secretsConfig("kms:2_secrets", "aescbc")
+	aescbc := ectest.Secrets(ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity())
+	read := ectest.Secrets(ectest.AESCBC("1", ectest.AESKeyA), ectest.KMS("2"), ectest.Identity())
+	write := ectest.Secrets(ectest.KMS("2"), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity())
 	scenarios := []struct {
 		name      string
 		starts    []APIServerStart

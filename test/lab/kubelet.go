@@ -51,17 +51,12 @@ func crashLoopBackOff(restarts int32) time.Duration {
 // nodeView is config as the kube-apiserver container of a pod sees it: library-go's KMS socket directory is the
 // pod's socket directory.
 func nodeView(config *apiserverv1.EncryptionConfiguration, socketDir string) *apiserverv1.EncryptionConfiguration {
-	c := config.DeepCopy()
-	for i := range c.Resources {
-		for j := range c.Resources[i].Providers {
-			if kms := c.Resources[i].Providers[j].KMS; kms != nil {
-				if rest, ok := strings.CutPrefix(kms.Endpoint, "unix://"+kmsSocketMountPath+"/"); ok {
-					kms.Endpoint = "unix://" + filepath.Join(socketDir, rest)
-				}
-			}
+	return encryptionconfig.MapKMSEndpoints(config, func(endpoint string) string {
+		if rest, ok := strings.CutPrefix(endpoint, "unix://"+kmsSocketMountPath+"/"); ok {
+			return "unix://" + filepath.Join(socketDir, rest)
 		}
-	}
-	return c
+		return endpoint
+	})
 }
 
 // startRevision is the kubelet (and, on a single node, the startup monitor): run revision's pod, and when its

@@ -14,6 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/clock"
 
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
@@ -145,11 +146,6 @@ func (p podPaths) resource(path string) (string, error) {
 	return filepath.Join(p.resourceDir, rest), nil
 }
 
-// keyIDOfSocket is the key id of a plugin socket kms-<key id>.sock.
-func keyIDOfSocket(socket string) string {
-	return strings.TrimSuffix(strings.TrimPrefix(filepath.Base(socket), "kms-"), ".sock")
-}
-
 // podRun is one incarnation of the node's kube-apiserver static pod: the plugin sidecars serving in the pod's
 // own socket directory (its kms-plugin-socket emptyDir) and the health reporter sidecar. A new revision, or the
 // startup monitor's fallback, is a new pod with fresh sidecars, as on a cluster.
@@ -179,7 +175,9 @@ func (n *Node) startPlugins(pod *podRun) error {
 		if err := plugin.Start(); err != nil {
 			return fmt.Errorf("sidecar %s: serving %s: %w", sidecar.Container, sidecar.Listen, err)
 		}
-		pod.plugins[keyIDOfSocket(sidecar.Listen)] = plugin
+		// The plugin of a key is found by its key id (Node.Plugin, the faults), the <id> of library-go's
+		// kms-<id>.sock; a sidecar listening elsewhere is found by its container's name, as no key names it.
+		pod.plugins[encryptionconfig.KMSKeyID(sidecar.Container, sidecar.Listen)] = plugin
 	}
 	return nil
 }
@@ -272,7 +270,13 @@ func (n *Node) startKMSGuardReporter(ctx context.Context, pod *podRun) *containe
 			n.logf("%s: health reporter: %v", n.name, err)
 			continue
 		}
-		plugin, err := pluginprobe.NewGRPCPlugin(reporterCtx, keyIDOfSocket(socket), "unix://"+socket, reporterCallTimeout)
+		// library-go's reporter accepts only its own sockets, and reports under their key id.
+		keyID, ok := encryptionconfig.KMSKeyIDFromEndpoint(endpoint)
+		if !ok {
+			n.logf("%s: health reporter: --kms-sockets entry %q is not library-go's kms-<key id>.sock", n.name, endpoint)
+			continue
+		}
+		plugin, err := pluginprobe.NewGRPCPlugin(reporterCtx, keyID, "unix://"+socket, reporterCallTimeout)
 		if err != nil {
 			n.logf("%s: health reporter: %v", n.name, err)
 			continue

@@ -2,8 +2,10 @@ package lab
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -217,6 +219,9 @@ func TestSidecarPluginIsConfiguredByItsArguments(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if _, ok := run.plugins["1"]; !ok || len(run.plugins) != 1 {
+				t.Errorf("plugins by key id %v, want the plugin of key 1 only", slices.Sorted(maps.Keys(run.plugins)))
 			}
 			plugin, err := pluginprobe.NewGRPCPlugin(ctx, "1", "unix://"+filepath.Join(paths.socketDir, "kms-1.sock"), 5*time.Second)
 			if err != nil {
