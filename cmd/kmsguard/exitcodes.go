@@ -7,15 +7,8 @@ import (
 	"github.com/kmsguard/kmsguard/internal/cli"
 )
 
-// Exit codes, one scheme for every command:
-//
-//	0    success: the command did, or proved, what it was asked
-//	1    error: bad flags, a cluster or etcd that cannot be reached or read, a failed step
-//	2    not done or not proven: no current published KMS state, not verified, objects left unmigrated or undecryptable
-//	3-7  a refusal, each with one meaning (below)
-//	130  interrupted (Ctrl-C, SIGTERM)
-//
-// internal/cli defines 0, 1, 2 and 130; the refusals are kmsguard's own.
+// Exit codes follow one scheme for every command, exitCodeScheme: internal/cli defines 0, 1, 2 and 130; the
+// refusals, from 3 up, are kmsguard's own, each with one meaning.
 const (
 	// exitConsentMismatch: recover --confirm-data-loss names no key of the undecryptable objects, or a bare KEK
 	// id that several KMS providers have.
@@ -30,7 +23,8 @@ const (
 	exitReadKeyInUse = 7
 )
 
-// The exit codes of each command, as its --help lists them. Each command returns these and no others.
+// The exit codes of each command, as its --help lists them (cli.WithExitCodes, where the command is built). Each
+// command returns these and no others.
 var (
 	plainExitCodes = []cli.ExitCode{
 		{Code: cli.ExitOK, Meaning: "success"},
@@ -67,17 +61,8 @@ var (
 	}
 )
 
-// commandExitCodes are the exit codes of every command, for the tests and the README.
-var commandExitCodes = map[string][]cli.ExitCode{
-	"version":         plainExitCodes,
-	"health-reporter": plainExitCodes,
-	"status":          statusExitCodes,
-	"verify":          verifyExitCodes,
-	"migrate":         migrateExitCodes,
-	"recover":         recoverExitCodes,
-}
-
-// exitCodeScheme is the scheme every command follows, as the root --help and the README list it.
+// exitCodeScheme is the scheme every command follows, as the root --help and the README list it. The meanings are
+// Markdown, for the README; the root --help prints them without the backquotes.
 var exitCodeScheme = []cli.ExitCode{
 	{Code: cli.ExitOK, Meaning: "success: done, or proven (`verify`: verified; `migrate`: every object migrated; `recover`: nothing undecryptable)"},
 	{Code: cli.ExitError, Meaning: "error: bad flags, the API or etcd unreachable, a failed step, `--timeout` passed"},
@@ -100,12 +85,14 @@ func exitCodeSchemeMarkdown() string {
 	return b.String()
 }
 
-// exitCodeSchemeHelp is the root command's summary of the scheme.
+// exitCodeSchemeHeading starts the root --help's list of exitCodeScheme.
+const exitCodeSchemeHeading = "Exit codes follow one scheme for every command (each command's --help lists its own):"
+
+// exitCodeSchemeHelp is the root command's list of the scheme.
 func exitCodeSchemeHelp() string {
-	return `Exit codes follow one scheme for every command (each command's --help lists its own):
-  0    success: done, or proven
-  1    error: bad flags, the API or etcd unreachable, a failed step
-  2    not done or not proven: no current published KMS state, not verified, objects left unmigrated or undecryptable
-  3-7  a refusal with a specific meaning (recover: 3-6, verify --can-drop: 7)
-  130  interrupted (Ctrl-C, SIGTERM)`
+	codes := make([]cli.ExitCode, 0, len(exitCodeScheme))
+	for _, c := range exitCodeScheme {
+		codes = append(codes, cli.ExitCode{Code: c.Code, Meaning: strings.ReplaceAll(c.Meaning, "`", "")})
+	}
+	return exitCodeSchemeHeading + "\n" + cli.ExitCodeList(codes)
 }

@@ -21,6 +21,7 @@ import (
 	operatorclientv1 "github.com/openshift/client-go/operator/clientset/versioned/typed/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/encryption/kms"
 
+	"github.com/kmsguard/kmsguard/internal/cli"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
 )
@@ -74,6 +75,8 @@ for a disabled key, PermissionDenied, Unauthenticated, Internal, ...) is reporte
 message; Error is kept for a plugin that cannot be reached (no socket, Unavailable, DeadlineExceeded, not a
 KMS v2 plugin). It server-side applies the results to status.encryptionStatus.healthReports of the chosen
 operator resource under the same field manager as library-go's reporter.`,
+		Example: `  # The sidecar next to KMS plugin kms-1 on node master-0, reporting to the KubeAPIServer resource
+  kmsguard health-reporter --kms-sockets unix:///var/run/kmsplugin/kms-1.sock --node-name master-0`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.validate(); err != nil {
@@ -93,7 +96,8 @@ operator resource under the same field manager as library-go's reporter.`,
 		},
 	}
 	o.addFlags(cmd.Flags())
-	return cmd
+	// Its output is a log, as any Kubernetes component's.
+	return cli.Logs(cli.WithExitCodes(cmd, plainExitCodes))
 }
 
 func (o *healthReporterOptions) addFlags(fs *pflag.FlagSet) {

@@ -144,7 +144,7 @@ objects that are undecryptable (see kmsguard recover) or could not be rewritten.
 	f.StringVar(&o.checkpoint, "checkpoint-configmap", "", "namespace/name of a ConfigMap that keeps progress, to resume an interrupted run")
 	cli.AddOutputFlag(f, &o.output, "the summary")
 	f.DurationVar(&o.timeout, "timeout", 0, "bound on the whole run; 0 for none")
-	return cmd
+	return cli.WithExitCodes(cmd, migrateExitCodes)
 }
 
 // runWithClients builds the clients from the flags and runs.

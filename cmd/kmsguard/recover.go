@@ -124,7 +124,7 @@ same records as YAML documents.`,
 	f.DurationVar(&o.timeout, "timeout", 30*time.Minute, "bound on the whole run")
 	f.DurationVar(&o.reportInterval, "report-interval", kmsstate.DefaultReportInterval, "the health reporters' --interval; a published KMS state older than 4 intervals is stale")
 	addEtcdFlags(f, &o.etcd, nil, ", to tell the key of each undecryptable object (needed to delete any)")
-	return cmd
+	return cli.WithExitCodes(cmd, recoverExitCodes)
 }
 
 // runWithClients builds the clients from the flags and runs.

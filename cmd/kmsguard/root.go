@@ -26,35 +26,12 @@ stderr as "error: ..."; -v=N shows client-go's diagnostics. -o json and -o yaml 
 	}
 	cli.ConfigureRoot(root)
 	root.AddCommand(newVersionCommand())
-	root.AddCommand(cli.Logs(newHealthReporterCommand()))
+	root.AddCommand(newHealthReporterCommand())
 	root.AddCommand(newStatusCommand())
 	root.AddCommand(newVerifyCommand())
 	root.AddCommand(newRecoverCommand())
 	root.AddCommand(newMigrateCommand())
-	for _, cmd := range root.Commands() {
-		documentCommand(cmd)
-	}
 	return root
-}
-
-// examples are the Example sections of the commands defined elsewhere.
-var examples = map[string]string{
-	"health-reporter": `  # The sidecar next to KMS plugin kms-1 on node master-0, reporting to the KubeAPIServer resource
-  kmsguard health-reporter --kms-sockets unix:///var/run/kmsplugin/kms-1.sock --node-name master-0`,
-}
-
-// documentCommand adds the exit codes to a command's --help, and its example where the command has none.
-func documentCommand(cmd *cobra.Command) {
-	if codes, ok := commandExitCodes[cmd.Name()]; ok {
-		long := cmd.Long
-		if long == "" {
-			long = cmd.Short + "."
-		}
-		cmd.Long = long + "\n\n" + cli.ExitCodesHelp(codes)
-	}
-	if cmd.Example == "" {
-		cmd.Example = examples[cmd.Name()]
-	}
 }
 
 func newVersionCommand() *cobra.Command {
@@ -75,5 +52,5 @@ func newVersionCommand() *cobra.Command {
 		},
 	}
 	cli.AddOutputFlag(cmd.Flags(), &output, "the version fields")
-	return cmd
+	return cli.WithExitCodes(cmd, plainExitCodes)
 }

@@ -70,7 +70,7 @@ evaluation is stale or older than the condition. It changes nothing.`,
 	cmd.Flags().StringVar(&o.operator, "operator", "kubeapiserver", "operator resource: "+strings.Join(operatorNames(), ", "))
 	cli.AddOutputFlag(cmd.Flags(), &o.output, "the published evaluation and the operator's KMS conditions")
 	cmd.Flags().DurationVar(&o.reportInterval, "report-interval", kmsstate.DefaultReportInterval, "the health reporters' --interval; a published evaluation older than 4 intervals is stale")
-	return cmd
+	return cli.WithExitCodes(cmd, statusExitCodes)
 }
 
 // run reads the status and prints it; it returns the exit code and the error behind it.

@@ -141,7 +141,7 @@ Progress of long scans goes to stderr: redrawn in place on a terminal, a line ev
 	f.StringVar(&o.component, "component", defaultKeySecretComponent, "with --can-drop: the component of library-go's encryption key secrets (encryption-key-<component>-<id>)")
 	f.DurationVar(&o.rollbackWindow, "rollback-window", kmsprecondition.DefaultRollbackWindow, "with --can-drop: how long a read key stays after the migration away from it finished")
 	o.kube = addKubeFlags(f)
-	return cmd
+	return cli.WithExitCodes(cmd, verifyExitCodes)
 }
 
 // run verifies and prints the report; it returns the exit code and the error behind cli.ExitError.

@@ -29,6 +29,21 @@ type labOptions struct {
 	preflight    string
 }
 
+// labExitCodes are the exit codes of `kmsguard-lab`: it runs until a signal stops it, which ends a ready lab as
+// asked and interrupts one that is not ready yet.
+var labExitCodes = []cli.ExitCode{
+	{Code: cli.ExitOK, Meaning: "stopped by Ctrl-C or SIGTERM once ready (and, with --encryption, switched and proven)"},
+	{Code: cli.ExitError, Meaning: "error: bad flags, or the lab could not start or switch its encryption"},
+	{Code: cli.ExitInterrupted, Meaning: "interrupted (Ctrl-C, SIGTERM) before the lab was ready"},
+}
+
+// labInjectExitCodes are the exit codes of `kmsguard-lab inject`.
+var labInjectExitCodes = []cli.ExitCode{
+	{Code: cli.ExitOK, Meaning: "the lab injected the fault, or found it in place already"},
+	{Code: cli.ExitError, Meaning: "error: bad flags, no lab runs in --dir, or the lab refused or failed the injection"},
+	{Code: cli.ExitInterrupted, Meaning: "interrupted (Ctrl-C, SIGTERM) before the lab answered"},
+}
+
 func newLabCommand() *cobra.Command {
 	o := &labOptions{}
 	cmd := &cobra.Command{
@@ -76,7 +91,7 @@ into it.`,
 	cmd.Flags().StringVar(&o.preflight, "preflight", string(lab.PreflightAlwaysSucceed), preflightFlagUsage)
 	cmd.AddCommand(newLabInjectCommand(), newLabTourCommand())
 	// The lab's output is a log, as any Kubernetes component's; the controllers' own lines go to operator.log.
-	return cli.Logs(cmd)
+	return cli.Logs(cli.WithExitCodes(cmd, labExitCodes))
 }
 
 // labInjectOptions are the flags of `kmsguard-lab inject`.
@@ -86,27 +101,14 @@ type labInjectOptions struct {
 	kekID   string
 }
 
-// faultList is the faults inject takes, one per line with its arguments, wrapped under its column.
+// faultList is the faults inject takes, one to a line with its arguments and what it does.
 func faultList() string {
-	var b strings.Builder
+	terms := make([]cli.Term, 0, len(lab.Faults))
 	for _, f := range lab.Faults {
 		u := f.Usage()
-		first := fmt.Sprintf("  %-26s", strings.TrimSpace(string(f)+" "+u.Args))
-		indent := strings.Repeat(" ", len(first))
-		line := first
-		for _, word := range strings.Fields(u.Help) {
-			if len(line)+1+len(word) > 116 && line != first {
-				b.WriteString(strings.TrimRight(line, " ") + "\n")
-				line = indent
-			}
-			if line != first && line != indent {
-				line += " "
-			}
-			line += word
-		}
-		b.WriteString(line + "\n")
+		terms = append(terms, cli.Term{Name: strings.TrimSpace(string(f) + " " + u.Args), Text: u.Help})
 	}
-	return b.String()
+	return cli.TermList(25, terms)
 }
 
 func newLabInjectCommand() *cobra.Command {
@@ -121,6 +123,7 @@ func newLabInjectCommand() *cobra.Command {
 		Long: `inject puts a fault into the lab running in --dir (kmsguard-lab, in another terminal):
 
 ` + faultList() + `
+
 The lab's live view shows how kmsguard sees it; kmsguard status --kubeconfig <the lab's> explains it.`,
 		Example: `  kmsguard-lab inject plugin-stop master-1
   kmsguard-lab inject kms-latency --latency 5s
@@ -147,7 +150,7 @@ The lab's live view shows how kmsguard sees it; kmsguard status --kubeconfig <th
 	cmd.Flags().StringVar(&o.dir, "dir", "_output/lab", "the directory of the running lab")
 	cmd.Flags().DurationVar(&o.latency, "latency", 0, "kms-latency: the added latency of every KMS call")
 	cmd.Flags().StringVar(&o.kekID, "kek-id", "", "key-disable, key-restore, key-destroy: the KEK (default: the simulated KMS's current one)")
-	return cmd
+	return cli.WithExitCodes(cmd, labInjectExitCodes)
 }
 
 func (o *labOptions) run(ctx context.Context, out io.Writer) error {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 
+	"github.com/spf13/cobra"
 	"k8s.io/klog/v2"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
@@ -20,7 +21,12 @@ func main() {
 	// envtest, which starts the lab's control plane, logs through controller-runtime: into klog, where the lab
 	// sends every controller's log, instead of controller-runtime's warning and stack trace on the terminal.
 	ctrllog.SetLogger(klog.NewKlogr())
+	os.Exit(cli.Execute(context.Background(), newRoot(), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// newRoot is kmsguard-lab's command tree, with the conventions every kmsguard command line keeps.
+func newRoot() *cobra.Command {
 	root := newLabCommand()
 	cli.ConfigureRoot(root)
-	os.Exit(cli.Execute(context.Background(), root, os.Args[1:], os.Stdout, os.Stderr))
+	return root
 }

@@ -41,23 +41,22 @@ var labTourExitCodes = []cli.ExitCode{
 func newLabTourCommand() *cobra.Command {
 	o := &labTourOptions{}
 	names := make([]string, 0, len(tour.Stories))
-	var list strings.Builder
+	stories := make([]cli.Term, 0, len(tour.Stories))
 	for _, s := range tour.Stories {
 		names = append(names, s.Name)
-		fmt.Fprintf(&list, "\n  %-22s %s", s.Name, s.Title)
+		stories = append(stories, cli.Term{Name: s.Name, Text: s.Title})
 	}
 	cmd := &cobra.Command{
 		Use:   "tour",
 		Short: "Run kmsguard's user stories on a fresh lab and print what each measured",
 		Long: `tour starts a lab (as kmsguard-lab does), writes --secrets Secrets, keeps --writers applications writing
-Secrets throughout, and plays each story in turn:` + list.String() + `
+Secrets throughout, and plays each story in turn:
+` + cli.TermList(22, stories) + `
 
 Each story's line says when kmsguard reported the fault and with which condition, when the cluster was back and
 how (by itself, or the admin action taken), the applications' writes and failed writes meanwhile, the objects
 lost, and how many acknowledged Secrets were read back unchanged afterwards. --nodes 1 runs the stories that
-apply to a single node.
-
-` + cli.ExitCodesHelp(labTourExitCodes),
+apply to a single node.`,
 		Example: `  # every story on three nodes (what make run runs)
   kmsguard-lab tour
 
@@ -84,7 +83,7 @@ apply to a single node.
 	cli.AddOutputFlag(cmd.Flags(), &o.output, "the summary table")
 	// klog stays on: the lab sends the controllers' lines to operator.log in its directory
 	// (lab.Options.ControllerLog), so the output stays the table.
-	return cli.Logs(cmd)
+	return cli.Logs(cli.WithExitCodes(cmd, labTourExitCodes))
 }
 
 // liveViewSteps is how many of the latest steps the live view shows below the lab's view.
