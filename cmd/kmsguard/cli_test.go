@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -238,5 +240,59 @@ func TestRecoverExitCodesDocumented(t *testing.T) {
 		if code == cli.ExitOK || code == cli.ExitError || !listed[code] {
 			t.Errorf("refusal %s exits %d", reason, code)
 		}
+	}
+}
+
+// TestHealthReporterStopsOnSIGTERM: the sidecar, stopped with SIGTERM as the kubelet stops a container, ends its loop
+// and exits 0 with no error: cli.Execute's one signal handler ends the command's context.
+func TestHealthReporterStopsOnSIGTERM(t *testing.T) {
+	api := httptest.NewServer(http.NotFoundHandler())
+	defer api.Close()
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	writeKubeconfig(t, kubeconfig, api.URL, "reporter")
+
+	cmd := exec.Command(os.Args[0], "health-reporter", "--kubeconfig", kubeconfig, "--node-name", "master-0",
+		"--kms-sockets", "unix:///var/run/kmsplugin/kms-1.sock")
+	cmd.Env = []string{"KMSGUARD_TEST_MAIN=1", "HOME=" + t.TempDir()}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	started := make(chan struct{})
+	var logged strings.Builder
+	go func() {
+		// Read stderr to its end before Wait, which closes the pipe.
+		lines := bufio.NewScanner(stderr)
+		for lines.Scan() {
+			logged.WriteString(lines.Text() + "\n")
+			if strings.Contains(lines.Text(), "Starting KMS plugin health reporter") {
+				close(started)
+			}
+		}
+		exited <- cmd.Wait()
+	}()
+	select {
+	case <-started:
+	case err := <-exited:
+		t.Fatalf("health-reporter exited before it started reporting: %v\n%s", err, logged.String())
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("health-reporter did not start reporting within 30s")
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		if err != nil || strings.Contains("\n"+logged.String(), "\nerror: ") {
+			t.Errorf("health-reporter stopped with %v, want exit code 0 and no error line:\n%s", err, logged.String())
+		}
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("health-reporter did not exit within 30s of SIGTERM")
 	}
 }

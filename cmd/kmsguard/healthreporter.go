@@ -3,11 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -82,9 +79,9 @@ operator resource under the same field manager as library-go's reporter.`,
 			if err := o.validate(); err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-
+			// The context ends at SIGINT or SIGTERM (cli.Execute), as a sidecar is stopped; the reporter then
+			// returns and the command succeeds.
+			ctx := cmd.Context()
 			reporter, err := o.newReporter(ctx)
 			if err != nil {
 				return err

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/klog/v2"
@@ -76,6 +79,37 @@ func TestLogsKeepsKlogForTheMarkedCommandOnly(t *testing.T) {
 			}
 			if got := strings.Contains(logged.String(), "a controller's line"); got != s.wantLogs {
 				t.Errorf("klog wrote the line: %v, want %v (output %q)", got, s.wantLogs, logged.String())
+			}
+		})
+	}
+}
+
+// TestInterruptibleEndsTheContextOnASignal: the one signal handler every command runs under ends its context with
+// ErrInterrupted at SIGINT or SIGTERM, and leaves it alone otherwise.
+func TestInterruptibleEndsTheContextOnASignal(t *testing.T) {
+	for _, s := range []struct {
+		name   string
+		signal syscall.Signal
+	}{
+		{name: "SIGINT", signal: syscall.SIGINT},
+		{name: "SIGTERM", signal: syscall.SIGTERM},
+	} {
+		t.Run(s.name, func(t *testing.T) {
+			ctx, stop := interruptible(context.Background())
+			defer stop()
+			if ctx.Err() != nil {
+				t.Fatalf("the context ended before any signal: %v", context.Cause(ctx))
+			}
+			if err := syscall.Kill(os.Getpid(), s.signal); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(30 * time.Second):
+				t.Fatalf("the context did not end within 30s of %s", s.name)
+			}
+			if !Interrupted(ctx) {
+				t.Errorf("the context ended with %v, want %v", context.Cause(ctx), ErrInterrupted)
 			}
 		})
 	}
