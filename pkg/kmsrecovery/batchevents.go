@@ -45,8 +45,23 @@ func (b *BatchRecorder) Flush() {
 	if len(b.pending) == 0 {
 		return
 	}
-	byOutcome := map[Outcome][]string{}
+	msg := batchMessage(b.pending)
+	warn := false
 	for _, r := range b.pending {
+		warn = warn || r.Outcome == OutcomeDeleted || r.Outcome == OutcomeFailed
+	}
+	b.pending = nil
+	if warn {
+		b.Recorder.Warningf(EventObjectsDeletedBatch, "%s", msg)
+		return
+	}
+	b.Recorder.Eventf(EventObjectsDeletedBatch, "%s", msg)
+}
+
+// batchMessage is the message of the event for one batch of results, all under the consent id of the first.
+func batchMessage(results []Result) string {
+	byOutcome := map[Outcome][]string{}
+	for _, r := range results {
 		entry := r.ObjectRef.String()
 		if r.Error != "" {
 			entry += " (" + r.Error + ")"
@@ -59,12 +74,6 @@ func (b *BatchRecorder) Flush() {
 			parts = append(parts, fmt.Sprintf("%s %d: %s", o, len(names), strings.Join(names, ", ")))
 		}
 	}
-	msg := fmt.Sprintf("kmsguard recover, undecryptable objects stored under key %s, unsafe delete (ignoreStoreReadErrorWithClusterBreakingPotential; the data of deleted objects was lost with the key): %s",
-		b.pending[0].ConsentID, strings.Join(parts, "; "))
-	b.pending = nil
-	if len(byOutcome[OutcomeDeleted]) > 0 || len(byOutcome[OutcomeFailed]) > 0 {
-		b.Recorder.Warningf(EventObjectsDeletedBatch, "%s", msg)
-		return
-	}
-	b.Recorder.Eventf(EventObjectsDeletedBatch, "%s", msg)
+	return fmt.Sprintf("kmsguard recover, undecryptable objects stored under key %s, unsafe delete (ignoreStoreReadErrorWithClusterBreakingPotential; the data of deleted objects was lost with the key): %s",
+		results[0].ConsentID, strings.Join(parts, "; "))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/kmsguard/kmsguard/internal/conditions"
 )
@@ -62,19 +63,38 @@ const (
 // maxListedInMessage is how many objects a message names.
 const maxListedInMessage = 20
 
-// condition builds KMSRecoveryDegraded from a scan, the consent check and the deletions of this process.
-// recordErr is why the ConfigMap with the full list could not be written, nil when it was (or had nothing to hold).
-func (c *Controller) condition(findings *Findings, consent string, consentErr error, deletion *DeletionReport, thisSync bool, back int, recordErr error) operatorv1.OperatorCondition {
+// verdict is what one sync found and did: the typed data KMSRecoveryDegraded is rendered from (condition). The
+// controller keeps the last one it applied.
+type verdict struct {
+	// Findings are the undecryptable objects left after any deletion of the sync.
+	Findings *Findings
+	// Consent is what the admin named, "" when nothing; ConsentErr is CheckConsent's refusal of it (a
+	// *ConsentError), nil when nothing is undecryptable or the consent deleted.
+	Consent    string
+	ConsentErr error
+	// Deletion is the last deletion run of this process, nil when none ran; DeletedNow says this sync ran it.
+	Deletion   *DeletionReport
+	DeletedNow bool
+	// Recreated are the objects Deletion deleted that a scan has listed since.
+	Recreated sets.Set[ObjectRef]
+	// RecordErr is why the ConfigMap with the full list could not be written, nil when it was (or had nothing to
+	// hold, or the operator is not Managed).
+	RecordErr error
+}
+
+// condition renders KMSRecoveryDegraded from a verdict.
+func (c *Controller) condition(v verdict) operatorv1.OperatorCondition {
+	findings, consent, consentErr, deletion := v.Findings, v.Consent, v.ConsentErr, v.Deletion
 	listed := "the full list is in " + c.configMapRef()
-	if recordErr != nil {
-		listed = fmt.Sprintf("the full list could not be written to %s (%v); `kmsguard recover` lists them", c.configMapRef(), recordErr)
+	if v.RecordErr != nil {
+		listed = fmt.Sprintf("the full list could not be written to %s (%v); `kmsguard recover` lists them", c.configMapRef(), v.RecordErr)
 	}
 	cond := operatorv1.OperatorCondition{Type: ConditionDegraded, Status: operatorv1.ConditionFalse, Reason: string(ReasonAsExpected)}
 	var parts []string
 	switch {
 	case findings.Count() == 0:
 		parts = append(parts, fmt.Sprintf("no undecryptable objects in %s", c.resourceNames()))
-	case thisSync && deletion != nil && deletion.Count(OutcomeFailed) > 0:
+	case v.DeletedNow && deletion != nil && deletion.Count(OutcomeFailed) > 0:
 		cond.Status, cond.Reason = operatorv1.ConditionTrue, string(ReasonDeletionFailed)
 		parts = append(parts, fmt.Sprintf("%d undecryptable objects remain (%s); %d deletes failed: %s; %s",
 			findings.Count(), findings.Summary(), deletion.Count(OutcomeFailed), failures(deletion), listed))
@@ -103,14 +123,14 @@ func (c *Controller) condition(findings *Findings, consent string, consentErr er
 		}
 	}
 	if deletion != nil {
-		parts = append(parts, c.deletionMessage(deletion, back))
+		parts = append(parts, deletionMessage(deletion, v.Recreated))
 	}
 	cond.Message = conditions.Truncate(strings.Join(parts, "; "))
 	return cond
 }
 
 // deletionMessage reports the last deletion run and which deleted objects came back.
-func (c *Controller) deletionMessage(deletion *DeletionReport, back int) string {
+func deletionMessage(deletion *DeletionReport, recreated sets.Set[ObjectRef]) string {
 	deleted := deletion.Count(OutcomeDeleted)
 	msg := fmt.Sprintf("at %s %s", deletion.Time.Format("2006-01-02T15:04:05Z"), deletion)
 	if deleted == 0 {
@@ -118,7 +138,7 @@ func (c *Controller) deletionMessage(deletion *DeletionReport, back int) string 
 	}
 	var notBack, expected []string
 	for _, r := range deletion.Results {
-		if r.Outcome != OutcomeDeleted || c.recreated.Has(r.ObjectRef) {
+		if r.Outcome != OutcomeDeleted || recreated.Has(r.ObjectRef) {
 			continue
 		}
 		if r.OperatorManaged {
@@ -127,7 +147,7 @@ func (c *Controller) deletionMessage(deletion *DeletionReport, back int) string 
 			notBack = append(notBack, r.ObjectRef.String())
 		}
 	}
-	msg += fmt.Sprintf("; %d of %d deleted objects have been recreated", back, deleted)
+	msg += fmt.Sprintf("; %d of %d deleted objects have been recreated", recreated.Len(), deleted)
 	if len(expected) > 0 {
 		msg += fmt.Sprintf("; not yet recreated by their operators: %s", list(expected))
 	}

@@ -84,6 +84,8 @@ type Controller struct {
 	recreated       sets.Set[ObjectRef]
 	// recorded is the Record last stored (or read back), nil until one is known.
 	recorded *Record
+	// last is the verdict of the last condition the controller rendered.
+	last verdict
 }
 
 // NewController builds the controller; run it with Run(ctx, 1) as any library-go controller. instanceName is
@@ -212,14 +214,16 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	}
 	if !managed {
 		// Only reported: the ConfigMap waits for Managed too.
-		result := c.condition(findings, consent, consentErr, c.deletion, false, c.recreated.Len(), nil)
+		c.last = verdict{Findings: findings, Consent: consent, ConsentErr: consentErr, Deletion: c.deletion, Recreated: c.recreated}
+		result := c.condition(c.last)
 		cond = &result
 		return nil
 	}
 	// The condition depends on neither the Record nor the ConfigMap: it is applied whether they are written or not.
 	lastingErr := c.writeRecord(ctx, findings, now)
 	recordErr := c.writeReport(ctx, syncCtx, findings)
-	result := c.condition(findings, consent, consentErr, c.deletion, deletedNow, c.recreated.Len(), recordErr)
+	c.last = verdict{Findings: findings, Consent: consent, ConsentErr: consentErr, Deletion: c.deletion, DeletedNow: deletedNow, Recreated: c.recreated, RecordErr: recordErr}
+	result := c.condition(c.last)
 	cond = &result
 	if recordErr != nil {
 		return errors.Join(lastingErr, fmt.Errorf("writing %s: %w", c.configMapRef(), recordErr))

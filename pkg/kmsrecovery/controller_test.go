@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
@@ -156,10 +157,40 @@ func eventReasons(recorder events.InMemoryRecorder) map[string]int {
 	return reasons
 }
 
+// left counts the undecryptable objects a verdict reports, by "<resource> <consent id>".
+func left(v kmsrecovery.Verdict) map[string]int {
+	counts := map[string]int{}
+	if v.Findings == nil {
+		return counts
+	}
+	for _, o := range v.Findings.Objects() {
+		counts[o.Resource.String()+" "+o.ConsentID]++
+	}
+	return counts
+}
+
+// refusal is the verdict's refusal of the consent, nil when there is none.
+func refusal(t *testing.T, v kmsrecovery.Verdict) *kmsrecovery.ConsentError {
+	t.Helper()
+	if v.ConsentErr == nil {
+		return nil
+	}
+	var refusal *kmsrecovery.ConsentError
+	if !errors.As(v.ConsentErr, &refusal) {
+		t.Fatalf("the consent check failed with %v, not a refusal", v.ConsentErr)
+	}
+	return refusal
+}
+
+// refusalComparison compares refusals by decision; their Detail is CheckConsent's (TestCheckConsent).
+var refusalComparison = cmpopts.IgnoreFields(kmsrecovery.ConsentError{}, "Detail")
+
 // TestControllerConsent is the condition matrix of the package doc, with 150 undecryptable Secrets (more than
-// one StorageReadError names) under the lost key.
+// one StorageReadError names) under the lost key. It asserts the verdict the condition is rendered from;
+// TestConditionRendering renders verdicts.
 func TestControllerConsent(t *testing.T) {
 	const n = 150
+	lost := map[string]int{"secrets kms:" + lostKey: n}
 	scenarios := []struct {
 		name    string
 		setup   func(c *recoverytest.Cluster)
@@ -169,43 +200,48 @@ func TestControllerConsent(t *testing.T) {
 		kms   kmsrecovery.KMSView
 		noKMS bool
 
-		wantStatus    operatorv1.ConditionStatus
-		wantReason    kmsrecovery.Reason
-		wantInMessage []string
-		wantDeleted   int
-		wantListed    int // objects in the ConfigMap; -1: no ConfigMap
-		wantEvents    map[string]int
+		wantStatus operatorv1.ConditionStatus
+		wantReason kmsrecovery.Reason
+		// wantLeft are the undecryptable objects reported, by "<resource> <consent id>".
+		wantLeft map[string]int
+		// wantRefusal is the refusal of the consent, nil when there is none.
+		wantRefusal *kmsrecovery.ConsentError
+		// wantDeleted and wantFailed are the deletes under kms:key-lost that succeeded and failed in the sync.
+		wantDeleted int
+		wantFailed  int
+		wantListed  int // objects in the ConfigMap; -1: no ConfigMap
+		wantEvents  map[string]int
 	}{
 		{
 			name:       "nothing undecryptable",
 			setup:      func(c *recoverytest.Cluster) { addSecrets(c, "app", "ok", 3, liveKey, true) },
 			wantStatus: operatorv1.ConditionFalse, wantReason: kmsrecovery.ReasonAsExpected,
-			wantInMessage: []string{"no undecryptable objects in secrets, configmaps"},
-			wantListed:    -1,
-			wantEvents:    map[string]int{},
+			wantLeft:   map[string]int{},
+			wantListed: -1,
+			wantEvents: map[string]int{},
 		},
 		{
 			name:       "missing consent: report, delete nothing",
 			wantStatus: operatorv1.ConditionTrue, wantReason: kmsrecovery.ReasonUndecryptableObjects,
-			wantInMessage: []string{"150 objects cannot be decrypted", "secrets: 150 of 160 (key kms:key-lost: 150)", "configmap openshift-kube-apiserver-operator/kmsguard-undecryptable-objects",
-				"set spec.unsupportedConfigOverrides.kmsguard.confirmDataLoss to its key, one of kms:key-lost"},
-			wantListed: n,
-			wantEvents: map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+			wantLeft:    lost,
+			wantRefusal: &kmsrecovery.ConsentError{Why: kmsrecovery.ReasonUndecryptableObjects, Found: []string{"kms:" + lostKey}, Count: n},
+			wantListed:  n,
+			wantEvents:  map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
 		},
 		{
 			name:       "wrong key id: report, delete nothing",
 			consent:    "key-typo",
 			wantStatus: operatorv1.ConditionTrue, wantReason: kmsrecovery.ReasonConsentMismatch,
-			wantInMessage: []string{`names key "key-typo", which no undecryptable object is stored under`},
-			wantListed:    n,
-			wantEvents:    map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+			wantLeft:    lost,
+			wantRefusal: &kmsrecovery.ConsentError{Why: kmsrecovery.ReasonConsentMismatch, Consent: "key-typo", Found: []string{"kms:" + lostKey}, Count: n},
+			wantListed:  n,
+			wantEvents:  map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
 		},
 		{
 			name:       "consent: delete exactly the 150",
 			consent:    lostKey,
 			wantStatus: operatorv1.ConditionFalse, wantReason: kmsrecovery.ReasonAsExpected,
-			wantInMessage: []string{"no undecryptable objects", "deleted 150 undecryptable objects stored under key kms:key-lost", "0 of 150 deleted objects have been recreated",
-				"not yet recreated by their operators: secrets openshift-config/lost-0000", "not recreated, and no operator is expected to", "secrets app/lost-0000"},
+			wantLeft:    map[string]int{},
 			wantDeleted: n,
 			wantListed:  0,
 			wantEvents:  map[string]int{kmsrecovery.EventObjectDeleted: n, kmsrecovery.EventDeletionFinished: 1, "ConfigMapCreated": 1},
@@ -216,18 +252,20 @@ func TestControllerConsent(t *testing.T) {
 			consent: lostKey,
 			// The consent was used: what remains is reported as undecryptable, not as a mismatch.
 			wantStatus: operatorv1.ConditionTrue, wantReason: kmsrecovery.ReasonUndecryptableObjects,
-			wantInMessage: []string{"1 objects cannot be decrypted: configmaps: 1 of 1 (key kms:key-other: 1)", "deleted 150 undecryptable objects"},
-			wantDeleted:   n,
-			wantListed:    1,
-			wantEvents:    map[string]int{kmsrecovery.EventObjectDeleted: n, kmsrecovery.EventDeletionFinished: 1, kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+			wantLeft:    map[string]int{"configmaps kms:key-other": 1},
+			wantRefusal: &kmsrecovery.ConsentError{Why: kmsrecovery.ReasonUndecryptableObjects, Found: []string{"kms:key-other"}, Count: 1},
+			wantDeleted: n,
+			wantListed:  1,
+			wantEvents:  map[string]int{kmsrecovery.EventObjectDeleted: n, kmsrecovery.EventDeletionFinished: 1, kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
 		},
 		{
 			name:       "consent unknown without etcd access: nothing shows a lost key",
 			noRaw:      true,
 			consent:    kmsrecovery.UnknownConsentID,
 			wantStatus: operatorv1.ConditionTrue, wantReason: kmsrecovery.ReasonConsentUnprovable,
-			wantInMessage: []string{"secrets: 150 of 160 (key unknown: 150)", `the consent names "unknown", which is no key etcd shows`,
-				"objects under unknown or identity cannot be deleted by a consent"},
+			wantLeft: map[string]int{"secrets unknown": n},
+			wantRefusal: &kmsrecovery.ConsentError{Why: kmsrecovery.ReasonConsentUnprovable, Consent: kmsrecovery.UnknownConsentID,
+				Found: []string{kmsrecovery.UnknownConsentID}, Count: n},
 			wantListed: n,
 			wantEvents: map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
 		},
@@ -238,18 +276,21 @@ func TestControllerConsent(t *testing.T) {
 			},
 			consent:    "identity",
 			wantStatus: operatorv1.ConditionTrue, wantReason: kmsrecovery.ReasonConsentUnprovable,
-			wantInMessage: []string{"configmaps: 1 of 1 (key identity: 1)", "is corrupt, not encrypted under a lost key", "one of kms:key-lost"},
-			wantListed:    n + 1,
-			wantEvents:    map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+			wantLeft: map[string]int{"secrets kms:" + lostKey: n, "configmaps identity": 1},
+			wantRefusal: &kmsrecovery.ConsentError{Why: kmsrecovery.ReasonConsentUnprovable, Consent: "identity",
+				Found: []string{"identity", "kms:" + lostKey}, Count: n + 1},
+			wantListed: n + 1,
+			wantEvents: map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
 		},
 		{
 			name:       "consent names the KEK id the plugins serve",
 			consent:    lostKey,
 			kms:        stateView(kmsState(healthyOn(lostKey))),
 			wantStatus: operatorv1.ConditionTrue, wantReason: kmsrecovery.ReasonConsentNamesCurrentKey,
-			wantInMessage: []string{`the consent names "key-lost", a KEK id that is in use (kmsstate's settled KEK id of key 1, node master-0 key 1, node master-1 key 1)`},
-			wantListed:    n,
-			wantEvents:    map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+			wantLeft:    lost,
+			wantRefusal: &kmsrecovery.ConsentError{Why: kmsrecovery.ReasonConsentNamesCurrentKey, Consent: lostKey, Found: []string{"kms:" + lostKey}, Count: n},
+			wantListed:  n,
+			wantEvents:  map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
 		},
 		{
 			name:    "consent while the current key's plugin is unhealthy",
@@ -259,18 +300,20 @@ func TestControllerConsent(t *testing.T) {
 				healthReport("master-1", operatorv1.KMSPluginHealthStatusHealthy, liveKey),
 			})),
 			wantStatus: operatorv1.ConditionTrue, wantReason: kmsrecovery.ReasonKMSUnhealthy,
-			wantInMessage: []string{"not known healthy (KMS plugins not healthy: PluginUnreachable: node master-0 key 1"},
-			wantListed:    n,
-			wantEvents:    map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+			wantLeft:    lost,
+			wantRefusal: &kmsrecovery.ConsentError{Why: kmsrecovery.ReasonKMSUnhealthy, Consent: lostKey, Found: []string{"kms:" + lostKey}, Count: n},
+			wantListed:  n,
+			wantEvents:  map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
 		},
 		{
 			name:       "consent without a KMS view",
 			consent:    lostKey,
 			noKMS:      true,
 			wantStatus: operatorv1.ConditionTrue, wantReason: kmsrecovery.ReasonKMSUnhealthy,
-			wantInMessage: []string{"no view of the KMS plugins is configured"},
-			wantListed:    n,
-			wantEvents:    map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+			wantLeft:    lost,
+			wantRefusal: &kmsrecovery.ConsentError{Why: kmsrecovery.ReasonKMSUnhealthy, Consent: lostKey, Found: []string{"kms:" + lostKey}, Count: n},
+			wantListed:  n,
+			wantEvents:  map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
 		},
 		{
 			name: "a bare KEK id two providers have",
@@ -279,9 +322,11 @@ func TestControllerConsent(t *testing.T) {
 			},
 			consent:    lostKey,
 			wantStatus: operatorv1.ConditionTrue, wantReason: kmsrecovery.ReasonConsentAmbiguous,
-			wantInMessage: []string{"several KMS providers (kms:key-lost, other-kms:key-lost); name one as <provider>:<KEK id>"},
-			wantListed:    n + 1,
-			wantEvents:    map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+			wantLeft: map[string]int{"secrets kms:" + lostKey: n, "configmaps other-kms:" + lostKey: 1},
+			wantRefusal: &kmsrecovery.ConsentError{Why: kmsrecovery.ReasonConsentAmbiguous, Consent: lostKey,
+				Found: []string{"kms:" + lostKey, "other-kms:" + lostKey}, Count: n + 1},
+			wantListed: n + 1,
+			wantEvents: map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
 		},
 		{
 			name: "a qualified KEK id two providers have: only that provider's objects",
@@ -290,19 +335,21 @@ func TestControllerConsent(t *testing.T) {
 			},
 			consent:    "kms:" + lostKey,
 			wantStatus: operatorv1.ConditionTrue, wantReason: kmsrecovery.ReasonUndecryptableObjects,
-			wantInMessage: []string{"1 objects cannot be decrypted: configmaps: 1 of 1 (key other-kms:key-lost: 1)", "deleted 150 undecryptable objects stored under key kms:key-lost"},
-			wantDeleted:   n,
-			wantListed:    1,
-			wantEvents:    map[string]int{kmsrecovery.EventObjectDeleted: n, kmsrecovery.EventDeletionFinished: 1, kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+			wantLeft:    map[string]int{"configmaps other-kms:" + lostKey: 1},
+			wantRefusal: &kmsrecovery.ConsentError{Why: kmsrecovery.ReasonUndecryptableObjects, Found: []string{"other-kms:" + lostKey}, Count: 1},
+			wantDeleted: n,
+			wantListed:  1,
+			wantEvents:  map[string]int{kmsrecovery.EventObjectDeleted: n, kmsrecovery.EventDeletionFinished: 1, kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
 		},
 		{
 			name:       "consent without the RBAC verb",
 			setup:      func(c *recoverytest.Cluster) { c.ForbidUnsafeDelete() },
 			consent:    lostKey,
 			wantStatus: operatorv1.ConditionTrue, wantReason: kmsrecovery.ReasonDeletionFailed,
-			wantInMessage: []string{"150 deletes failed", "missing verb unsafe-delete-ignore-read-errors", "and 130 more"},
-			wantListed:    n,
-			wantEvents:    map[string]int{kmsrecovery.EventObjectDeletionFailed: n, kmsrecovery.EventDeletionFinished: 1, kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+			wantLeft:   lost,
+			wantFailed: n,
+			wantListed: n,
+			wantEvents: map[string]int{kmsrecovery.EventObjectDeletionFailed: n, kmsrecovery.EventDeletionFinished: 1, kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
 		},
 	}
 	for _, s := range scenarios {
@@ -336,9 +383,36 @@ func TestControllerConsent(t *testing.T) {
 			if cond.Status != s.wantStatus || cond.Reason != string(s.wantReason) {
 				t.Errorf("condition %s %s, want %s %s: %s", cond.Status, cond.Reason, s.wantStatus, s.wantReason, cond.Message)
 			}
-			for _, want := range s.wantInMessage {
-				if !strings.Contains(cond.Message, want) {
-					t.Errorf("message does not contain %q:\n%s", want, cond.Message)
+			v := env.ctrl.LastVerdict()
+			if diff := cmp.Diff(s.wantLeft, left(v)); diff != "" {
+				t.Errorf("undecryptable objects reported (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(s.wantRefusal, refusal(t, v), refusalComparison); diff != "" {
+				t.Errorf("refusal of the consent (-want +got):\n%s", diff)
+			}
+			if v.RecordErr != nil {
+				t.Errorf("the full list was not written: %v", v.RecordErr)
+			}
+			switch d := v.Deletion; {
+			case s.wantDeleted+s.wantFailed == 0 && d != nil:
+				t.Errorf("deletion %s, want none", d)
+			case s.wantDeleted+s.wantFailed > 0 && (d == nil || !v.DeletedNow || d.ConsentID != "kms:"+lostKey ||
+				d.Count(kmsrecovery.OutcomeDeleted) != s.wantDeleted || d.Count(kmsrecovery.OutcomeFailed) != s.wantFailed):
+				t.Errorf("deletion %v (in this sync: %v), want %d deleted and %d failed under kms:%s", d, v.DeletedNow, s.wantDeleted, s.wantFailed, lostKey)
+			case d != nil:
+				// Operators recreate what they own in openshift-* namespaces; the rest is for the admin to restore.
+				for _, r := range d.Results {
+					if r.OperatorManaged != strings.HasPrefix(r.Namespace, "openshift-") {
+						t.Errorf("%s: operator managed %v", r.ObjectRef, r.OperatorManaged)
+					}
+				}
+				if v.Recreated.Len() != 0 {
+					t.Errorf("recreated %v right after the deletion", v.Recreated.UnsortedList())
+				}
+				for _, r := range d.Results {
+					if r.Outcome == kmsrecovery.OutcomeFailed && r.Error == "" {
+						t.Errorf("%s failed without an error", r.ObjectRef)
+					}
 				}
 			}
 			if got := len(cluster.UnsafeDeleted()); got != s.wantDeleted {
@@ -383,7 +457,7 @@ func TestControllerKeepsTheRecordWhenTheScanAfterFails(t *testing.T) {
 	env := newControllerEnv(t, cluster, lostKey)
 
 	err := env.ctrl.Sync(context.Background(), factory.NewSyncContext("test", env.recorder))
-	if err == nil || !strings.Contains(err.Error(), "scanning after deleting 3 objects (recorded in configmap openshift-kube-apiserver-operator/kmsguard-undecryptable-objects)") {
+	if !errors.Is(err, down) {
 		t.Fatalf("sync: %v, want the failed scan after the deletion", err)
 	}
 	if got := len(cluster.UnsafeDeleted()); got != 3 {
@@ -400,8 +474,13 @@ func TestControllerKeepsTheRecordWhenTheScanAfterFails(t *testing.T) {
 	failing = false
 	env.sync(t)
 	cond := env.condition(t)
-	if cond == nil || cond.Reason != string(kmsrecovery.ReasonUndecryptableObjects) || !strings.Contains(cond.Message, "deleted 3 undecryptable objects") {
-		t.Errorf("after the retry: %+v, want UndecryptableObjects with the deletion report", cond)
+	if cond == nil || cond.Reason != string(kmsrecovery.ReasonUndecryptableObjects) {
+		t.Errorf("after the retry: %+v, want UndecryptableObjects", cond)
+	}
+	// The condition reports the deletion with what is left.
+	if v := env.ctrl.LastVerdict(); v.Deletion == nil || v.Deletion.Count(kmsrecovery.OutcomeDeleted) != 3 ||
+		!cmp.Equal(left(v), map[string]int{"configmaps kms:key-other": 1}) {
+		t.Errorf("after the retry: deletion %v with %v left, want the deletion of 3 and configmaps app/other", v.Deletion, left(v))
 	}
 	if got := len(cluster.UnsafeDeleted()); got != 3 {
 		t.Errorf("the retry deleted more: %d in all", got)
@@ -420,13 +499,13 @@ func TestControllerReportsWithoutItsRecord(t *testing.T) {
 		consent     string
 		wantReason  kmsrecovery.Reason
 		wantStatus  operatorv1.ConditionStatus
-		wantMessage string
+		wantLeft    map[string]int
 		wantDeleted int
 	}{
 		{name: "no consent", wantReason: kmsrecovery.ReasonUndecryptableObjects, wantStatus: operatorv1.ConditionTrue,
-			wantMessage: "3 objects cannot be decrypted: secrets: 3 of 3 (key kms:key-lost: 3); the full list could not be written to configmap openshift-kube-apiserver-operator/kmsguard-undecryptable-objects (Internal error occurred: failed to decrypt data); `kmsguard recover` lists them"},
+			wantLeft: map[string]int{"secrets kms:" + lostKey: 3}},
 		{name: "consent", consent: lostKey, wantReason: kmsrecovery.ReasonAsExpected, wantStatus: operatorv1.ConditionFalse,
-			wantMessage: "deleted 3 undecryptable objects stored under key kms:key-lost", wantDeleted: 3},
+			wantLeft: map[string]int{}, wantDeleted: 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cluster := recoverytest.NewCluster()
@@ -443,8 +522,16 @@ func TestControllerReportsWithoutItsRecord(t *testing.T) {
 				t.Fatalf("sync: %v, want the ConfigMap's decrypt error", err)
 			}
 			cond := env.condition(t)
-			if cond == nil || cond.Status != tc.wantStatus || cond.Reason != string(tc.wantReason) || !strings.Contains(cond.Message, tc.wantMessage) {
-				t.Fatalf("%s: %+v, want %s %s with %q", kmsrecovery.ConditionDegraded, cond, tc.wantStatus, tc.wantReason, tc.wantMessage)
+			if cond == nil || cond.Status != tc.wantStatus || cond.Reason != string(tc.wantReason) {
+				t.Fatalf("%s: %+v, want %s %s", kmsrecovery.ConditionDegraded, cond, tc.wantStatus, tc.wantReason)
+			}
+			// The condition is rendered with the ConfigMap's write error, to say where the list is instead.
+			v := env.ctrl.LastVerdict()
+			if !apierrors.IsInternalError(v.RecordErr) || !cmp.Equal(left(v), tc.wantLeft) {
+				t.Errorf("verdict with %v left and the list's write error %v, want %v left and the decrypt error", left(v), v.RecordErr, tc.wantLeft)
+			}
+			if tc.wantDeleted > 0 && (v.Deletion == nil || v.Deletion.ConsentID != "kms:"+lostKey || v.Deletion.Count(kmsrecovery.OutcomeDeleted) != tc.wantDeleted) {
+				t.Errorf("deletion %v, want %d deleted under kms:%s", v.Deletion, tc.wantDeleted, lostKey)
 			}
 			if got := len(cluster.UnsafeDeleted()); got != tc.wantDeleted {
 				t.Errorf("deleted %d, want %d", got, tc.wantDeleted)
@@ -469,8 +556,11 @@ func TestControllerReportsWithoutItsRecord(t *testing.T) {
 			if cm := env.configMap(t); cm == nil {
 				t.Fatal("the retried sync did not write the ConfigMap")
 			}
-			if cond := env.condition(t); cond.Status != tc.wantStatus || strings.Contains(cond.Message, "could not be written") {
+			if cond := env.condition(t); cond.Status != tc.wantStatus || cond.Reason != string(tc.wantReason) {
 				t.Errorf("after the retry: %+v", cond)
+			}
+			if v := env.ctrl.LastVerdict(); v.RecordErr != nil {
+				t.Errorf("after the retry the condition still says the list could not be written: %v", v.RecordErr)
 			}
 			if got := len(cluster.UnsafeDeleted()); got != tc.wantDeleted {
 				t.Errorf("the retry deleted more: %d in all, want %d", got, tc.wantDeleted)
@@ -506,8 +596,11 @@ func TestControllerStartsOverItsUnreadableList(t *testing.T) {
 	if got := len(cluster.UnsafeDeleted()); got != 0 {
 		t.Errorf("deleted %d user objects without a consent", got)
 	}
-	if cond := env.condition(t); cond == nil || cond.Reason != string(kmsrecovery.ReasonUndecryptableObjects) || !strings.Contains(cond.Message, lostKey) {
-		t.Errorf("%s: %+v, want UndecryptableObjects naming %s", kmsrecovery.ConditionDegraded, cond, lostKey)
+	if cond := env.condition(t); cond == nil || cond.Reason != string(kmsrecovery.ReasonUndecryptableObjects) {
+		t.Errorf("%s: %+v, want UndecryptableObjects", kmsrecovery.ConditionDegraded, cond)
+	}
+	if v := env.ctrl.LastVerdict(); !cmp.Equal(left(v), map[string]int{"secrets kms:" + lostKey: 3}) || v.RecordErr != nil {
+		t.Errorf("reported %v left (list written: %v), want the 3 secrets under kms:%s in the list written afresh", left(v), v.RecordErr, lostKey)
 	}
 
 	// The admin consents and the objects are deleted; a restarted controller finds nothing left, and keeps the
@@ -565,8 +658,11 @@ func TestControllerClearsItsCachesWithoutConsent(t *testing.T) {
 		t.Errorf("deleted %d user objects without a consent", got)
 	}
 	cond := env.condition(t)
-	if cond == nil || cond.Reason != string(kmsrecovery.ReasonUndecryptableObjects) || !strings.Contains(cond.Message, "4 objects cannot be decrypted") {
-		t.Fatalf("%s: %+v, want the 3 Secrets and the user's ConfigMap, not the cache", kmsrecovery.ConditionDegraded, cond)
+	if cond == nil || cond.Reason != string(kmsrecovery.ReasonUndecryptableObjects) {
+		t.Fatalf("%s: %+v, want UndecryptableObjects", kmsrecovery.ConditionDegraded, cond)
+	}
+	if v := env.ctrl.LastVerdict(); v.Findings.Count() != 4 || slices.ContainsFunc(v.Findings.Objects(), func(o kmsrecovery.Object) bool { return o.Namespace == operatorNamespace }) {
+		t.Fatalf("reported %v, want the 3 Secrets and the user's ConfigMap, not the cache", left(v))
 	}
 	if cm := env.configMap(t); cm == nil || len(cm.objects) != 4 || slices.ContainsFunc(cm.objects, func(o kmsrecovery.Object) bool { return o.Namespace == operatorNamespace }) {
 		t.Errorf("listed %+v, want the user's 4 objects only", cm)
@@ -658,22 +754,24 @@ func TestControllerRecreation(t *testing.T) {
 	}
 
 	// The etcd operator recreates its secret; the ingress operator has not yet; nobody recreates team-a's.
+	etcdClient := kmsrecovery.ObjectRef{Resource: recoverytest.Secrets.GroupResource(), Namespace: "openshift-etcd", Name: "etcd-client"}
 	cluster.Add(recoverytest.Secrets, "openshift-etcd", "etcd-client", liveKey, true)
 	env.clock.SetTime(t0.Add(kmsrecovery.DefaultInterval))
 	env.sync(t)
 
 	cond := env.condition(t)
-	for _, want := range []string{
-		"1 of 3 deleted objects have been recreated",
-		"not yet recreated by their operators: secrets openshift-ingress/router-certs;",
-		"no operator is expected to (restore them from a backup or recreate them): secrets team-a/db-password",
-	} {
-		if !strings.Contains(cond.Message, want) {
-			t.Errorf("message does not contain %q:\n%s", want, cond.Message)
-		}
+	// Of the 3 deleted, etcd-client came back; router-certs is its operator's to recreate, db-password no
+	// operator's. TestConditionRendering says how the condition lists them.
+	v := env.ctrl.LastVerdict()
+	if diff := cmp.Diff([]kmsrecovery.ObjectRef{etcdClient}, v.Recreated.UnsortedList()); diff != "" {
+		t.Errorf("recreated (-want +got):\n%s", diff)
 	}
-	if strings.Contains(cond.Message, "etcd-client") {
-		t.Errorf("the recreated secret is still listed as missing:\n%s", cond.Message)
+	managed := map[string]bool{}
+	for _, r := range v.Deletion.Results {
+		managed[r.Namespace+"/"+r.Name] = r.OperatorManaged
+	}
+	if want := map[string]bool{"openshift-etcd/etcd-client": true, "openshift-ingress/router-certs": true, "team-a/db-password": false}; !cmp.Equal(managed, want) {
+		t.Errorf("deleted objects, operator managed: %v, want %v", managed, want)
 	}
 	if cond.Status != operatorv1.ConditionFalse {
 		t.Errorf("condition %s %s, want False", cond.Status, cond.Reason)

@@ -3,9 +3,9 @@ package kmsrecovery_test
 import (
 	"context"
 	"errors"
-	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
@@ -43,8 +43,11 @@ func TestNotManagedDeletesNothing(t *testing.T) {
 			if cond == nil || cond.Status != operatorv1.ConditionTrue || cond.Reason != string(kmsrecovery.ReasonNotManaged) {
 				t.Fatalf("condition %+v, want True %s", cond, kmsrecovery.ReasonNotManaged)
 			}
-			if !strings.Contains(cond.Message, "spec.managementState is "+string(state)) {
-				t.Errorf("message does not say why nothing was deleted: %s", cond.Message)
+			// The refusal says why nothing was deleted (TestConditionRendering words it).
+			want := &kmsrecovery.ConsentError{Why: kmsrecovery.ReasonNotManaged, Consent: lostKey, Found: []string{"kms:" + lostKey}, Count: n,
+				Detail: "spec.managementState is " + string(state)}
+			if diff := cmp.Diff(want, refusal(t, env.ctrl.LastVerdict())); diff != "" {
+				t.Errorf("refusal (-want +got):\n%s", diff)
 			}
 
 			conventionstest.SetManagementState(t, env.operator, operatorv1.Managed)
