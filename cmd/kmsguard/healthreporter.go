@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -15,8 +14,6 @@ import (
 	"k8s.io/utils/clock"
 
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
-	operatorclientv1 "github.com/openshift/client-go/operator/clientset/versioned/typed/operator/v1"
-	"github.com/openshift/library-go/pkg/operator/encryption/kms"
 
 	"github.com/kmsguard/kmsguard/internal/cli"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
@@ -25,20 +22,6 @@ import (
 
 // healthReporterUserAgent names the reporter in API server audit logs.
 const healthReporterUserAgent = "kmsguard-health-reporter"
-
-// statusProviders maps each --operator value to the provider of the operator
-// resource whose status receives the reports.
-var statusProviders = map[string]func(operatorclientv1.OperatorV1Interface) kms.EncryptionStatusProvider{
-	"kubeapiserver": func(c operatorclientv1.OperatorV1Interface) kms.EncryptionStatusProvider {
-		return encryptionstatus.NewKubeAPIServer(c.KubeAPIServers())
-	},
-	"openshiftapiserver": func(c operatorclientv1.OperatorV1Interface) kms.EncryptionStatusProvider {
-		return encryptionstatus.NewOpenShiftAPIServer(c.OpenShiftAPIServers())
-	},
-	"authentication": func(c operatorclientv1.OperatorV1Interface) kms.EncryptionStatusProvider {
-		return encryptionstatus.NewAuthentication(c.Authentications())
-	},
-}
 
 // healthReporterOptions are the flags of `kmsguard health-reporter`. All but
 // --operator and --round-trip-interval are library-go's kms-health-reporter
@@ -143,7 +126,7 @@ func (o *healthReporterOptions) validate() error {
 	if o.nodeName == "" {
 		return fmt.Errorf("--node-name is required")
 	}
-	if _, ok := statusProviders[o.operator]; !ok {
+	if _, ok := operands[o.operator]; !ok {
 		return fmt.Errorf("--operator %q is not one of %s", o.operator, strings.Join(operatorNames(), ", "))
 	}
 	return nil
@@ -177,19 +160,9 @@ func (o *healthReporterOptions) newReporter(ctx context.Context) (*pluginprobe.R
 	return &pluginprobe.Reporter{
 		Prober: pluginprobe.NewProber(o.nodeName, plugins, o.readTimeout, clock.RealClock{},
 			pluginprobe.WithRoundTripInterval(o.roundTripInterval)),
-		Provider:     statusProviders[o.operator](client.OperatorV1()),
+		Provider:     operands[o.operator].statusProvider(client),
 		FieldManager: encryptionstatus.ReporterFieldManager(o.nodeName),
 		Interval:     o.interval,
 		WriteTimeout: o.writeTimeout,
 	}, nil
-}
-
-// operatorNames returns the --operator values, sorted.
-func operatorNames() []string {
-	names := make([]string, 0, len(statusProviders))
-	for name := range statusProviders {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
 }

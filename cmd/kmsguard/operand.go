@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -12,6 +14,7 @@ import (
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
+	"github.com/openshift/library-go/pkg/operator/encryption/kms"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
@@ -32,6 +35,8 @@ type operand struct {
 	read func(ctx context.Context, c operatorclient.Interface) (operatorResource, error)
 	// state is the operator resource as kmsguard's stores keep their state on it (the KEK id memory).
 	state func(c operatorclient.Interface) operatorstate.Resource
+	// statusProvider is the operator resource as `kmsguard health-reporter` publishes its reports to it.
+	statusProvider func(c operatorclient.Interface) kms.EncryptionStatusProvider
 }
 
 // operatorResource is what status and recover read of an operator resource.
@@ -40,9 +45,12 @@ type operatorResource struct {
 	encryptionStatus operatorv1.KMSEncryptionStatus
 }
 
+// operands are the operators kmsguard knows, by their --operator name.
 var operands = map[string]operand{
 	"kubeapiserver": {namespace: "openshift-kube-apiserver", operatorNamespace: "openshift-kube-apiserver-operator", kind: "KubeAPIServer", state: func(c operatorclient.Interface) operatorstate.Resource {
 		return operatorstate.KubeAPIServer(c.OperatorV1().KubeAPIServers())
+	}, statusProvider: func(c operatorclient.Interface) kms.EncryptionStatusProvider {
+		return encryptionstatus.NewKubeAPIServer(c.OperatorV1().KubeAPIServers())
 	}, read: func(ctx context.Context, c operatorclient.Interface) (operatorResource, error) {
 		o, err := c.OperatorV1().KubeAPIServers().Get(ctx, encryptionstatus.Name, metav1.GetOptions{})
 		if err != nil {
@@ -52,6 +60,8 @@ var operands = map[string]operand{
 	}},
 	"openshiftapiserver": {namespace: "openshift-apiserver", operatorNamespace: "openshift-apiserver-operator", kind: "OpenShiftAPIServer", state: func(c operatorclient.Interface) operatorstate.Resource {
 		return operatorstate.OpenShiftAPIServer(c.OperatorV1().OpenShiftAPIServers())
+	}, statusProvider: func(c operatorclient.Interface) kms.EncryptionStatusProvider {
+		return encryptionstatus.NewOpenShiftAPIServer(c.OperatorV1().OpenShiftAPIServers())
 	}, read: func(ctx context.Context, c operatorclient.Interface) (operatorResource, error) {
 		o, err := c.OperatorV1().OpenShiftAPIServers().Get(ctx, encryptionstatus.Name, metav1.GetOptions{})
 		if err != nil {
@@ -61,6 +71,8 @@ var operands = map[string]operand{
 	}},
 	"authentication": {namespace: "openshift-oauth-apiserver", operatorNamespace: "openshift-authentication-operator", kind: "Authentication", state: func(c operatorclient.Interface) operatorstate.Resource {
 		return operatorstate.Authentication(c.OperatorV1().Authentications())
+	}, statusProvider: func(c operatorclient.Interface) kms.EncryptionStatusProvider {
+		return encryptionstatus.NewAuthentication(c.OperatorV1().Authentications())
 	}, read: func(ctx context.Context, c operatorclient.Interface) (operatorResource, error) {
 		o, err := c.OperatorV1().Authentications().Get(ctx, encryptionstatus.Name, metav1.GetOptions{})
 		if err != nil {
@@ -68,6 +80,11 @@ var operands = map[string]operand{
 		}
 		return operatorResource{conditions: o.Status.Conditions, encryptionStatus: o.Status.OAuthAPIServer.EncryptionStatus}, nil
 	}},
+}
+
+// operatorNames returns the --operator values, sorted.
+func operatorNames() []string {
+	return slices.Sorted(maps.Keys(operands))
 }
 
 // publishedState is the evaluation the operator's kmsstate controller published last, when it is no older than
