@@ -174,7 +174,7 @@ func (m *Migrator) newRun(gr schema.GroupResource, cp Checkpoint) (*run, error) 
 		gr:         gr,
 		client:     m.opts.Dynamic.Resource(gvr),
 		namespaced: mapping.Scope.Name() == meta.RESTScopeNameNamespace,
-		gate:       newGate(m.opts.Clock, m.opts.ErrorThreshold, m.opts.ErrorWindow, m.opts.ErrorPause),
+		latch:      newPauseLatch(m.opts.Clock, m.opts.ErrorThreshold, m.opts.ErrorWindow, m.opts.ErrorPause),
 		health:     writeKeyHealth(m.opts.KMS, cp.Target.WriteKey),
 		inFlight:   newLatencyLimiter(m.opts.Concurrency, m.opts.LatencyFactor),
 		rate:       rate,
@@ -298,7 +298,7 @@ func (mig *migration) progressLocked(gr schema.GroupResource) Progress {
 	cp, live := mig.run.progress()
 	p.Counts, p.Total, p.Started = live, cp.Total, cp.Started
 	p.UndecryptableKeys, p.FailedKeys = cp.UndecryptableKeys, cp.FailedKeys
-	p.Paused, p.PauseDetail = mig.run.gate.paused()
+	p.Paused, p.PauseDetail = mig.run.latch.paused()
 	p.InFlightLimit = mig.run.inFlight.current()
 	return p
 }

@@ -24,10 +24,10 @@ const (
 	PausedRetryAfter PauseReason = "RetryAfter"
 )
 
-// gate holds every worker of one migration while it is paused. One
+// pauseLatch holds every worker of one migration while it is paused. One
 // goroutine (watchHealth) re-reads the health every interval, so a pause
 // costs one health read per interval, never a spin, and lifts by itself.
-type gate struct {
+type pauseLatch struct {
 	clock clock.WithTicker
 
 	lock    sync.Mutex
@@ -42,31 +42,31 @@ type gate struct {
 	errPause  time.Duration
 }
 
-func newGate(c clock.WithTicker, threshold int, window, errPause time.Duration) *gate {
-	return &gate{clock: c, threshold: threshold, window: window, errPause: errPause}
+func newPauseLatch(c clock.WithTicker, threshold int, window, errPause time.Duration) *pauseLatch {
+	return &pauseLatch{clock: c, threshold: threshold, window: window, errPause: errPause}
 }
 
 // wait blocks while the migration is paused.
-func (g *gate) wait(ctx context.Context) error {
+func (l *pauseLatch) wait(ctx context.Context) error {
 	for {
-		g.lock.Lock()
-		if g.reason == NotPaused {
-			g.lock.Unlock()
+		l.lock.Lock()
+		if l.reason == NotPaused {
+			l.lock.Unlock()
 			return nil
 		}
-		resumed, until := g.resumed, g.until
-		g.lock.Unlock()
+		resumed, until := l.resumed, l.until
+		l.lock.Unlock()
 
-		if err := g.sleepUntilResumed(ctx, resumed, until); err != nil {
+		if err := l.sleepUntilResumed(ctx, resumed, until); err != nil {
 			return err
 		}
 	}
 }
 
-func (g *gate) sleepUntilResumed(ctx context.Context, resumed <-chan struct{}, until time.Time) error {
+func (l *pauseLatch) sleepUntilResumed(ctx context.Context, resumed <-chan struct{}, until time.Time) error {
 	var timer <-chan time.Time
 	if !until.IsZero() {
-		t := g.clock.NewTimer(until.Sub(g.clock.Now()))
+		t := l.clock.NewTimer(until.Sub(l.clock.Now()))
 		defer t.Stop()
 		timer = t.C()
 	}
@@ -75,116 +75,116 @@ func (g *gate) sleepUntilResumed(ctx context.Context, resumed <-chan struct{}, u
 		return ctx.Err()
 	case <-resumed:
 	case <-timer:
-		g.endTimedPause(until)
+		l.endTimedPause(until)
 	}
 	return nil
 }
 
 // paused returns the current pause, if any.
-func (g *gate) paused() (PauseReason, string) {
-	g.lock.Lock()
-	defer g.lock.Unlock()
-	if g.reason != NotPaused && !g.until.IsZero() && !g.clock.Now().Before(g.until) {
-		g.resumeLocked()
+func (l *pauseLatch) paused() (PauseReason, string) {
+	l.lock.Lock()
+	defer l.lock.Unlock()
+	if l.reason != NotPaused && !l.until.IsZero() && !l.clock.Now().Before(l.until) {
+		l.resumeLocked()
 	}
-	return g.reason, g.detail
+	return l.reason, l.detail
 }
 
-func (g *gate) pauseLocked(reason PauseReason, detail string, until time.Time) {
-	if g.reason == NotPaused {
-		g.resumed = make(chan struct{})
+func (l *pauseLatch) pauseLocked(reason PauseReason, detail string, until time.Time) {
+	if l.reason == NotPaused {
+		l.resumed = make(chan struct{})
 	}
-	g.reason, g.detail, g.until = reason, detail, until
+	l.reason, l.detail, l.until = reason, detail, until
 }
 
-func (g *gate) resumeLocked() {
-	if g.reason == NotPaused {
+func (l *pauseLatch) resumeLocked() {
+	if l.reason == NotPaused {
 		return
 	}
-	g.reason, g.detail, g.until = NotPaused, "", time.Time{}
-	close(g.resumed)
+	l.reason, l.detail, l.until = NotPaused, "", time.Time{}
+	close(l.resumed)
 }
 
-func (g *gate) endTimedPause(until time.Time) {
-	g.lock.Lock()
-	defer g.lock.Unlock()
-	if g.until.Equal(until) && g.reason != PausedKMSUnhealthy {
-		g.resumeLocked()
+func (l *pauseLatch) endTimedPause(until time.Time) {
+	l.lock.Lock()
+	defer l.lock.Unlock()
+	if l.until.Equal(until) && l.reason != PausedKMSUnhealthy {
+		l.resumeLocked()
 	}
 }
 
 // setHealth applies one health reading. A KMS pause outranks timed pauses:
 // while the plugin is down nothing should be written at all.
-func (g *gate) setHealth(err error) {
-	g.lock.Lock()
-	defer g.lock.Unlock()
+func (l *pauseLatch) setHealth(err error) {
+	l.lock.Lock()
+	defer l.lock.Unlock()
 	switch {
 	case err != nil:
-		g.pauseLocked(PausedKMSUnhealthy, err.Error(), time.Time{})
-	case g.reason == PausedKMSUnhealthy:
-		g.resumeLocked()
+		l.pauseLocked(PausedKMSUnhealthy, err.Error(), time.Time{})
+	case l.reason == PausedKMSUnhealthy:
+		l.resumeLocked()
 		// Errors seen while the KMS was down say nothing about the apiserver.
-		g.errors = nil
+		l.errors = nil
 	}
 }
 
 // retryAfter pauses every worker for d, as the apiserver asked.
-func (g *gate) retryAfter(d time.Duration) {
-	g.lock.Lock()
-	defer g.lock.Unlock()
-	until := g.clock.Now().Add(d)
-	if g.reason == PausedKMSUnhealthy || (g.reason != NotPaused && g.until.After(until)) {
+func (l *pauseLatch) retryAfter(d time.Duration) {
+	l.lock.Lock()
+	defer l.lock.Unlock()
+	until := l.clock.Now().Add(d)
+	if l.reason == PausedKMSUnhealthy || (l.reason != NotPaused && l.until.After(until)) {
 		return
 	}
-	g.pauseLocked(PausedRetryAfter, fmt.Sprintf("the apiserver asked to retry after %s", d), until)
+	l.pauseLocked(PausedRetryAfter, fmt.Sprintf("the apiserver asked to retry after %s", d), until)
 }
 
 // transientError records one error and pauses when the window holds
 // threshold of them.
-func (g *gate) transientError(err error) {
-	g.lock.Lock()
-	defer g.lock.Unlock()
-	now := g.clock.Now()
-	cutoff := now.Add(-g.window)
-	kept := g.errors[:0]
-	for _, t := range g.errors {
+func (l *pauseLatch) transientError(err error) {
+	l.lock.Lock()
+	defer l.lock.Unlock()
+	now := l.clock.Now()
+	cutoff := now.Add(-l.window)
+	kept := l.errors[:0]
+	for _, t := range l.errors {
 		if t.After(cutoff) {
 			kept = append(kept, t)
 		}
 	}
-	g.errors = append(kept, now)
-	if len(g.errors) < g.threshold || g.reason == PausedKMSUnhealthy {
+	l.errors = append(kept, now)
+	if len(l.errors) < l.threshold || l.reason == PausedKMSUnhealthy {
 		return
 	}
-	g.errors = nil
-	g.pauseLocked(PausedErrorThreshold, fmt.Sprintf("%d errors within %s, the last: %v; resuming at %s", g.threshold, g.window, err, now.Add(g.errPause).UTC().Format(time.RFC3339)), now.Add(g.errPause))
+	l.errors = nil
+	l.pauseLocked(PausedErrorThreshold, fmt.Sprintf("%d errors within %s, the last: %v; resuming at %s", l.threshold, l.window, err, now.Add(l.errPause).UTC().Format(time.RFC3339)), now.Add(l.errPause))
 }
 
 // recheckHealth reads health at once, after a failed write: kmsstate may
 // already know that the KMS is down before the next interval.
-func (g *gate) recheckHealth(ctx context.Context, health healthFunc) error {
+func (l *pauseLatch) recheckHealth(ctx context.Context, health healthFunc) error {
 	if health == nil {
 		return nil
 	}
 	err := health(ctx)
-	g.setHealth(err)
+	l.setHealth(err)
 	return err
 }
 
 // watchHealth reads health every interval until ctx ends; execute has
 // read it once before.
-func (g *gate) watchHealth(ctx context.Context, health healthFunc, interval time.Duration) {
+func (l *pauseLatch) watchHealth(ctx context.Context, health healthFunc, interval time.Duration) {
 	if health == nil {
 		return
 	}
-	ticker := g.clock.NewTicker(interval)
+	ticker := l.clock.NewTicker(interval)
 	defer ticker.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-ticker.C():
-			g.setHealth(health(ctx))
+			l.setHealth(health(ctx))
 		}
 	}
 }

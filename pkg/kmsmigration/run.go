@@ -27,7 +27,7 @@ type run struct {
 	gr         schema.GroupResource
 	client     dynamic.NamespaceableResourceInterface
 	namespaced bool
-	gate       *gate
+	latch      *pauseLatch
 	health     healthFunc // kmsstate's verdict on the write key (writeKeyHealth); nil never pauses
 	inFlight   *latencyLimiter
 	rate       flowcontrol.RateLimiter
@@ -114,7 +114,7 @@ func (r *run) execute(parent context.Context) error {
 	// started while the KMS is down sends nothing; watchHealth reads it
 	// again every interval.
 	if r.health != nil {
-		r.gate.setHealth(r.health(ctx))
+		r.latch.setHealth(r.health(ctx))
 	}
 	// A panic in any goroutine of the run ends the run with it as the
 	// result, instead of ending the operator (utilruntime.HandleCrash would
@@ -125,7 +125,7 @@ func (r *run) execute(parent context.Context) error {
 	go func() {
 		defer background.Done()
 		defer conditions.RecoverAs(fail)
-		r.gate.watchHealth(ctx, r.health, r.opts.HealthInterval)
+		r.latch.watchHealth(ctx, r.health, r.opts.HealthInterval)
 	}()
 	go func() {
 		defer background.Done()
@@ -247,7 +247,7 @@ func (r *run) list(ctx context.Context, queue chan<- work) error {
 // 410 Expired and StorageReadError go to pagedlist, which handles them.
 func (r *run) listPage(ctx context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
 	for attempt := 0; ; {
-		if err := r.gate.wait(ctx); err != nil {
+		if err := r.latch.wait(ctx); err != nil {
 			return nil, err
 		}
 		list, err := r.client.List(ctx, opts)
@@ -256,13 +256,13 @@ func (r *run) listPage(ctx context.Context, opts metav1.ListOptions) (*unstructu
 			return list, err
 		}
 		if seconds, ok := apierrors.SuggestsClientDelay(err); ok && apierrors.IsTooManyRequests(err) {
-			r.gate.retryAfter(time.Duration(max(seconds, 1)) * time.Second)
+			r.latch.retryAfter(time.Duration(max(seconds, 1)) * time.Second)
 			continue
 		}
-		if r.gate.recheckHealth(ctx, r.health) != nil {
+		if r.latch.recheckHealth(ctx, r.health) != nil {
 			continue
 		}
-		r.gate.transientError(err)
+		r.latch.transientError(err)
 		attempt++
 		if attempt > r.opts.MaxRetries {
 			return nil, fmt.Errorf("listing %s failed %d times: %w", r.gr, attempt, err)
@@ -401,7 +401,7 @@ func (r *run) checkpointEvery(ctx context.Context) {
 func (r *run) rewrite(ctx context.Context, obj *unstructured.Unstructured) outcome {
 	client := r.client.Namespace(obj.GetNamespace())
 	for attempt := 0; ; {
-		if err := r.gate.wait(ctx); err != nil {
+		if err := r.latch.wait(ctx); err != nil {
 			return outcomeAborted
 		}
 		if err := r.rate.Wait(ctx); err != nil {
@@ -439,20 +439,20 @@ func (r *run) rewrite(ctx context.Context, obj *unstructured.Unstructured) outco
 		if seconds, ok := apierrors.SuggestsClientDelay(err); ok && apierrors.IsTooManyRequests(err) {
 			// Throttled, not failing: wait as asked and try again
 			// without spending a retry.
-			r.gate.retryAfter(time.Duration(max(seconds, 1)) * time.Second)
+			r.latch.retryAfter(time.Duration(max(seconds, 1)) * time.Second)
 			continue
 		}
 		if permanent(err) {
 			klog.Warningf("kmsmigration: %s %s/%s cannot be rewritten: %v", r.gr, obj.GetNamespace(), obj.GetName(), err)
 			return outcomeFailed
 		}
-		if r.gate.recheckHealth(ctx, r.health) != nil {
+		if r.latch.recheckHealth(ctx, r.health) != nil {
 			// The KMS is down: the error is not this object's, so it
-			// costs no retry; the gate holds every worker until the KMS
+			// costs no retry; the pause latch holds every worker until the KMS
 			// is back.
 			continue
 		}
-		r.gate.transientError(err)
+		r.latch.transientError(err)
 		attempt++
 		if attempt > r.opts.MaxRetries {
 			klog.Warningf("kmsmigration: %s %s/%s failed %d times, giving up: %v", r.gr, obj.GetNamespace(), obj.GetName(), attempt, err)
