@@ -21,10 +21,11 @@ import (
 //     condition's reason (kmsprecondition.BlockingError, kmsrollback.Verdict, kmsrecovery.ConsentError,
 //     kmsstate.UnhealthyError) return these from their Reason methods.
 //
-// Only packages that build operator conditions count: those that import operatorv1 or internal/conditions. That
-// leaves out pkg/kmsmigration/evidence, whose Reason and PruneReason say why a resource is not verified or a read
-// key may not be dropped; they reach condition messages and `kmsguard verify`'s report, never a condition's
-// reason. The empty value of a reason type names no reason (kmsmigration.NotPaused) and is left out.
+// Only packages that build operator conditions count: those that import operatorv1 or internal/conditions. In
+// pkg/evidence, which does (its CensusController sets KMSEncryptionVerified), the types Reason and PruneReason
+// (verdictReasonTypes) say why a resource is not verified or a read key may not be dropped; they reach
+// condition messages and `kmsguard verify`'s report, never a condition's reason, and are left out. The empty
+// value of a reason type names no reason (kmsmigration.NotPaused) and is left out.
 //
 // The rule takes every value of a reason type, also those no condition carries as its reason today:
 // kmsstate.ReasonStateStale and ReasonStateNotEvaluated (the Reader's answer, quoted in other conditions'
@@ -51,7 +52,7 @@ func collectReasons(t *tree) (reasons, []error) {
 		}
 		for _, name := range sortedKeys(t.consts[importPath]) {
 			c := t.consts[importPath][name]
-			if !isReasonConstName(c.name) && !isReasonTypeName(typeName(c.typ)) {
+			if !isReasonConstName(c.name) && !isReasonTypeName(typeName(c.typ)) || verdictReasonTypes[pkg.name+"."+typeName(c.typ)] {
 				continue
 			}
 			value, ok := t.stringValue(c.pkg, c.file, c.value)
@@ -70,6 +71,10 @@ func collectReasons(t *tree) (reasons, []error) {
 	}
 	return found, errs
 }
+
+// verdictReasonTypes are the reason types of a package that builds conditions whose values are not condition
+// reasons: pkg/evidence's verdicts on a resource and on a read key.
+var verdictReasonTypes = map[string]bool{"evidence.Reason": true, "evidence.PruneReason": true}
 
 // buildsConditions reports whether pkg imports operatorv1 or internal/conditions.
 func (t *tree) buildsConditions(pkg *goPackage) bool {

@@ -19,7 +19,7 @@ import (
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/etcdclient"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 )
 
@@ -57,7 +57,7 @@ type verifyOptions struct {
 // own client identity is the secret etcd-client (tls.crt, tls.key) and the CA the configmap etcd-serving-ca
 // (ca-bundle.crt), both synced from openshift-config into the operand namespaces (openshift-kube-apiserver,
 // openshift-apiserver, ...); library-go's config defaults mount them at /var/run/secrets/etcd-client and
-// /var/run/configmaps/etcd-serving-ca. An operator vendoring pkg/kmsmigration/evidence builds its
+// /var/run/configmaps/etcd-serving-ca. An operator vendoring pkg/evidence builds its
 // clientv3.Client from those two objects, read with its own client, and the etcd endpoints from the
 // etcd-endpoints configmap of openshift-etcd, and must not cache the key material beyond the scan. Only the
 // mount paths are in sources kmsguard vendors; the object names and namespaces come from OpenShift
@@ -191,14 +191,14 @@ func (o *verifyOptions) verify(ctx context.Context, c verifyClients, grs []schem
 		return cli.ExitError, err
 	}
 	progress := o.newProgress(errOut)
-	opts := evidence.Options{PageSize: o.pageSize, MaxListed: o.maxListed, Counter: c.counter, Progress: progress.observe}
+	opts := evidence.CensusOptions{PageSize: o.pageSize, MaxListed: o.maxListed, Counter: c.counter, Progress: progress.observe}
 	if o.sample > 0 {
 		if opts.Sampler, err = samplerFor(c.dynamic, c.mapper, resources); err != nil {
 			return cli.ExitError, err
 		}
 		opts.SampleSize = o.sample
 	}
-	report, err := evidence.NewVerifier(c.kv, opts).Verify(ctx, resources, want)
+	report, err := evidence.NewCensus(c.kv, opts).Take(ctx, resources, want)
 	progress.done()
 	if err != nil {
 		return cli.ExitError, err

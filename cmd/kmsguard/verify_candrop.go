@@ -19,8 +19,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 )
 
 const (
@@ -122,8 +121,8 @@ func (o *verifyOptions) parseCanDrop() (canDropRequest, error) {
 }
 
 // migrationFinishedFunc is --migration-finished, or library-go's record read with one LIST of the key secrets
-// of --component, as the rollout gate's fallback reads it (kmsmigration.MigratedTimestamps).
-func (o *verifyOptions) migrationFinishedFunc(ctx context.Context, config *rest.Config) (kmsmigration.MigrationFinishedFunc, error) {
+// of --component, as the rollout gate's fallback reads it (evidence.MigratedTimestamps).
+func (o *verifyOptions) migrationFinishedFunc(ctx context.Context, config *rest.Config) (evidence.MigrationFinishedFunc, error) {
 	if o.migrationFinished != "" {
 		t, err := time.Parse(time.RFC3339, o.migrationFinished)
 		if err != nil {
@@ -140,7 +139,7 @@ func (o *verifyOptions) migrationFinishedFunc(ctx context.Context, config *rest.
 
 // keySecretMigrationFinished lists the encryption key secrets of component once and reads their
 // migrated-timestamps.
-func keySecretMigrationFinished(ctx context.Context, kube kubernetes.Interface, component string) (kmsmigration.MigrationFinishedFunc, error) {
+func keySecretMigrationFinished(ctx context.Context, kube kubernetes.Interface, component string) (evidence.MigrationFinishedFunc, error) {
 	list, err := kube.CoreV1().Secrets(keySecretsNamespace).List(ctx, metav1.ListOptions{LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + component})
 	if err != nil {
 		return nil, fmt.Errorf("listing library-go's encryption key secrets of %s in %s (or give --migration-finished): %w", component, keySecretsNamespace, err)
@@ -151,12 +150,12 @@ func keySecretMigrationFinished(ctx context.Context, kube kubernetes.Interface, 
 			return nil, err
 		}
 	}
-	return kmsmigration.MigratedTimestamps(corev1listers.NewSecretLister(indexer), component), nil
+	return evidence.MigratedTimestamps(corev1listers.NewSecretLister(indexer), component), nil
 }
 
 // judgeDrops applies evidence.CanDropReadKey, the rollout gate's rule, to every --can-drop key for every
 // scanned resource: the report narrowed to the resource, with the resource's migration finish.
-func judgeDrops(ctx context.Context, report *evidence.Report, drops canDropRequest, finished kmsmigration.MigrationFinishedFunc, window time.Duration, now time.Time) ([]dropVerdict, error) {
+func judgeDrops(ctx context.Context, report *evidence.Report, drops canDropRequest, finished evidence.MigrationFinishedFunc, window time.Duration, now time.Time) ([]dropVerdict, error) {
 	if len(drops.keys) == 0 {
 		return nil, nil
 	}

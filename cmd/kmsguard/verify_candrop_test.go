@@ -18,7 +18,7 @@ import (
 
 	"github.com/kmsguard/kmsguard/internal/etcdtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 )
 
 // TestVerifyCanDrop: --can-drop applies evidence.CanDropReadKey, the rollout gate's rule, to the scan: refused

@@ -10,8 +10,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 )
 
 // verifyClients are what verify reads: etcd, and the API for the object counts, the storage paths and the
@@ -24,7 +23,7 @@ type verifyClients struct {
 	dynamic dynamic.Interface
 	mapper  meta.RESTMapper
 	// migrationFinished says when the migration of a resource finished, for --can-drop; nil without it.
-	migrationFinished kmsmigration.MigrationFinishedFunc
+	migrationFinished evidence.MigrationFinishedFunc
 }
 
 // apiClients builds the API side of verifyClients from config.

@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 )
 
 // verifyProgress shows how far a long verify scan is, on stderr: a line redrawn in place on a terminal, a

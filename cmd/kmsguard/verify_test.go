@@ -16,7 +16,7 @@ import (
 
 	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 )
 
 const verifyTestConfig = `apiVersion: apiserver.config.k8s.io/v1

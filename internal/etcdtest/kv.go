@@ -14,7 +14,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
-// KV is an in-memory etcd keyspace with revisions and compaction, serving the range reads the Verifier
+// KV is an in-memory etcd keyspace with revisions and compaction, serving the range reads the Census
 // makes (range, limit, revision) as etcd does. Only Get is implemented; any other call panics on the nil
 // embedded KV.
 type KV struct {

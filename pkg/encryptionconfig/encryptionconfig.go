@@ -21,6 +21,11 @@ import (
 	"k8s.io/apiserver/pkg/apis/apiserver/validation"
 )
 
+// ManagedNamespace is where library-go's encryption controllers keep what they make: the key secrets
+// encryption-key-<component>-<key id> and the encryption config encryption-config-<component> that the operators'
+// resource sync copies to their operand namespace.
+const ManagedNamespace = "openshift-config-managed"
+
 var (
 	scheme = runtime.NewScheme()
 	// Strict: a misspelt field (say "endpont") would otherwise be dropped silently and the config would look

@@ -1,5 +1,5 @@
 // Package etcdclient connects kmsguard's read-only etcd scans (kmsguard verify, kmsguard recover, an operator's
-// VerificationController) to the etcd cluster of the apiservers, and fails fast with the real reason when it
+// CensusController) to the etcd cluster of the apiservers, and fails fast with the real reason when it
 // cannot.
 //
 // etcd's client connects lazily: a wrong CA, a refused port or a client certificate etcd rejects all surface

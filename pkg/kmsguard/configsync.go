@@ -14,13 +14,14 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 )
 
 // managedNamespace is where library-go's encryption controllers keep their state: the key secrets and the
 // encryption config the state controller computes (encryption-config-<component>).
-const managedNamespace = kmsprecondition.KeySecretsNamespace
+const managedNamespace = encryptionconfig.ManagedNamespace
 
 // configSyncTimeout bounds one judgement of the resource sync's precondition, which library-go calls without a
 // context.

@@ -10,6 +10,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"k8s.io/apimachinery/pkg/util/sets"
 
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
@@ -25,7 +26,7 @@ var OwnedConditionTypes = []string{
 	kmsprecondition.ConditionPreflightDegraded, kmsprecondition.ConditionPreflightReportControllerDegraded,
 	kmsrollback.ConditionDegraded, kmsrollback.ConditionControllerDegraded,
 	kmsmigration.ConditionProgressing, kmsmigration.ConditionDegraded, kmsmigration.ConditionControllerDegraded,
-	kmsmigration.ConditionVerified, kmsmigration.ConditionVerificationControllerDegraded,
+	evidence.ConditionVerified, evidence.ConditionCensusControllerDegraded,
 	kmsrecovery.ConditionDegraded, kmsrecovery.ConditionControllerDegraded,
 }
 

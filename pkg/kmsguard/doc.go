@@ -67,5 +67,5 @@
 // operator with narrower RBAC binds bindata.CachesRole.
 //
 // Without Etcd the gate judges dropped read keys by library-go's migration annotations
-// (kmsprecondition.KeySecretMigrations), and its conditions say so.
+// (evidence.KeySecretMigrations), and its conditions say so.
 package kmsguard

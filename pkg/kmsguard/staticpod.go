@@ -31,9 +31,10 @@ import (
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/metadata"
 
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
@@ -177,8 +178,8 @@ type EtcdOptions struct {
 type Intervals struct {
 	// ReportInterval is the health reporters' interval (kmsstate.Config.ReportInterval).
 	ReportInterval time.Duration
-	// Verify is how often the census scans etcd besides after each migration.
-	Verify time.Duration
+	// Census is how often a census of etcd is taken besides after each migration (evidence.DefaultCensusInterval).
+	Census time.Duration
 	// Recovery is how often lost-key recovery scans besides when the consent changes.
 	Recovery time.Duration
 	// RollbackWindow is how long the rollout gate keeps a replaced read key after the last migration away from
@@ -212,8 +213,8 @@ type Controllers struct {
 	KMSState *kmsstate.Controller
 	// KMSMigrator is kmsguard's migrator; nil without Options.Migration or with the feature gate off.
 	KMSMigrator *kmsmigration.Migrator
-	// Verification is the census of etcd; nil without Options.Etcd or with the feature gate off.
-	Verification *kmsmigration.VerificationController
+	// Census is the census of etcd; nil without Options.Etcd or with the feature gate off.
+	Census *evidence.CensusController
 
 	runners []runner
 	// configSync holds the encryption config's resource sync (HoldEncryptionConfigSync); nil with the feature
@@ -330,7 +331,7 @@ type topology struct {
 func build(opts Options, t topology) (*Controllers, error) {
 	kube := opts.KubeClient.CoreV1()
 	configs := revisions.Secrets(kube, opts.OperandNamespace, t.operator)
-	keySecrets := opts.KubeInformers.InformersFor(kmsprecondition.KeySecretsNamespace).Core().V1().Secrets().Lister()
+	keySecrets := opts.KubeInformers.InformersFor(encryptionconfig.ManagedNamespace).Core().V1().Secrets().Lister()
 	c := &Controllers{Deployer: opts.Deployer, Migrator: opts.Migrator}
 	unverifiedKeys, err := c.addPreflight(opts, t)
 	if err != nil {
@@ -383,7 +384,7 @@ func build(opts Options, t topology) (*Controllers, error) {
 		Nodes:              t.nodes,
 		Health:             kmsState,
 		Preflight:          kmsprecondition.PreflightFromStatus(opts.StatusProvider, keySecrets, opts.OperandNamespace),
-		Migration:          kmsprecondition.KeySecretMigrations(keySecrets, opts.OperandNamespace),
+		Migration:          evidence.KeySecretMigrations(keySecrets, opts.OperandNamespace),
 		RollbackWindow:     opts.Intervals.RollbackWindow,
 		UnverifiedReadKeys: unverifiedKeys,
 		OperatorClient:     t.operator,
@@ -396,7 +397,7 @@ func build(opts Options, t topology) (*Controllers, error) {
 		if err := c.addEtcd(opts, t.operator, configs, keySecrets); err != nil {
 			return nil, err
 		}
-		gateOptions.Evidence = c.Verification
+		gateOptions.Census = c.Census
 	}
 	gate, err := kmsprecondition.NewGate(opts.InstanceName, gateOptions)
 	if err != nil {
@@ -526,23 +527,26 @@ func (c *Controllers) addMigration(opts Options, operator v1helpers.OperatorClie
 
 // addEtcd builds the census of etcd and, where it can delete, lost-key recovery.
 func (c *Controllers) addEtcd(opts Options, operator v1helpers.OperatorClient, configs revisions.ConfigSource, keySecrets corev1listers.SecretLister) error {
-	verifierOptions := evidence.Options{}
+	censusOptions := evidence.CensusOptions{}
 	if opts.Etcd.Metadata != nil && opts.Etcd.Mapper != nil {
-		verifierOptions.Counter = &evidence.MetadataCounter{Client: opts.Etcd.Metadata, Mapper: opts.Etcd.Mapper}
+		censusOptions.Counter = &evidence.MetadataCounter{Client: opts.Etcd.Metadata, Mapper: opts.Etcd.Mapper}
 	}
-	census, err := kmsmigration.NewVerificationController(opts.InstanceName, kmsmigration.VerificationOptions{
-		Verifier:          evidence.NewVerifier(opts.Etcd.KV, verifierOptions),
-		Targets:           kmsmigration.TargetsFromConfig(configs, c.KMSState, kmsmigration.TargetOptions{EtcdPrefix: opts.Etcd.Prefix}),
+	controllerOptions := evidence.CensusControllerOptions{
+		Census:            evidence.NewCensus(opts.Etcd.KV, censusOptions),
+		Targets:           evidence.TargetsFromConfig(configs, c.KMSState, evidence.TargetOptions{EtcdPrefix: opts.Etcd.Prefix}),
 		OperatorClient:    operator,
 		Recorder:          opts.Recorder,
-		Migrator:          c.KMSMigrator,
 		MigrationFinished: c.migrationFinished(keySecrets, opts.OperandNamespace),
-		Interval:          opts.Intervals.Verify,
-	})
+		Interval:          opts.Intervals.Census,
+	}
+	if c.KMSMigrator != nil { // a nil *Migrator in the interface would be a source that is not nil
+		controllerOptions.Migrator = c.KMSMigrator
+	}
+	census, err := evidence.NewCensusController(opts.InstanceName, controllerOptions)
 	if err != nil {
 		return fmt.Errorf("census: %w", err)
 	}
-	c.Verification = census
+	c.Census = census
 	c.runners = append(c.runners, census)
 
 	if opts.Etcd.Dynamic == nil || opts.Etcd.Discovery == nil {
@@ -577,12 +581,12 @@ func (c *Controllers) addEtcd(opts Options, operator v1helpers.OperatorClient, c
 // stamps its key secrets when its migration controller records a resource migrated (whichever migrator ran), and
 // kmsguard's migrator also migrates after a KEK rotation, which keeps the key id. The later of the two wins, so
 // the window is measured from the last migration.
-func (c *Controllers) migrationFinished(keySecrets corev1listers.SecretLister, component string) kmsmigration.MigrationFinishedFunc {
-	libraryGo := kmsmigration.MigratedTimestamps(keySecrets, component)
+func (c *Controllers) migrationFinished(keySecrets corev1listers.SecretLister, component string) evidence.MigrationFinishedFunc {
+	libraryGo := evidence.MigratedTimestamps(keySecrets, component)
 	if c.KMSMigrator == nil {
 		return libraryGo
 	}
-	return kmsmigration.LatestFinished(libraryGo, c.KMSMigrator.LastFinished)
+	return evidence.LatestFinished(libraryGo, c.KMSMigrator.LastFinished)
 }
 
 // missing names the required options that are not set.

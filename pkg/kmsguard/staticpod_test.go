@@ -34,9 +34,9 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
-	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/pkg/operatorstate"
@@ -71,7 +71,7 @@ func newFixture(t *testing.T, status *operatorv1.StaticPodOperatorStatus, object
 			EncryptedResources:   []schema.GroupResource{{Resource: "secrets"}, {Resource: "configmaps"}},
 			KMSEncryptionEnabled: true,
 			KubeClient:           kube,
-			KubeInformers:        v1helpers.NewKubeInformersForNamespaces(kube, operandNamespace, operatorNamespace, kmsprecondition.KeySecretsNamespace),
+			KubeInformers:        v1helpers.NewKubeInformersForNamespaces(kube, operandNamespace, operatorNamespace, encryptionconfig.ManagedNamespace),
 			APIServerInformer:    configInformers.Config().V1().APIServers(),
 			StatusProvider:       encryptionstatus.NewKubeAPIServer(operatorfake.NewClientset().OperatorV1().KubeAPIServers()),
 			OperatorResource:     operatorstate.NewFakeResource(),
@@ -120,8 +120,8 @@ func TestKMSEncryptionDisabled(t *testing.T) {
 	if c.Deployer != f.opts.Deployer || c.Migrator != f.opts.Migrator {
 		t.Errorf("Deployer %T, Migrator %T: want the operator's own", c.Deployer, c.Migrator)
 	}
-	if c.KMSState != nil || c.KMSMigrator != nil || c.Verification != nil || len(c.runners) != 1 {
-		t.Errorf("controllers built while disabled: kmsstate %v, migrator %v, census %v, %d runners", c.KMSState, c.KMSMigrator, c.Verification, len(c.runners))
+	if c.KMSState != nil || c.KMSMigrator != nil || c.Census != nil || len(c.runners) != 1 {
+		t.Errorf("controllers built while disabled: kmsstate %v, migrator %v, census %v, %d runners", c.KMSState, c.KMSMigrator, c.Census, len(c.runners))
 	}
 	if ok, err := c.Precondition(t.Context()); !ok || err != nil {
 		t.Errorf("Precondition = %v, %v; want true", ok, err)
@@ -200,8 +200,8 @@ func TestKMSEncryptionEnabled(t *testing.T) {
 			if s.wantMigrator != (c.KMSMigrator != nil) || s.wantMigrator && c.Migrator != c.KMSMigrator || !s.wantMigrator && c.Migrator != f.opts.Migrator {
 				t.Errorf("Migrator %T, KMSMigrator %v; want kmsguard's: %v", c.Migrator, c.KMSMigrator, s.wantMigrator)
 			}
-			if s.wantCensus != (c.Verification != nil) {
-				t.Errorf("census %v, want one: %v", c.Verification, s.wantCensus)
+			if s.wantCensus != (c.Census != nil) {
+				t.Errorf("census %v, want one: %v", c.Census, s.wantCensus)
 			}
 			if c.KMSState == nil || len(c.runners) != s.wantRunners {
 				t.Errorf("kmsstate %v, %d runners; want kmsstate and %d runners", c.KMSState, len(c.runners), s.wantRunners)

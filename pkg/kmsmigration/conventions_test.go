@@ -15,8 +15,6 @@ import (
 
 	"github.com/kmsguard/kmsguard/internal/apiservertest"
 	"github.com/kmsguard/kmsguard/internal/conventionstest"
-	"github.com/kmsguard/kmsguard/internal/etcdtest"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -24,16 +22,6 @@ import (
 func newTestController(t testing.TB, options ControllerOptions) *Controller {
 	t.Helper()
 	c, err := NewController("test", options)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// newTestVerificationController is NewVerificationController for options a test knows to be complete.
-func newTestVerificationController(t testing.TB, instanceName string, options VerificationOptions) *VerificationController {
-	t.Helper()
-	c, err := NewVerificationController(instanceName, options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,44 +130,8 @@ func TestControllerFailedSyncReported(t *testing.T) {
 	}
 }
 
-// TestVerificationControllerFailedSyncReported: a scan that cannot read the write keys sets
-// KMSEncryptionVerificationControllerDegraded with the error; the next good sync clears it.
-func TestVerificationControllerFailedSyncReported(t *testing.T) {
-	readErr := errors.New("plugin key_id not observed yet")
-	scenarios := []struct {
-		name       string
-		targetErrs []error
-		// wantMessage is the last sync's failure; "" when it succeeds.
-		wantMessage string
-	}{
-		{name: "success", targetErrs: []error{nil}},
-		{name: "failure", targetErrs: []error{readErr}, wantMessage: readErr.Error()},
-		{name: "success after failure", targetErrs: []error{readErr, nil}},
-	}
-	for _, s := range scenarios {
-		t.Run(s.name, func(t *testing.T) {
-			kv := etcdtest.NewKV()
-			operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)
-			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
-			var targetErr error
-			c := newTestVerificationController(t, "test", VerificationOptions{
-				Verifier:       evidence.NewVerifier(kv, evidence.Options{Counter: storeCounter{kv}}),
-				Targets:        func(context.Context) ([]VerifyTarget, error) { return nil, targetErr },
-				OperatorClient: operatorClient,
-				Recorder:       recorder,
-			})
-			var err error
-			for _, e := range s.targetErrs {
-				targetErr = e
-				err = c.sync(context.Background(), factory.NewSyncContext("test", recorder))
-			}
-			conventionstest.ExpectSyncReported(t, operatorClient, ConditionVerificationControllerDegraded, err, s.wantMessage)
-		})
-	}
-}
-
-// TestNewControllersRequiredOptions: each missing required option is named, instead of a panic on first use.
-func TestNewControllersRequiredOptions(t *testing.T) {
+// TestNewControllerRequiredOptions: each missing required option is named, instead of a panic on first use.
+func TestNewControllerRequiredOptions(t *testing.T) {
 	operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)
 	recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
 
@@ -196,27 +148,6 @@ func TestNewControllersRequiredOptions(t *testing.T) {
 			{Name: "none", Clear: func(o *ControllerOptions) { *o = ControllerOptions{} }, Missing: "Migrator, OperatorClient, Recorder"},
 		}
 		newController := func(o ControllerOptions) (*Controller, error) { return NewController("test", o) }
-		conventionstest.RequiredOptions(t, complete, newController, scenarios)
-	})
-
-	t.Run("VerificationController", func(t *testing.T) {
-		kv := etcdtest.NewKV()
-		complete := VerificationOptions{
-			Verifier:       evidence.NewVerifier(kv, evidence.Options{Counter: storeCounter{kv}}),
-			Targets:        func(context.Context) ([]VerifyTarget, error) { return nil, nil },
-			OperatorClient: operatorClient,
-			Recorder:       recorder,
-		}
-		scenarios := []conventionstest.MissingOptions[VerificationOptions]{
-			{Name: "no Verifier", Clear: func(o *VerificationOptions) { o.Verifier = nil }, Missing: "Verifier"},
-			{Name: "no Targets", Clear: func(o *VerificationOptions) { o.Targets = nil }, Missing: "Targets"},
-			{Name: "no OperatorClient", Clear: func(o *VerificationOptions) { o.OperatorClient = nil }, Missing: "OperatorClient"},
-			{Name: "no Recorder", Clear: func(o *VerificationOptions) { o.Recorder = nil }, Missing: "Recorder"},
-			{Name: "none", Clear: func(o *VerificationOptions) { *o = VerificationOptions{} }, Missing: "OperatorClient, Recorder, Targets, Verifier"},
-		}
-		newController := func(o VerificationOptions) (*VerificationController, error) {
-			return NewVerificationController("test", o)
-		}
 		conventionstest.RequiredOptions(t, complete, newController, scenarios)
 	})
 }

@@ -1,6 +1,6 @@
 // Package kmsmigration rewrites every stored object of an encrypted resource
-// after a change of write key or of the KEK id behind it, and proves the
-// result from etcd.
+// after a change of write key or of the KEK id behind it; package evidence
+// proves the result from etcd.
 //
 // Changing the write provider, or rotating the key in the KMS, changes only
 // future writes. An object stays under the old key (or in plaintext) until it
@@ -59,40 +59,23 @@
 // migration is cheap: values already under the current KEK id are not stale,
 // and their no-op updates write nothing to etcd.
 //
-// # Evidence
+// # Proof
 //
-// VerificationController scans etcd with the evidence package's Verifier and
-// sets KMSEncryptionVerified True only when every value of every encrypted
-// resource is under its write key. TargetsFromConfig tells it what to scan:
-// every resource the deployed encryption config encrypts (read through the
-// rollout gate's ConfigSource, wildcards resolved as kube-apiserver does),
-// against its write key, a KMS v2 write key at the KEK id kmsstate settled
-// on. Its Verifier needs an evidence.ObjectCounter (MetadataCounter): the
-// API's count is what shows the scan looked where the objects are. Each scan
-// has a deadline (ScanTimeout); a scan that cannot read etcd
-// or the write keys, or runs out of time, sets the condition Unknown with the
-// error.
-//
-// evidence.CanDropReadKey is the pruning rule built on its reports: an old
-// read key may go only when a report started after the migration finished
-// shows no object under it and the rollback window has passed. The
-// controller is the rollout gate's evidence (kmsprecondition.Options.Evidence,
-// through ReadKeyEvidence), with the migration's end from MigrationFinished:
-// library-go's migrated-timestamp (MigratedTimestamps), this Migrator's own
-// record (Migrator.LastFinished), or the latest of both (LatestFinished).
+// A finished migration is not proof that nothing is left under the old key: package evidence takes the census of
+// etcd (its CensusController follows this Migrator and counts again after each migration it finishes) and
+// judges, by its pruning rule, when an old read key may go. Migrator.LastFinished is the census's record of
+// when a resource was last migrated.
 //
 // # Conditions
 //
-// See Controller and VerificationController for the condition matrices:
-// KMSMigrationProgressing (Migrating, PausedKMSUnhealthy,
-// ErrorThresholdExceeded), KMSMigrationDegraded (UndecryptableObjects,
-// MigrationFailed) and
-// KMSEncryptionVerified, and the conditions of failed syncs as library-go's
-// encryption controllers report theirs, KMSMigrationControllerDegraded and
-// KMSEncryptionVerificationControllerDegraded (True with the error, False
-// after the next good sync). Only the Controller writes anything beyond
-// conditions (it starts rotation migrations), and only while
-// spec.managementState is Managed.
+// See Controller for the condition matrix: KMSMigrationProgressing
+// (Migrating, PausedKMSUnhealthy, ErrorThresholdExceeded) and
+// KMSMigrationDegraded (UndecryptableObjects, MigrationFailed), and the
+// condition of failed syncs as library-go's encryption controllers report
+// theirs, KMSMigrationControllerDegraded (True with the error, False after
+// the next good sync). Only the Controller writes anything beyond conditions
+// (it starts rotation migrations), and only while spec.managementState is
+// Managed.
 //
 // # Metrics
 //
@@ -104,11 +87,5 @@
 //   - kmsguard_migration_remaining_objects{resource}: objects the running
 //     migration has not handled yet, 0 once it finished or was stopped;
 //   - kmsguard_migration_paused{resource,reason}: 1 while paused, by
-//     PauseReason, 0 once it finished or was stopped;
-//   - kmsguard_encryption_verification_state{reason}: 1 for the reason of
-//     KMSEncryptionVerified after the VerificationController's latest sync,
-//     0 for the others;
-//   - kmsguard_encryption_resource_verified{resource}: 1 when the last
-//     successful scan verified the resource (evidence.ResourceReport.Verified),
-//     0 otherwise; a failed scan leaves it as it was.
+//     PauseReason, 0 once it finished or was stopped.
 package kmsmigration

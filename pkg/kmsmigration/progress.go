@@ -1,6 +1,7 @@
 package kmsmigration
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -57,4 +58,16 @@ func (p Progress) String() string {
 func (c Counts) String() string {
 	return fmt.Sprintf("%d listed, %d rewritten, %d already current, %d written concurrently, %d deleted, %d failed, %d undecryptable",
 		c.Listed, c.Rewritten, c.Unchanged, c.Conflicts, c.Gone, c.Failed, c.Undecryptable)
+}
+
+// LastFinished says when this Migrator's latest migration of gr finished with every object rewritten (an
+// evidence.MigrationFinishedFunc, and with the Migrator's events the census's evidence.MigrationSource). A migration that left undecryptable or failed objects has not moved the resource off its old keys.
+func (m *Migrator) LastFinished(_ context.Context, gr schema.GroupResource) (time.Time, error) {
+	var latest time.Time
+	for _, p := range m.Progress() {
+		if p.Resource == gr && !p.Finished.IsZero() && p.Result == nil && p.Finished.After(latest) {
+			latest = p.Finished
+		}
+	}
+	return latest, nil
 }

@@ -39,14 +39,14 @@
 // repairs a cluster while KMS is down.
 //
 // A dropped read key is judged by the one pruning rule, evidence.CanDropReadKey, on
-// raw etcd evidence: the census of kmsmigration's VerificationController (Options.Evidence) for the resource,
+// raw etcd evidence: the census of kmsmigration's CensusController (Options.Census) for the resource,
 // and when the latest migration of that resource to its write key finished. The key may go only when a census
 // started after that migration, and confirmed by the API's object count, shows no value under it (and no
 // unparsable value that may be), and
 // Options.RollbackWindow (DefaultRollbackWindow, 24h) has passed since the migration finished. The window is
 // measured from the migration's end, not from the revision that demoted the key: a migration starts only after
 // every apiserver writes with the new key, so its end is the latest moment the old key can have stopped being
-// written with, and the wait errs on the safe side. Where the operator has no etcd access, Options.Evidence is
+// written with, and the wait errs on the safe side. Where the operator has no etcd access, Options.Census is
 // nil and library-go's records are the fallback (KeySecretMigrations: migrated-resources of a newer key, and its
 // migrated-timestamp for the window); every message that relies on them says so. A read key of a wildcard entry
 // ("*.apps") has no census (the census scans resources) and can only go with the override.

@@ -13,7 +13,7 @@ import (
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 )
 
 // DefaultRollbackWindow is how long a read key stays in the config after the migration away from it finished:
@@ -23,10 +23,18 @@ import (
 const DefaultRollbackWindow = 24 * time.Hour
 
 // ReadKeyEvidence is the raw etcd evidence the gate judges a dropped read key by: the latest census report of a
-// resource and when the latest migration of it to its write key finished. kmsmigration's VerificationController
+// resource and when the latest migration of it to its write key finished. kmsmigration's CensusController
 // implements it from its scans. A nil report or a zero time is "no evidence", and a drop is then refused.
 type ReadKeyEvidence interface {
 	ReadKeyEvidence(ctx context.Context, gr schema.GroupResource) (report *evidence.Report, migrationFinished time.Time, err error)
+}
+
+// MigrationEvidence is the fallback evidence of the gate where no etcd access is configured (Options.Census
+// nil): what the migration controller recorded, not what etcd holds. It answers whether every object of a
+// resource that may have been written under a library-go key has since been rewritten under a newer key, and
+// when that migration finished. evidence.KeySecretMigrations implements it from library-go's key secrets.
+type MigrationEvidence interface {
+	Rewritten(ctx context.Context, resource schema.GroupResource, keyID string) (evidence.MigrationRecord, error)
 }
 
 // droppedReadKeys lists the read keys the deployed config has for a resource and the candidate has not, for every
@@ -66,7 +74,7 @@ func droppedReadKeys(candidate, deployed *apiserverv1.EncryptionConfiguration) [
 }
 
 // checkDropped judges every dropped read key by the evidence: raw etcd evidence through the one pruning rule,
-// evidence.CanDropReadKey, where Options.Evidence is set, else library-go's migration annotations. It returns the
+// evidence.CanDropReadKey, where Options.Census is set, else library-go's migration annotations. It returns the
 // blocking errors (values still under a key or no evidence; a rollback window still open) and the keys that
 // may go, each with the evidence that says so.
 func (g *Gate) checkDropped(ctx context.Context, dropped []DroppedProvider, now time.Time) ([]BlockingError, []DroppedProvider, error) {
@@ -79,12 +87,12 @@ func (g *Gate) checkDropped(ctx context.Context, dropped []DroppedProvider, now 
 			err       error
 		)
 		switch {
-		case g.options.Evidence != nil:
+		case g.options.Census != nil:
 			d.Evidence, windowEnd, refused, err = g.censusVerdict(ctx, d, now)
 		case g.options.Migration != nil:
 			d.Evidence, windowEnd, refused, err = g.annotationVerdict(ctx, d, now)
 		default:
-			d.Evidence, refused = "no evidence source is configured (Options.Evidence and Options.Migration are both nil)", true
+			d.Evidence, refused = "no evidence source is configured (Options.Census and Options.Migration are both nil)", true
 		}
 		if err != nil {
 			return nil, nil, err
@@ -115,7 +123,7 @@ func (g *Gate) checkDropped(ctx context.Context, dropped []DroppedProvider, now 
 // set when only the rollback window stands in the way.
 func (g *Gate) censusVerdict(ctx context.Context, d DroppedProvider, now time.Time) (detail string, windowEnd time.Time, refused bool, err error) {
 	gr := schema.ParseGroupResource(d.Resource)
-	report, finished, err := g.options.Evidence.ReadKeyEvidence(ctx, gr)
+	report, finished, err := g.options.Census.ReadKeyEvidence(ctx, gr)
 	if err != nil {
 		return "", time.Time{}, false, fmt.Errorf("reading the etcd evidence for %s: %w", d.Resource, err)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/kmsguard/kmsguard/internal/conditions"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 

@@ -13,7 +13,7 @@ import (
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 )
 
 // ExampleKeySecretMigrations asks library-go's key secrets whether a candidate config may drop read key 1. The
@@ -39,7 +39,7 @@ func ExampleKeySecretMigrations() {
 		_ = keySecrets.Add(secret)
 	}
 	// kmsguard lists them from its informer on openshift-config-managed.
-	migrations := kmsprecondition.KeySecretMigrations(corev1listers.NewSecretLister(keySecrets), component)
+	migrations := evidence.KeySecretMigrations(corev1listers.NewSecretLister(keySecrets), component)
 
 	for _, ask := range []struct {
 		resource string

@@ -79,10 +79,10 @@ type Options struct {
 	Preflight PreflightReader
 	// UnverifiedReadKeys decides a new read key without evidence either way; AdmitUnverifiedReadKeys when empty.
 	UnverifiedReadKeys UnverifiedReadKeyPolicy
-	// Evidence is the raw etcd evidence dropped read keys are judged by (kmsmigration's VerificationController).
+	// Evidence is the raw etcd evidence dropped read keys are judged by (kmsmigration's CensusController).
 	// Leave it nil only where the operator has no etcd access: Migration is then the fallback, and the
 	// conditions say so.
-	Evidence ReadKeyEvidence
+	Census ReadKeyEvidence
 	// Migration is library-go's record of finished migrations (KeySecretMigrations), used only when Evidence is
 	// nil. With neither, no read key may be dropped.
 	Migration MigrationEvidence

@@ -20,7 +20,7 @@ import (
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -43,7 +43,7 @@ func TestPrecondition(t *testing.T) {
 		policy UnverifiedReadKeyPolicy
 		// revertOf, when set, is the Reverts answer: "candidate" means the candidate's hash is a revert.
 		revertOf string
-		// census, when set, is Options.Evidence: raw etcd evidence. Without it the annotations of keySecrets are
+		// census, when set, is Options.Census: raw etcd evidence. Without it the annotations of keySecrets are
 		// the fallback, as where no etcd access is configured.
 		census *fakeCensus
 
@@ -442,7 +442,7 @@ func TestPrecondition(t *testing.T) {
 			health:          health(nil),
 			census:          &fakeCensus{finished: t0.Add(-48 * time.Hour)},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"no verification report", "raw etcd census, no report of secrets yet"},
+			wantInMessage: []string{"no census report", "raw etcd census, no report of secrets yet"},
 			wantEvents:    []string{EventBlocked},
 		},
 		{
@@ -534,7 +534,7 @@ func TestPrecondition(t *testing.T) {
 			health:          health(nil),
 			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), nil)}, finished: t0.Add(-48 * time.Hour)},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"*.apps read key aescbc:1: no verification report", "list the resources *.apps covers explicitly"},
+			wantInMessage: []string{"*.apps read key aescbc:1: no census report", "list the resources *.apps covers explicitly"},
 			wantEvents:    []string{EventBlocked},
 		},
 		{
@@ -630,7 +630,7 @@ func TestPrecondition(t *testing.T) {
 				Health:             s.health,
 				Preflight:          PreflightFromStatus(preflightStatus(s.preflight), secretLister(t, keySecrets...), "kube-apiserver"),
 				UnverifiedReadKeys: s.policy,
-				Migration:          KeySecretMigrations(secretLister(t, keySecrets...), "kube-apiserver"),
+				Migration:          evidence.KeySecretMigrations(secretLister(t, keySecrets...), "kube-apiserver"),
 				OperatorClient:     operator,
 				Recorder:           recorder,
 				Clock:              clocktesting.NewFakePassiveClock(t0),
@@ -639,7 +639,7 @@ func TestPrecondition(t *testing.T) {
 				opts.Preflight = nil
 			}
 			if s.census != nil {
-				opts.Evidence = s.census
+				opts.Census = s.census
 			}
 			if s.revertOf != "" {
 				revert := s.revertOf
@@ -719,7 +719,7 @@ func TestPreconditionInvalidConfig(t *testing.T) {
 				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
 				Health:         allHealthy("1", "2"),
 				Preflight:      PreflightFromStatus(preflightStatus(preflightOf("1", operatorv1.KMSPreflightResultSucceeded, "kek-a")), secretLister(t, keySecret("1")), "kube-apiserver"),
-				Migration:      KeySecretMigrations(secretLister(t), "kube-apiserver"),
+				Migration:      evidence.KeySecretMigrations(secretLister(t), "kube-apiserver"),
 				OperatorClient: operator,
 				Recorder:       recorder,
 				Clock:          clocktesting.NewFakePassiveClock(t0),
@@ -772,7 +772,7 @@ func TestPreconditionBlockedDuration(t *testing.T) {
 				}),
 				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
 				Health:         s.health,
-				Migration:      KeySecretMigrations(secretLister(t), "kube-apiserver"),
+				Migration:      evidence.KeySecretMigrations(secretLister(t), "kube-apiserver"),
 				OperatorClient: operator,
 				Recorder:       recorder,
 				Clock:          clocktesting.NewFakePassiveClock(t0),
@@ -806,7 +806,7 @@ func TestReadinessCheck(t *testing.T) {
 		Health:             health([]string{"1"}),
 		Preflight:          PreflightFromStatus(preflightStatus(operatorv1.KMSPreflightCheck{}), secretLister(t, keySecret("1")), "kube-apiserver"),
 		UnverifiedReadKeys: BlockUnverifiedReadKeys,
-		Migration:          KeySecretMigrations(secretLister(t), "kube-apiserver"),
+		Migration:          evidence.KeySecretMigrations(secretLister(t), "kube-apiserver"),
 		OperatorClient:     operator,
 		Recorder:           events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0)),
 		Clock:              clocktesting.NewFakePassiveClock(t0),

@@ -20,7 +20,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -94,7 +94,7 @@ func preflightOf(id string, status operatorv1.KMSPreflightResultStatus, remoteKe
 		Result: operatorv1.KMSPreflightResult{Status: status, ConfigHash: hash, RemoteKeyID: remoteKeyID}}
 }
 
-// fakeCensus is the raw etcd evidence of a VerificationController: reports by resource and the migration time.
+// fakeCensus is the raw etcd evidence of a CensusController: reports by resource and the migration time.
 type fakeCensus struct {
 	reports  map[string]*evidence.Report
 	finished time.Time

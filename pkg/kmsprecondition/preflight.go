@@ -14,6 +14,8 @@ import (
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	corev1listers "k8s.io/client-go/listers/core/v1"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 )
 
 // PreflightOutcome is what library-go's KMS preflight proved about the KMS configuration one key was made from.
@@ -64,21 +66,21 @@ type statusPreflight struct {
 
 func (p statusPreflight) PreflightOf(ctx context.Context, keyID string) (PreflightEvidence, error) {
 	name := fmt.Sprintf("encryption-key-%s-%s", p.component, keyID)
-	secret, err := p.keySecrets.Secrets(KeySecretsNamespace).Get(name)
+	secret, err := p.keySecrets.Secrets(encryptionconfig.ManagedNamespace).Get(name)
 	if apierrors.IsNotFound(err) {
 		// A KMS provider no library-go key stands behind (a hand-written config): no preflight was asked for it.
-		return PreflightEvidence{Outcome: PreflightUnverified, Detail: fmt.Sprintf("key %s has no key secret %s/%s, so no preflight is bound to it", keyID, KeySecretsNamespace, name)}, nil
+		return PreflightEvidence{Outcome: PreflightUnverified, Detail: fmt.Sprintf("key %s has no key secret %s/%s, so no preflight is bound to it", keyID, encryptionconfig.ManagedNamespace, name)}, nil
 	}
 	if err != nil {
-		return PreflightEvidence{}, fmt.Errorf("reading key secret %s/%s: %w", KeySecretsNamespace, name, err)
+		return PreflightEvidence{}, fmt.Errorf("reading key secret %s/%s: %w", encryptionconfig.ManagedNamespace, name, err)
 	}
 	keyState, err := secrets.ToKeyState(secret)
 	if err != nil {
-		return PreflightEvidence{}, fmt.Errorf("decoding key secret %s/%s: %w", KeySecretsNamespace, name, err)
+		return PreflightEvidence{}, fmt.Errorf("decoding key secret %s/%s: %w", encryptionconfig.ManagedNamespace, name, err)
 	}
 	keyHash, err := KMSConfigHash(keyState)
 	if err != nil {
-		return PreflightEvidence{}, fmt.Errorf("key secret %s/%s: %w", KeySecretsNamespace, name, err)
+		return PreflightEvidence{}, fmt.Errorf("key secret %s/%s: %w", encryptionconfig.ManagedNamespace, name, err)
 	}
 	status, err := p.status.GetKMSEncryptionStatus(ctx)
 	if err != nil {

@@ -20,6 +20,8 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 )
 
 // TestKMSConfigHashIsLibraryGos runs library-go's own key controller on a Vault KMS configuration: it asks for a
@@ -60,7 +62,7 @@ func TestKMSConfigHashIsLibraryGos(t *testing.T) {
 			keyController := controllers.NewKeyController(component, nil, secretsProvider{}, nothingDeployed{},
 				func() (bool, error) { return true, nil }, operator, config.ConfigV1().APIServers(),
 				configinformers.NewSharedInformerFactory(config, 0).Config().V1().APIServers(),
-				v1helpers.NewKubeInformersForNamespaces(kube, KeySecretsNamespace), kube.CoreV1(), kube.CoreV1(),
+				v1helpers.NewKubeInformersForNamespaces(kube, encryptionconfig.ManagedNamespace), kube.CoreV1(), kube.CoreV1(),
 				metav1.ListOptions{LabelSelector: secrets.EncryptionKeySecretsLabel + "=" + component}, recorder, status)
 
 			// First sync: library-go asks for the preflight of the configuration's hash and waits.
@@ -83,7 +85,7 @@ func TestKMSConfigHashIsLibraryGos(t *testing.T) {
 			if err := keyController.Sync(ctx, factory.NewSyncContext("test", recorder)); err != nil {
 				t.Fatal(err)
 			}
-			keySecret, err := kube.CoreV1().Secrets(KeySecretsNamespace).Get(ctx, "encryption-key-"+component+"-1", metav1.GetOptions{})
+			keySecret, err := kube.CoreV1().Secrets(encryptionconfig.ManagedNamespace).Get(ctx, "encryption-key-"+component+"-1", metav1.GetOptions{})
 			if err != nil {
 				t.Fatalf("library-go made no key: %v", err)
 			}

@@ -18,6 +18,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	"k8s.io/client-go/kubernetes/fake"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 )
 
 // assertPreflightRunsKey checks that the encryption configuration computed for a preflight configures the plugin
@@ -63,7 +65,7 @@ func TestPreflightConfiguration(t *testing.T) {
 	approle := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "openshift-config", Name: "vault-approle"},
 		Data: map[string][]byte{"role-id": []byte("the-role"), "secret-id": []byte("the-secret")}}
 	keySecret := func(id string) *corev1.Secret {
-		return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: KeySecretsNamespace, Name: "encryption-key-" + component + "-" + id,
+		return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: encryptionconfig.ManagedNamespace, Name: "encryption-key-" + component + "-" + id,
 			Labels: map[string]string{secrets.EncryptionKeySecretsLabel: component}}}
 	}
 	otherComponentsKey := keySecret("9")

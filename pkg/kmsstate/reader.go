@@ -64,7 +64,7 @@ func (c *Controller) Healthy(nodes, keyIDs []string) error {
 	return state.Healthy(nodes, keyIDs)
 }
 
-// SettledKEKID implements Reader. kmsmigration's verification census reads the KMS v2 write keys' KEK ids
+// SettledKEKID implements Reader. evidence's census reads the KMS v2 write keys' KEK ids
 // through it.
 func (c *Controller) SettledKEKID(keyID string) (string, error) {
 	state, err := c.Current()

@@ -22,6 +22,7 @@ import (
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsguard"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
@@ -194,7 +195,7 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	g := newGuard(ctx, t, a, []string{node}, guardOptions{
 		Migration: true,
 		Etcd:      &kmsguard.EtcdOptions{KV: etcd, Prefix: "/registry", Metadata: counter.Client, Mapper: counter.Mapper},
-		Intervals: kmsguard.Intervals{ReportInterval: probeInterval, Verify: time.Second, RollbackWindow: window},
+		Intervals: kmsguard.Intervals{ReportInterval: probeInterval, Census: time.Second, RollbackWindow: window},
 	})
 	operator, kubeClient, migrator := g.Operator, a.Client(), g.KMSMigrator
 	if _, err := kubeClient.CoreV1().ConfigMaps(operandNamespace).Create(ctx, &corev1.ConfigMap{
@@ -237,7 +238,7 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	if !strings.Contains(cond.Message, "evidence: raw etcd census of secrets") {
 		t.Errorf("the message does not name the etcd census as its evidence: %s", cond.Message)
 	}
-	if verified := gateCondition(t, operator, kmsmigration.ConditionVerified); verified.Status != operatorv1.ConditionFalse {
+	if verified := gateCondition(t, operator, evidence.ConditionVerified); verified.Status != operatorv1.ConditionFalse {
 		t.Errorf("KMSEncryptionVerified = %+v before the migration, want False", verified)
 	}
 	if _, status, _, err := operator.GetOperatorState(); err != nil || status.LatestAvailableRevision != 2 {
@@ -285,7 +286,7 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	if err != nil || string(copied.Data["encryption-config"]) != string(withoutAESCBC) {
 		t.Fatalf("encryption-config-3 is not the candidate without aescbc: %v", err)
 	}
-	if verified := gateCondition(t, operator, kmsmigration.ConditionVerified); verified.Status != operatorv1.ConditionTrue {
+	if verified := gateCondition(t, operator, evidence.ConditionVerified); verified.Status != operatorv1.ConditionTrue {
 		t.Errorf("KMSEncryptionVerified = %+v after the migration, want True", verified)
 	}
 	// The sync that let revision 3 through said why, in the event of the transition (the gate may have waited

@@ -18,7 +18,7 @@ import (
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/restmapper"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/test/lab"
 )
@@ -80,7 +80,7 @@ func verifyUnderKMS(t *testing.T, l *lab.Lab, keyID string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	verifier := evidence.NewVerifier(etcd, evidence.Options{Counter: &evidence.MetadataCounter{
+	verifier := evidence.NewCensus(etcd, evidence.CensusOptions{Counter: &evidence.MetadataCounter{
 		Client: metadata.NewForConfigOrDie(cfg),
 		Mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(discoveryClient)),
 	}})
@@ -89,7 +89,7 @@ func verifyUnderKMS(t *testing.T, l *lab.Lab, keyID string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		report, err := verifier.Verify(ctx, []evidence.Resource{evidence.BuiltInResource("/registry", schema.GroupResource{Resource: resource})}, writeKey)
+		report, err := verifier.Take(ctx, []evidence.Resource{evidence.BuiltInResource("/registry", schema.GroupResource{Resource: resource})}, writeKey)
 		if err != nil {
 			t.Fatalf("verifying %s: %v", resource, err)
 		}

@@ -24,7 +24,7 @@ import (
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
@@ -144,7 +144,7 @@ func TestVerifyMigrationFromIdentityToKMS(t *testing.T) {
 	}
 	t.Logf("unpaged Get(WithPrefix): %d keys in %s = %.0f keys/s", len(resp.Kvs), unpaged, float64(len(resp.Kvs))/unpaged.Seconds())
 	for _, pageSize := range []int64{evidence.DefaultPageSize, 50} {
-		paged, err := evidence.NewVerifier(etcd, evidence.Options{PageSize: pageSize}).Verify(ctx, []evidence.Resource{secretsResource}, writeKMS)
+		paged, err := evidence.NewCensus(etcd, evidence.CensusOptions{PageSize: pageSize}).Take(ctx, []evidence.Resource{secretsResource}, writeKMS)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestVerifySurvivesCompaction(t *testing.T) {
 	kv := &compactingKV{KV: etcd, t: t, compactBefore: 2}
 	want := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: providerName, KEKID: kms.CurrentKEKID()}
 	counter := metadataCounter(t, cp.APIServer(0))
-	report, err := evidence.NewVerifier(kv, evidence.Options{PageSize: 10, Counter: counter}).Verify(ctx, []evidence.Resource{secretsResource}, want)
+	report, err := evidence.NewCensus(kv, evidence.CensusOptions{PageSize: 10, Counter: counter}).Take(ctx, []evidence.Resource{secretsResource}, want)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,8 +223,8 @@ func (kv *compactingKV) Get(ctx context.Context, key string, opts ...clientv3.Op
 // verify scans the Secrets in etcd and counts them through a's API.
 func verify(t *testing.T, a *kmsenv.APIServer, etcd *clientv3.Client, sampler evidence.Sampler, want evidence.WriteKey) *evidence.Report {
 	t.Helper()
-	opts := evidence.Options{Sampler: sampler, Counter: metadataCounter(t, a)}
-	report, err := evidence.NewVerifier(etcd, opts).Verify(context.Background(), []evidence.Resource{secretsResource}, want)
+	opts := evidence.CensusOptions{Sampler: sampler, Counter: metadataCounter(t, a)}
+	report, err := evidence.NewCensus(etcd, opts).Take(context.Background(), []evidence.Resource{secretsResource}, want)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@
 //     controller's precondition and readiness check composed with the operator's own KMS sidecar check, and as the
 //     hold on the resource sync of the encryption config, judging dropped read keys by the census), kmsmigration's
 //     Migrator in place of library-go's migrator with its controller and the census of etcd
-//     (VerificationController), kmsrollback (its HoldingDeployer around library-go's deployer, and its
+//     (CensusController), kmsrollback (its HoldingDeployer around library-go's deployer, and its
 //     controller) and lost-key recovery.
 //
 // Faults (faults.go) go into a running lab through Inject, or from another process through the control

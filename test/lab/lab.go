@@ -27,8 +27,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kmsguard/kmsguard/internal/conflictretry"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
@@ -615,16 +614,16 @@ func (l *Lab) WaitForVerifiedUnder(ctx context.Context, since time.Time, kekID, 
 		if err != nil {
 			return false, nil
 		}
-		cond := v1helpers.FindOperatorCondition(status.Conditions, kmsmigration.ConditionVerified)
+		cond := v1helpers.FindOperatorCondition(status.Conditions, evidence.ConditionVerified)
 		if cond == nil {
-			last = "no " + kmsmigration.ConditionVerified + " condition yet"
+			last = "no " + evidence.ConditionVerified + " condition yet"
 			return false, nil
 		}
 		last = fmt.Sprintf("%s %s %s: %s", cond.Type, cond.Status, cond.Reason, cond.Message)
 		if cond.Status != operatorv1.ConditionTrue {
 			return false, nil
 		}
-		reports = l.Operator().Verification.Reports()
+		reports = l.Operator().Census.Reports()
 		for _, r := range reports {
 			if r.Started.Before(since) || !r.Verified() || (kekID != "" && r.WriteKey.KEKID != kekID) ||
 				(keyID != "" && !strings.HasPrefix(r.WriteKey.Name, keyID+"_")) {

@@ -34,6 +34,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsguard"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
@@ -54,9 +55,9 @@ type Operator struct {
 	KMSState *kmsstate.Controller
 	// Migrator is kmsguard's migrator, which library-go's migration controller drives.
 	Migrator *kmsmigration.Migrator
-	// Verification is kmsguard's census of etcd: KMSEncryptionVerified, and the rollout gate's evidence for
+	// Census is kmsguard's census of etcd: KMSEncryptionVerified, and the rollout gate's evidence for
 	// dropping a read key.
-	Verification *kmsmigration.VerificationController
+	Census *evidence.CensusController
 
 	// stop stops every controller of this operator; done is finished once the goroutines that run them have
 	// returned.
@@ -77,9 +78,9 @@ type operatorDeps struct {
 	hold           *migrationHold
 }
 
-// verifyInterval is how often the census scans etcd besides after each migration. A cluster uses
-// kmsmigration.DefaultVerifyInterval (30 minutes); the lab's etcd is small.
-const verifyInterval = 30 * time.Second
+// censusInterval is how often a census of etcd is taken besides after each migration. A cluster uses
+// evidence.DefaultCensusInterval (30 minutes); the lab's etcd is small.
+const censusInterval = 30 * time.Second
 
 // recoveryInterval is how often the lost-key recovery scans besides when the consent changes. A cluster uses
 // kmsrecovery.DefaultInterval (10 minutes): each scan LISTs every encrypted object; the lab's are few.
@@ -183,7 +184,7 @@ func startOperator(ctx context.Context, deps operatorDeps) (*Operator, error) {
 			},
 			// Each kube-apiserver's own view: /healthz/kms-providers and its KMS metrics.
 			APIServers: apiservers,
-			Intervals: kmsguard.Intervals{ReportInterval: reportInterval, Verify: verifyInterval, Recovery: recoveryInterval,
+			Intervals: kmsguard.Intervals{ReportInterval: reportInterval, Census: censusInterval, Recovery: recoveryInterval,
 				NotReadyAfter: timings.NotReadyAfter},
 		},
 		OperatorClient:     operatorClient,
@@ -259,7 +260,7 @@ func startOperator(ctx context.Context, deps operatorDeps) (*Operator, error) {
 	}
 
 	ctx, stop := context.WithCancel(ctx)
-	o := &Operator{Client: operatorClient, KMSState: guard.KMSState, Migrator: guard.KMSMigrator, Verification: guard.Verification, stop: stop}
+	o := &Operator{Client: operatorClient, KMSState: guard.KMSState, Migrator: guard.KMSMigrator, Census: guard.Census, stop: stop}
 	kubeInformers.Start(ctx.Done())
 	clusterInformers.Start(ctx.Done())
 	configInformers.Start(ctx.Done())

@@ -14,8 +14,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 )
 
 // conditionPrefixes select the operator conditions the view shows: library-go's encryption and installer
@@ -34,9 +34,9 @@ type View struct {
 	Conditions []operatorv1.OperatorCondition
 	// Migrations are kmsguard's migrations, by resource.
 	Migrations []kmsmigration.Progress
-	// Verification is the census' last successful scan of etcd, one report per write key; nil before the
+	// Census is the reports of the last successful census of etcd, one report per write key; nil before the
 	// first.
-	Verification []*evidence.Report
+	Census []*evidence.Report
 }
 
 // NodeView is one node as the operator and its kube-apiserver pod show it.
@@ -92,7 +92,7 @@ func (l *Lab) Snapshot(ctx context.Context) (*View, error) {
 	sort.Slice(v.Conditions, func(i, j int) bool { return v.Conditions[i].Type < v.Conditions[j].Type })
 	if o := l.Operator(); o != nil {
 		v.Migrations = o.Migrator.Progress()
-		v.Verification = o.Verification.Reports()
+		v.Census = o.Census.Reports()
 	}
 	return v, nil
 }
@@ -147,7 +147,7 @@ func (v *View) Print(w io.Writer) error {
 	fmt.Fprintln(tw)
 
 	fmt.Fprintf(tw, "ETCD\tWRITE KEY\tUNDER IT\tOTHER\tCORRUPT\tVERIFIED\n")
-	for _, report := range v.Verification {
+	for _, report := range v.Census {
 		for _, r := range report.Resources {
 			verdict := r.Verdict()
 			verified := "yes"
@@ -157,7 +157,7 @@ func (v *View) Print(w io.Writer) error {
 			fmt.Fprintf(tw, "%s\t%s\t%d of %d\t%d\t%d\t%s\n", r.Resource, report.WriteKey, r.UnderWriteKey, r.Total, r.NotUnderWriteKey, r.Corrupt, verified)
 		}
 	}
-	if len(v.Verification) == 0 {
+	if len(v.Census) == 0 {
 		fmt.Fprintf(tw, "(no scan of etcd yet)\n")
 	}
 	return tw.Flush()

@@ -22,6 +22,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kmsguard/kmsguard/bindata"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
@@ -70,7 +71,7 @@ func registeredMetrics(t *testing.T) sets.Set[string] {
 	t.Helper()
 	names := sets.New[string]()
 	for _, collectors := range [][]metrics.Registerable{
-		kmsstate.RegisterMetrics(), kmsmigration.RegisterMetrics(), kmsrollback.RegisterMetrics(), kmsrecovery.RegisterMetrics(),
+		kmsstate.RegisterMetrics(), kmsmigration.RegisterMetrics(), evidence.RegisterMetrics(), kmsrollback.RegisterMetrics(), kmsrecovery.RegisterMetrics(),
 	} {
 		for _, c := range collectors {
 			// An uncreated metric has no descriptor yet: the Prometheus registry would dereference nil.

@@ -54,8 +54,8 @@ import (
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
@@ -132,7 +132,7 @@ type sizeResult struct {
 	best       run
 	migrator   run
 	heapPeak   uint64
-	// Verifier and unpaged full-prefix read, in keys/s.
+	// Census and unpaged full-prefix read, in keys/s.
 	verifierKeysPerSecond, unpagedKeysPerSecond float64
 	verified                                    bool
 }
@@ -341,7 +341,7 @@ func (b *bench) measureSize(ctx context.Context, size int) error {
 	fmt.Printf("    migrator heap peak: live +%s over %s (runtime/metrics %s); HeapInuse +%s over %s (every %s)\n",
 		mib(heap.livePeak), mib(heap.liveBaseline), liveHeapMetric, mib(heap.peak), mib(heap.baseline), heapSampleInterval)
 
-	if err := b.measureVerifier(ctx, &r); err != nil {
+	if err := b.measureCensus(ctx, &r); err != nil {
 		return err
 	}
 	b.results = append(b.results, r)
@@ -441,8 +441,8 @@ func watchInFlightLimit(m *kmsmigration.Migrator) (stop func()) {
 	}
 }
 
-// measureVerifier reads the Secrets' prefix once unpaged, then runs the evidence verifier over it.
-func (b *bench) measureVerifier(ctx context.Context, r *sizeResult) error {
+// measureCensus reads the Secrets' prefix once unpaged, then runs a census over it.
+func (b *bench) measureCensus(ctx context.Context, r *sizeResult) error {
 	etcd, err := b.cp.EtcdClient()
 	if err != nil {
 		return err
@@ -466,7 +466,7 @@ func (b *bench) measureVerifier(ctx context.Context, r *sizeResult) error {
 		return err
 	}
 	counter := &evidence.MetadataCounter{Client: metadata.NewForConfigOrDie(config), Mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc))}
-	report, err := evidence.NewVerifier(etcd, evidence.Options{Counter: counter}).Verify(ctx, []evidence.Resource{resource}, want)
+	report, err := evidence.NewCensus(etcd, evidence.CensusOptions{Counter: counter}).Take(ctx, []evidence.Resource{resource}, want)
 	if err != nil {
 		return err
 	}

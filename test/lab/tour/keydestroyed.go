@@ -20,8 +20,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsguard"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/pkg/operatorstate"
@@ -101,7 +101,7 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 	}
 	// What an admin could have seen before the operator went away: the census counts the values not under the
 	// current KEK.
-	if census, _, err := waitCondition(ctx, env, kmsmigration.ConditionVerified, func(operatorv1.OperatorCondition) bool { return true }); err == nil {
+	if census, _, err := waitCondition(ctx, env, evidence.ConditionVerified, func(operatorv1.OperatorCondition) bool { return true }); err == nil {
 		res.notef("before the operator stopped, %s: %s", describe(census), firstLine(census.Message))
 	}
 	if err := inject(ctx, env, lab.Injection{Fault: lab.FaultOperatorStop}); err != nil {

@@ -185,7 +185,7 @@ func correctAfterRevert(ctx context.Context, env *Env, res *Result, kube kuberne
 		res.problemf("the failed key %s records a migration (%v): something may be under it", failedKey, keyState.Migrated.Resources)
 		return nil
 	}
-	reports := l.Operator().Verification.Reports()
+	reports := l.Operator().Census.Reports()
 	if len(reports) == 0 {
 		res.problemf("no census report to show that nothing is under the failed key %s", failedKey)
 		return nil

@@ -11,7 +11,7 @@ import (
 
 // ObjectCounter counts a resource's objects through the API. A scan of etcd that finds no keys, or fewer than
 // there are objects, has looked in the wrong place or missed something; only the API's own count tells, so a
-// Verifier without an ObjectCounter verifies nothing (ReasonNoAPICount).
+// Census without an ObjectCounter verifies nothing (ReasonNoAPICount).
 type ObjectCounter interface {
 	// CountObjects lists every object of gr and counts them. rev > 0 asks for the count at exactly that etcd
 	// revision (kube-apiserver's resourceVersions are etcd revisions: resourceVersion=rev,
@@ -66,7 +66,7 @@ type APICount struct {
 }
 
 // countThroughAPI compares the scan of r with the API's count and stores it in the report.
-func (v *Verifier) countThroughAPI(ctx context.Context, r Resource, report *ResourceReport) error {
+func (v *Census) countThroughAPI(ctx context.Context, r Resource, report *ResourceReport) error {
 	counter := v.opts.Counter
 	if counter == nil {
 		return nil

@@ -1,4 +1,4 @@
-package kmsprecondition
+package evidence
 
 import (
 	"context"
@@ -12,17 +12,12 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	corev1listers "k8s.io/client-go/listers/core/v1"
+
+	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 )
 
-// MigrationEvidence is the fallback evidence of the gate where no etcd access is configured (Options.Evidence
-// nil): what the migration controller recorded, not what etcd holds. It answers whether every object of a
-// resource that may have been written under a library-go key has since been rewritten under a newer key, and
-// when that migration finished.
-type MigrationEvidence interface {
-	Rewritten(ctx context.Context, resource schema.GroupResource, keyID string) (MigrationRecord, error)
-}
-
-// MigrationRecord is what MigrationEvidence found for one key of one resource.
+// MigrationRecord is what library-go's record (KeySecretMigrations) says of one key of one resource: the rollout
+// gate's fallback evidence where no etcd access is configured (kmsprecondition.MigrationEvidence).
 type MigrationRecord struct {
 	// Rewritten is true when a newer key records the resource as migrated.
 	Rewritten bool
@@ -32,11 +27,7 @@ type MigrationRecord struct {
 	Missing string
 }
 
-// KeySecretsNamespace is where library-go keeps the encryption-key-<component>-<id> secrets: the lister given to
-// KeySecretMigrations must cover it.
-const KeySecretsNamespace = "openshift-config-managed"
-
-// KeySecretMigrations is the MigrationEvidence of library-go's key secrets: a key's data has been rewritten when
+// KeySecretMigrations reads library-go's record of finished migrations from its key secrets: a key's data has been rewritten when
 // a newer key of the component (any mode) lists the resource in its migrated-resources annotation. library-go
 // sets that annotation only after its migrator rewrote every object of the resource with that key, and key ids
 // only grow, so nothing written before can still be under an older key. This mirrors library-go's own pruning
@@ -47,21 +38,23 @@ const KeySecretsNamespace = "openshift-config-managed"
 // time it records a resource as migrated for the first time, so the newest stamp is never earlier than the
 // migration that moved the resource off the dropped key: measuring the rollback window from it errs on the
 // side of waiting longer.
-func KeySecretMigrations(lister corev1listers.SecretLister, component string) MigrationEvidence {
-	return &keySecretMigrations{lister: lister, component: component}
+func KeySecretMigrations(lister corev1listers.SecretLister, component string) *KeySecretRecords {
+	return &KeySecretRecords{lister: lister, component: component}
 }
 
-type keySecretMigrations struct {
+// KeySecretRecords is library-go's record of finished migrations of one component (KeySecretMigrations).
+type KeySecretRecords struct {
 	lister    corev1listers.SecretLister
 	component string
 }
 
-func (m *keySecretMigrations) Rewritten(_ context.Context, resource schema.GroupResource, keyID string) (MigrationRecord, error) {
+// Rewritten says whether a key newer than keyID records resource as migrated, and when.
+func (m *KeySecretRecords) Rewritten(_ context.Context, resource schema.GroupResource, keyID string) (MigrationRecord, error) {
 	dropped, err := strconv.ParseUint(keyID, 10, 64)
 	if err != nil {
 		return MigrationRecord{Missing: fmt.Sprintf("key %q is not a library-go key id, so no migration evidence can exist for it", keyID)}, nil
 	}
-	keySecrets, err := m.lister.Secrets(KeySecretsNamespace).List(labels.SelectorFromSet(labels.Set{secrets.EncryptionKeySecretsLabel: m.component}))
+	keySecrets, err := m.lister.Secrets(encryptionconfig.ManagedNamespace).List(labels.SelectorFromSet(labels.Set{secrets.EncryptionKeySecretsLabel: m.component}))
 	if err != nil {
 		return MigrationRecord{}, fmt.Errorf("listing the encryption key secrets of %s: %w", m.component, err)
 	}

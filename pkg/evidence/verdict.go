@@ -10,8 +10,8 @@ import (
 type Reason string
 
 const (
-	// ReasonNoAPICount: the API's object count is missing (the Verifier has no ObjectCounter), so nothing shows
-	// that the scan looked where the objects are.
+	// ReasonNoAPICount: the API's object count is missing (the Census has no ObjectCounter), so nothing shows
+	// that the census looked where the objects are.
 	ReasonNoAPICount Reason = "NoAPICount"
 	// ReasonNoKeys: no key under the prefix, but the API lists objects: the prefix is wrong, or the objects are
 	// stored elsewhere.
@@ -25,6 +25,11 @@ const (
 	ReasonUnparsable Reason = "UnparsableValues"
 	// ReasonSampleFailed: some sampled objects could not be read through the API.
 	ReasonSampleFailed Reason = "SampleReadFailed"
+
+	// ReasonNoResources: a report of no resources, which proves nothing (Report.Verified).
+	ReasonNoResources Reason = "NoResources"
+	// ReasonResourcesNotVerified: a report with a resource that is not verified; the message names each.
+	ReasonResourcesNotVerified Reason = "ResourcesNotVerified"
 )
 
 // Verdict is the single judgement of one resource's evidence; Verified and the JSON report derive from it.
@@ -75,7 +80,7 @@ func (r *Report) Verified() bool { return r.verdict().Verified }
 // verdict is the report's Verdict: its Message names every resource that is not verified.
 func (r *Report) verdict() Verdict {
 	if r == nil || len(r.Resources) == 0 {
-		return Verdict{Reason: "NoResources", Message: "no resource was scanned"}
+		return Verdict{Reason: ReasonNoResources, Message: "no resource was counted"}
 	}
 	var failed []string
 	for i := range r.Resources {
@@ -84,7 +89,7 @@ func (r *Report) verdict() Verdict {
 		}
 	}
 	if len(failed) > 0 {
-		return Verdict{Reason: "ResourcesNotVerified", Message: strings.Join(failed, "; ")}
+		return Verdict{Reason: ReasonResourcesNotVerified, Message: strings.Join(failed, "; ")}
 	}
 	return Verdict{Verified: true}
 }

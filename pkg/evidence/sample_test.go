@@ -12,7 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 )
 
 // recordingSampler answers reads with errs[namespace/name] and records them.
@@ -57,8 +57,8 @@ func TestVerifySamples(t *testing.T) {
 				kv.Store(secretKey(fmt.Sprint(i)), current(t))
 			}
 			sampler := &recordingSampler{errs: s.errs}
-			v := evidence.NewVerifier(kv, evidence.Options{PageSize: 16, Sampler: sampler, SampleSize: s.sampleSize, Rand: rand.New(rand.NewPCG(1, 2)), Counter: newStoreCounter(kv, secrets)})
-			report, err := v.Verify(context.Background(), []evidence.Resource{secrets}, currentKey)
+			v := evidence.NewCensus(kv, evidence.CensusOptions{PageSize: 16, Sampler: sampler, SampleSize: s.sampleSize, Rand: rand.New(rand.NewPCG(1, 2)), Counter: newStoreCounter(kv, secrets)})
+			report, err := v.Take(context.Background(), []evidence.Resource{secrets}, currentKey)
 			if err != nil {
 				t.Fatal(err)
 			}

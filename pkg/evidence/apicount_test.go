@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kmsguard/kmsguard/internal/etcdtest"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 )
 
 // scriptedCounter answers CountObjects with answer(rev) and records the revisions asked for.
@@ -141,12 +141,12 @@ func TestVerifyComparesWithTheAPI(t *testing.T) {
 				kv.Store(secretKey(fmt.Sprint(i)), current(t))
 			}
 			var counter *scriptedCounter
-			opts := evidence.Options{}
+			opts := evidence.CensusOptions{}
 			if !s.noCount {
 				counter = &scriptedCounter{answer: func(rev int64) (evidence.ObjectCount, error) { return s.answer(kv, rev) }}
 				opts.Counter = counter
 			}
-			report, err := evidence.NewVerifier(kv, opts).Verify(context.Background(), []evidence.Resource{secrets}, currentKey)
+			report, err := evidence.NewCensus(kv, opts).Take(context.Background(), []evidence.Resource{secrets}, currentKey)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -181,7 +181,7 @@ func TestVerifyFailsWhenTheAPICannotCount(t *testing.T) {
 	counter := &scriptedCounter{answer: func(int64) (evidence.ObjectCount, error) {
 		return evidence.ObjectCount{}, errors.New(`secrets is forbidden: User "x" cannot list resource "secrets"`)
 	}}
-	report, err := evidence.NewVerifier(kv, evidence.Options{Counter: counter}).Verify(context.Background(), []evidence.Resource{secrets}, currentKey)
+	report, err := evidence.NewCensus(kv, evidence.CensusOptions{Counter: counter}).Take(context.Background(), []evidence.Resource{secrets}, currentKey)
 	if err == nil || !strings.Contains(err.Error(), "forbidden") || report != nil {
 		t.Fatalf("got %v, %v; want no report and the API's error", report, err)
 	}
@@ -204,7 +204,7 @@ func TestVerifyCountsAfterASpanningScan(t *testing.T) {
 	counter := &scriptedCounter{answer: func(rev int64) (evidence.ObjectCount, error) {
 		return evidence.ObjectCount{Objects: 4, Revision: 5, Consistent: true}, nil
 	}}
-	report, err := evidence.NewVerifier(kv, evidence.Options{PageSize: 2, Counter: counter}).Verify(context.Background(), []evidence.Resource{secrets}, currentKey)
+	report, err := evidence.NewCensus(kv, evidence.CensusOptions{PageSize: 2, Counter: counter}).Take(context.Background(), []evidence.Resource{secrets}, currentKey)
 	if err != nil {
 		t.Fatal(err)
 	}

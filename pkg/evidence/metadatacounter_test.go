@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kmsguard/kmsguard/internal/apiservertest"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 )
 
 // pagedObjects serves n objects in pages of opts.Limit, at resourceVersion rv, with a continue token that is

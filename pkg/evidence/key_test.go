@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 )
 
 func TestParseWriteKey(t *testing.T) {

@@ -28,7 +28,7 @@ func WriteKeyOf(key encryptionconfig.StorageKey, kekID string) WriteKey {
 // WriteKeyFromConfig is the write key of resources under an EncryptionConfiguration (as encryptionconfig.Decode
 // returns it): the first key of each resource's first provider, its entry found as kube-apiserver finds it (the
 // resource's own, else "*.<group>", else "*.*"; encryptionconfig.KeysFor). The resources must share it, since a
-// verification counts values against one write key.
+// a census counts values against one write key.
 //
 // A KMS v2 value also records the KEK id its plugin returned, which no config holds: kekID is that id, as the
 // plugin's Status reports it, and is required for a KMS v2 write provider (*MissingKEKIDError) and refused for

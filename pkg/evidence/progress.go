@@ -1,6 +1,6 @@
 package evidence
 
-// Phase is what a Verifier is doing for a resource.
+// Phase is what a Census is doing for a resource.
 type Phase string
 
 const (
@@ -24,7 +24,7 @@ type Progress struct {
 }
 
 // progress reports p to Options.Progress, if set.
-func (v *Verifier) progress(p Progress) {
+func (v *Census) progress(p Progress) {
 	if v.opts.Progress != nil {
 		v.opts.Progress(p)
 	}

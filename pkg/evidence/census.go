@@ -26,8 +26,8 @@ const (
 	DefaultSampleSize = 10
 )
 
-// Options tune a Verifier. Zero values take the defaults.
-type Options struct {
+// CensusOptions tune a Census. Zero values take the defaults.
+type CensusOptions struct {
 	// PageSize is the limit of each range read.
 	PageSize int64
 	// MaxListed bounds every list of etcd keys in a ResourceReport.
@@ -43,19 +43,19 @@ type Options struct {
 	// a wrong prefix.
 	Counter ObjectCounter
 	// Progress, when set, is called after every page read from etcd and when the API count starts, on the
-	// goroutine that called Verify. It must return quickly.
+	// goroutine that called Take. It must return quickly.
 	Progress func(Progress)
 }
 
-// Verifier reads what kube-apiserver stored in etcd and reports under which key it is.
-type Verifier struct {
+// Census reads what kube-apiserver stored in etcd and reports under which key it is.
+type Census struct {
 	kv   clientv3.KV
-	opts Options
+	opts CensusOptions
 }
 
-// NewVerifier returns a Verifier that reads through kv, normally a *clientv3.Client connected to the etcd
+// NewCensus returns a Census that reads through kv, normally a *clientv3.Client connected to the etcd
 // cluster of the apiservers. It only reads.
-func NewVerifier(kv clientv3.KV, opts Options) *Verifier {
+func NewCensus(kv clientv3.KV, opts CensusOptions) *Census {
 	if opts.PageSize <= 0 {
 		opts.PageSize = DefaultPageSize
 	}
@@ -68,13 +68,13 @@ func NewVerifier(kv clientv3.KV, opts Options) *Verifier {
 	if opts.Rand == nil {
 		opts.Rand = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
-	return &Verifier{kv: kv, opts: opts}
+	return &Census{kv: kv, opts: opts}
 }
 
 // Verify scans every key under each resource's prefix and reports, per resource, under which keys the
 // values are stored compared with want. It fails on invalid arguments and on etcd errors it cannot recover
 // from; a compaction of the revision a scan is pinned to is recovered from (see the package documentation).
-func (v *Verifier) Verify(ctx context.Context, resources []Resource, want WriteKey) (*Report, error) {
+func (v *Census) Take(ctx context.Context, resources []Resource, want WriteKey) (*Report, error) {
 	if err := want.Validate(); err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func (v *Verifier) Verify(ctx context.Context, resources []Resource, want WriteK
 	return report, nil
 }
 
-func (v *Verifier) verifyResource(ctx context.Context, r Resource, want WriteKey) (*ResourceReport, error) {
+func (v *Census) verifyResource(ctx context.Context, r Resource, want WriteKey) (*ResourceReport, error) {
 	start := time.Now()
 	var sample *reservoir
 	if v.opts.Sampler != nil {
@@ -127,7 +127,7 @@ func (v *Verifier) verifyResource(ctx context.Context, r Resource, want WriteKey
 
 // scan feeds every key and value under prefix to t, one page at a time, all pages at the revision of the
 // first. When etcd has compacted that revision it continues after the last key read, at the newest revision.
-func (v *Verifier) scan(ctx context.Context, prefix string, t *tally) error {
+func (v *Census) scan(ctx context.Context, prefix string, t *tally) error {
 	end := clientv3.GetPrefixRangeEnd(prefix)
 	from := prefix
 	var rev int64 // 0 until the first page of a snapshot fixes it
@@ -170,7 +170,7 @@ func (v *Verifier) scan(ctx context.Context, prefix string, t *tally) error {
 // serializable: at a pinned revision every member that has applied it returns the same data, so the
 // leader round trip of a linearizable read buys nothing. A member that has not applied rev yet answers
 // ErrFutureRev; the page is then read linearizably, which waits for the member to catch up.
-func (v *Verifier) page(ctx context.Context, from, end string, rev int64) (*clientv3.GetResponse, error) {
+func (v *Census) page(ctx context.Context, from, end string, rev int64) (*clientv3.GetResponse, error) {
 	opts := []clientv3.OpOption{clientv3.WithRange(end), clientv3.WithLimit(v.opts.PageSize)}
 	if rev == 0 {
 		return v.kv.Get(ctx, from, opts...)

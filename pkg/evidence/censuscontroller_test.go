@@ -1,4 +1,4 @@
-package kmsmigration
+package evidence_test
 
 import (
 	"context"
@@ -16,16 +16,16 @@ import (
 
 	"github.com/kmsguard/kmsguard/internal/etcdtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 )
 
-func TestVerificationController(t *testing.T) {
+func TestCensusController(t *testing.T) {
 	writeKey := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "1_secrets", KEKID: "kek-b"}
-	secrets := VerifyTarget{Resources: []evidence.Resource{evidence.BuiltInResource(evidence.DefaultEtcdPrefix, secretsGR)}, WriteKey: writeKey}
+	secrets := evidence.Target{Resources: []evidence.Resource{evidence.BuiltInResource(evidence.DefaultEtcdPrefix, secretsGR)}, WriteKey: writeKey}
 	scenarios := []struct {
 		name       string
 		values     map[string][]byte
-		targets    []VerifyTarget
+		targets    []evidence.Target
 		targetsErr error
 		// getErr fails every etcd read; hang makes every etcd read wait for the scan's deadline.
 		getErr     error
@@ -42,8 +42,8 @@ func TestVerificationController(t *testing.T) {
 				"/registry/secrets/a/one": etcdtest.KMSv2Value("1_secrets", "kek-b"),
 				"/registry/secrets/b/two": etcdtest.KMSv2Value("1_secrets", "kek-b"),
 			},
-			targets: []VerifyTarget{secrets},
-			want:    operatorv1.ConditionTrue, wantReason: ReasonVerified, wantMsg: "secrets: 2/2 under", wantEvent: "KMSEncryptionVerified",
+			targets: []evidence.Target{secrets},
+			want:    operatorv1.ConditionTrue, wantReason: evidence.ReasonVerified, wantMsg: "secrets: 2/2 under", wantEvent: "KMSEncryptionVerified",
 		},
 		{
 			name: "one secret under the old key_id, one still aescbc",
@@ -52,32 +52,32 @@ func TestVerificationController(t *testing.T) {
 				"/registry/secrets/a/old":   etcdtest.KMSv2Value("1_secrets", "kek-a"),
 				"/registry/secrets/b/older": etcdtest.AESCBCValue("key1"),
 			},
-			targets: []VerifyTarget{secrets},
-			want:    operatorv1.ConditionFalse, wantReason: ReasonNotVerified, wantMsg: "secrets: 1/3 under kms-v2:1_secrets:kek-b, 2 under other keys (first: /registry/secrets/a/old, /registry/secrets/b/older)", wantEvent: "KMSEncryptionNotVerified",
+			targets: []evidence.Target{secrets},
+			want:    operatorv1.ConditionFalse, wantReason: evidence.ReasonNotVerified, wantMsg: "secrets: 1/3 under kms-v2:1_secrets:kek-b, 2 under other keys (first: /registry/secrets/a/old, /registry/secrets/b/older)", wantEvent: "KMSEncryptionNotVerified",
 		},
 		{
 			name:    "nothing encrypted",
 			targets: nil,
-			want:    operatorv1.ConditionFalse, wantReason: ReasonNothingToVerify, wantEvent: "KMSEncryptionNotVerified",
+			want:    operatorv1.ConditionFalse, wantReason: evidence.ReasonNothingToVerify, wantEvent: "KMSEncryptionNotVerified",
 		},
 		{
 			name:       "write keys unreadable",
 			targetsErr: errors.New("plugin key_id not observed yet"),
-			want:       operatorv1.ConditionUnknown, wantReason: ReasonVerificationFailed, wantMsg: "plugin key_id not observed yet", wantEvent: "KMSEncryptionNotVerified", wantErr: true,
+			want:       operatorv1.ConditionUnknown, wantReason: evidence.ReasonCensusFailed, wantMsg: "plugin key_id not observed yet", wantEvent: "KMSEncryptionNotVerified", wantErr: true,
 		},
 		{
 			name:    "etcd unreadable",
 			values:  map[string][]byte{"/registry/secrets/a/one": etcdtest.KMSv2Value("1_secrets", "kek-b")},
-			targets: []VerifyTarget{secrets},
+			targets: []evidence.Target{secrets},
 			getErr:  errors.New("dial tcp 10.0.0.1:2379: connect: connection refused"),
-			want:    operatorv1.ConditionUnknown, wantReason: ReasonVerificationFailed, wantMsg: "dial tcp 10.0.0.1:2379: connect: connection refused", wantEvent: "KMSEncryptionNotVerified", wantErr: true,
+			want:    operatorv1.ConditionUnknown, wantReason: evidence.ReasonCensusFailed, wantMsg: "dial tcp 10.0.0.1:2379: connect: connection refused", wantEvent: "KMSEncryptionNotVerified", wantErr: true,
 		},
 		{
 			name:    "etcd hangs past the scan's deadline",
 			values:  map[string][]byte{"/registry/secrets/a/one": etcdtest.KMSv2Value("1_secrets", "kek-b")},
-			targets: []VerifyTarget{secrets},
+			targets: []evidence.Target{secrets},
 			hang:    true,
-			want:    operatorv1.ConditionUnknown, wantReason: ReasonScanDeadlineExceeded, wantMsg: "the scan did not finish within 1ms: scanning etcd", wantEvent: "KMSEncryptionNotVerified", wantErr: true,
+			want:    operatorv1.ConditionUnknown, wantReason: evidence.ReasonCensusDeadlineExceeded, wantMsg: "the census did not finish within 1ms: taking the census of etcd", wantEvent: "KMSEncryptionNotVerified", wantErr: true,
 		},
 	}
 	for _, s := range scenarios {
@@ -93,31 +93,31 @@ func TestVerificationController(t *testing.T) {
 			}
 			operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil)
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
-			c := newTestVerificationController(t, "test", VerificationOptions{
-				Verifier:       evidence.NewVerifier(etcd, evidence.Options{Counter: storeCounter{kv}}),
-				Targets:        func(context.Context) ([]VerifyTarget, error) { return s.targets, s.targetsErr },
+			c := newTestCensusController(t, "test", evidence.CensusControllerOptions{
+				Census:         evidence.NewCensus(etcd, evidence.CensusOptions{Counter: newStoreCounter(kv)}),
+				Targets:        func(context.Context) ([]evidence.Target, error) { return s.targets, s.targetsErr },
 				OperatorClient: operatorClient,
 				Recorder:       recorder,
 				// A deadline that only a hanging etcd reaches: every other read answers at once.
-				ScanTimeout: map[bool]time.Duration{true: time.Millisecond, false: time.Hour}[s.hang],
+				Timeout: map[bool]time.Duration{true: time.Millisecond, false: time.Hour}[s.hang],
 			})
-			err := c.sync(context.Background(), factory.NewSyncContext("test", recorder))
+			err := c.Sync(context.Background(), factory.NewSyncContext("test", recorder))
 			if (err != nil) != s.wantErr {
 				t.Fatalf("sync error %v, want error %v", err, s.wantErr)
 			}
 			_, status, _, _ := operatorClient.GetOperatorState()
-			cond := v1helpers.FindOperatorCondition(status.Conditions, ConditionVerified)
+			cond := v1helpers.FindOperatorCondition(status.Conditions, evidence.ConditionVerified)
 			if cond == nil || cond.Status != s.want || cond.Reason != s.wantReason || !strings.Contains(cond.Message, s.wantMsg) {
 				t.Fatalf("condition %+v, want %s/%s saying %q", cond, s.want, s.wantReason, s.wantMsg)
 			}
 			if events := recorder.Events(); len(events) != 1 || events[0].Reason != s.wantEvent {
 				t.Errorf("events %v, want one %s", events, s.wantEvent)
 			}
-			if got := len(c.Reports()); (s.wantReason == ReasonVerified || s.wantReason == ReasonNotVerified) != (got == 1) {
+			if got := len(c.Reports()); (s.wantReason == evidence.ReasonVerified || s.wantReason == evidence.ReasonNotVerified) != (got == 1) {
 				t.Errorf("%d reports kept", got)
 			}
 			// A second sync with the same result emits nothing new.
-			_ = c.sync(context.Background(), factory.NewSyncContext("test", recorder))
+			_ = c.Sync(context.Background(), factory.NewSyncContext("test", recorder))
 			if n := len(recorder.Events()); n != 1 {
 				t.Errorf("%d events after an unchanged sync", n)
 			}

@@ -16,7 +16,7 @@ import (
 	kmstypes "k8s.io/apiserver/pkg/storage/value/encrypt/envelope/kmsv2/v2"
 
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 )
 
 func TestVerify(t *testing.T) {
@@ -210,8 +210,8 @@ func TestVerify(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			kv := etcdtest.NewKV()
 			s.setup(t, kv)
-			v := evidence.NewVerifier(kv, evidence.Options{PageSize: s.pageSize, MaxListed: s.maxListed, Counter: newStoreCounter(kv, secrets)})
-			report, err := v.Verify(context.Background(), []evidence.Resource{secrets}, s.want)
+			v := evidence.NewCensus(kv, evidence.CensusOptions{PageSize: s.pageSize, MaxListed: s.maxListed, Counter: newStoreCounter(kv, secrets)})
+			report, err := v.Take(context.Background(), []evidence.Resource{secrets}, s.want)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -244,7 +244,7 @@ func TestVerifyReadsPagesAtOneRevision(t *testing.T) {
 	for i := range 5 {
 		kv.Store(secretKey(fmt.Sprint(i)), current(t))
 	}
-	if _, err := evidence.NewVerifier(kv, evidence.Options{PageSize: 2}).Verify(context.Background(), []evidence.Resource{secrets}, currentKey); err != nil {
+	if _, err := evidence.NewCensus(kv, evidence.CensusOptions{PageSize: 2}).Take(context.Background(), []evidence.Resource{secrets}, currentKey); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]int64{0, 6, 6}, kv.PinnedReads()); diff != "" {
@@ -279,7 +279,7 @@ func TestVerifyFails(t *testing.T) {
 			kv := etcdtest.NewKV()
 			kv.Store(secretKey("a"), current(t))
 			kv.BeforeGet = func(int, clientv3.Op) error { return s.getErr }
-			report, err := evidence.NewVerifier(kv, evidence.Options{}).Verify(context.Background(), s.resources, s.want)
+			report, err := evidence.NewCensus(kv, evidence.CensusOptions{}).Take(context.Background(), s.resources, s.want)
 			if err == nil || !strings.Contains(err.Error(), s.wantErr) {
 				t.Fatalf("got error %v, want one containing %q", err, s.wantErr)
 			}
@@ -345,8 +345,8 @@ func TestVerifyReportsProgress(t *testing.T) {
 		kv.Store(secretKey(fmt.Sprint(i)), current(t))
 	}
 	var got []evidence.Progress
-	opts := evidence.Options{PageSize: 2, Counter: newStoreCounter(kv, secrets), Progress: func(p evidence.Progress) { got = append(got, p) }}
-	if _, err := evidence.NewVerifier(kv, opts).Verify(context.Background(), []evidence.Resource{secrets}, currentKey); err != nil {
+	opts := evidence.CensusOptions{PageSize: 2, Counter: newStoreCounter(kv, secrets), Progress: func(p evidence.Progress) { got = append(got, p) }}
+	if _, err := evidence.NewCensus(kv, opts).Take(context.Background(), []evidence.Resource{secrets}, currentKey); err != nil {
 		t.Fatal(err)
 	}
 	p := func(phase evidence.Phase, keys int64) evidence.Progress {

@@ -1,4 +1,4 @@
-package kmsmigration
+package evidence_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/controller/factory"
-	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
+	encryptionsecrets "github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -27,27 +27,10 @@ import (
 	"github.com/kmsguard/kmsguard/internal/etcdtest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
-
-// storeCounter is the API's object count over the same in-memory keyspace: the keys under the resource's
-// prefix at the revision asked for, as kube-apiserver counts them. It stands in for the API where a test is
-// about the etcd side.
-type storeCounter struct{ kv *etcdtest.KV }
-
-func (c storeCounter) CountObjects(ctx context.Context, gr schema.GroupResource, rev int64) (evidence.ObjectCount, error) {
-	prefix := evidence.BuiltInResource(evidence.DefaultEtcdPrefix, gr).Prefix
-	resp, err := c.kv.Get(ctx, prefix, clientv3.WithRange(clientv3.GetPrefixRangeEnd(prefix)), clientv3.WithCountOnly(), clientv3.WithRev(rev))
-	if err != nil {
-		return evidence.ObjectCount{}, err
-	}
-	if rev == 0 {
-		rev = resp.Header.Revision
-	}
-	return evidence.ObjectCount{Objects: resp.Count, Revision: rev, Consistent: true}, nil
-}
 
 // kekIDs is kmsstate's settled KEK id per key id.
 type kekIDs map[string]string
@@ -80,14 +63,14 @@ func TestTargetsFromConfig(t *testing.T) {
 		deployed  *apiserverv1.EncryptionConfiguration
 		resources []schema.GroupResource
 		keks      kekIDs
-		want      []VerifyTarget
+		want      []evidence.Target
 		wantErr   string
 	}{
 		{name: "nothing deployed"},
 		{
 			name: "one target per write key, wildcards resolved for the resources given", deployed: wildcardApps,
 			resources: []schema.GroupResource{apps, {Resource: "events"}}, keks: kekIDs{"1": "kek-a"},
-			want: []VerifyTarget{
+			want: []evidence.Target{
 				// events is covered by no entry: stored in plaintext, nothing to prove.
 				{WriteKey: evidence.WriteKey{Kind: etcdvalue.KindAESCBC, Name: "2"}, Resources: []evidence.Resource{{GroupResource: schema.GroupResource{Resource: "configmaps"}, Prefix: "/kubernetes.io/configmaps/"}}},
 				{WriteKey: kms1, Resources: []evidence.Resource{{GroupResource: apps, Prefix: "/kubernetes.io/deployments/"}, {GroupResource: secretsGR, Prefix: "/kubernetes.io/secrets/"}}},
@@ -95,7 +78,7 @@ func TestTargetsFromConfig(t *testing.T) {
 		},
 		{
 			name: "identity writes", deployed: ectest.Secrets(ectest.Identity(), ectest.AESCBC("1", ectest.AESKeyA)),
-			want: []VerifyTarget{{WriteKey: evidence.WriteKey{Kind: etcdvalue.KindIdentity}, Resources: []evidence.Resource{{GroupResource: secretsGR, Prefix: "/kubernetes.io/secrets/"}}}},
+			want: []evidence.Target{{WriteKey: evidence.WriteKey{Kind: etcdvalue.KindIdentity}, Resources: []evidence.Resource{{GroupResource: secretsGR, Prefix: "/kubernetes.io/secrets/"}}}},
 		},
 		{
 			name: "a KMS v2 write key whose KEK id kmsstate has not settled", deployed: wildcardApps, keks: kekIDs{"2": "kek-b"},
@@ -108,7 +91,7 @@ func TestTargetsFromConfig(t *testing.T) {
 			if s.deployed != nil {
 				source = deployedOnly(t, s.deployed).(revisions.ConfigSourceFunc)
 			}
-			targets, err := TargetsFromConfig(source, s.keks, TargetOptions{EtcdPrefix: "/kubernetes.io", Resources: s.resources})(context.Background())
+			targets, err := evidence.TargetsFromConfig(source, s.keks, evidence.TargetOptions{EtcdPrefix: "/kubernetes.io", Resources: s.resources})(context.Background())
 			if s.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), s.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, s.wantErr)
@@ -125,7 +108,7 @@ func TestTargetsFromConfig(t *testing.T) {
 	}
 }
 
-// TestGateOnCensus wires the VerificationController as the rollout gate's evidence, with the real Verifier on an
+// TestGateOnCensus wires the CensusController as the rollout gate's evidence, with the real Census on an
 // in-memory etcd and the configs in a fake clientset: the gate judges the drop of the aescbc read key of
 // Secrets by what the scan found.
 func TestGateOnCensus(t *testing.T) {
@@ -184,12 +167,12 @@ func TestGateOnCensus(t *testing.T) {
 		{
 			name: "etcd unreadable", values: migrated, keks: kekIDs{"2": "kek-a"}, getErr: errors.New("connection refused"), finished: -time.Hour, now: 48 * time.Hour,
 			wantVerified: operatorv1.ConditionUnknown, wantVerifiedMsg: "connection refused",
-			wantReason: kmsprecondition.ReasonReadKeyStillInUse, wantInMessage: "no verification report",
+			wantReason: kmsprecondition.ReasonReadKeyStillInUse, wantInMessage: "no census report",
 		},
 		{
 			name: "KEK id of the write key not settled", values: migrated, finished: -time.Hour, now: 48 * time.Hour,
 			wantVerified: operatorv1.ConditionUnknown, wantVerifiedMsg: "kmsstate has not seen its plugins agree",
-			wantReason: kmsprecondition.ReasonReadKeyStillInUse, wantInMessage: "no verification report",
+			wantReason: kmsprecondition.ReasonReadKeyStillInUse, wantInMessage: "no census report",
 		},
 	}
 	for _, s := range scenarios {
@@ -209,9 +192,9 @@ func TestGateOnCensus(t *testing.T) {
 
 			base := time.Now() // the scan starts after it: Verify stamps reports with the real clock
 			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(base))
-			census := newTestVerificationController(t, "kube-apiserver", VerificationOptions{
-				Verifier:       evidence.NewVerifier(kv, evidence.Options{Counter: storeCounter{kv}}),
-				Targets:        TargetsFromConfig(configs, s.keks, TargetOptions{}),
+			census := newTestCensusController(t, "kube-apiserver", evidence.CensusControllerOptions{
+				Census:         evidence.NewCensus(kv, evidence.CensusOptions{Counter: newStoreCounter(kv)}),
+				Targets:        evidence.TargetsFromConfig(configs, s.keks, evidence.TargetOptions{}),
 				OperatorClient: operator,
 				Recorder:       recorder,
 				MigrationFinished: func(_ context.Context, gr schema.GroupResource) (time.Time, error) {
@@ -221,12 +204,12 @@ func TestGateOnCensus(t *testing.T) {
 					return base.Add(s.finished), nil
 				},
 			})
-			scanErr := census.sync(context.Background(), factory.NewSyncContext("test", recorder))
+			scanErr := census.Sync(context.Background(), factory.NewSyncContext("test", recorder))
 			if (scanErr != nil) != (s.wantVerified == operatorv1.ConditionUnknown) {
 				t.Errorf("scan error %v with KMSEncryptionVerified %s", scanErr, s.wantVerified)
 			}
 			_, status, _, _ := operator.GetOperatorState()
-			verified := v1helpers.FindOperatorCondition(status.Conditions, ConditionVerified)
+			verified := v1helpers.FindOperatorCondition(status.Conditions, evidence.ConditionVerified)
 			if verified == nil || verified.Status != s.wantVerified || !strings.Contains(verified.Message, s.wantVerifiedMsg) {
 				t.Fatalf("KMSEncryptionVerified %+v, want %s saying %q", verified, s.wantVerified, s.wantVerifiedMsg)
 			}
@@ -235,7 +218,7 @@ func TestGateOnCensus(t *testing.T) {
 				Configs:        configs,
 				Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return []string{"master-0"}, nil }),
 				Health:         emptyVerdict{},
-				Evidence:       census,
+				Census:         census,
 				OperatorClient: operator,
 				Recorder:       recorder,
 				Clock:          clocktesting.NewFakePassiveClock(base.Add(s.now)),
@@ -264,10 +247,10 @@ func TestReadKeyEvidence(t *testing.T) {
 	configmaps := schema.GroupResource{Resource: "configmaps"}
 	recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
 	finished := t0.Add(-time.Hour)
-	c := newTestVerificationController(t, "test", VerificationOptions{
-		Verifier: evidence.NewVerifier(kv, evidence.Options{Counter: storeCounter{kv}}),
-		Targets: func(context.Context) ([]VerifyTarget, error) {
-			return []VerifyTarget{{
+	c := newTestCensusController(t, "test", evidence.CensusControllerOptions{
+		Census: evidence.NewCensus(kv, evidence.CensusOptions{Counter: newStoreCounter(kv)}),
+		Targets: func(context.Context) ([]evidence.Target, error) {
+			return []evidence.Target{{
 				WriteKey:  evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "1_secrets", KEKID: "kek-b"},
 				Resources: []evidence.Resource{evidence.BuiltInResource("/registry", secretsGR), evidence.BuiltInResource("/registry", configmaps)},
 			}}, nil
@@ -279,7 +262,7 @@ func TestReadKeyEvidence(t *testing.T) {
 	if report, at, err := c.ReadKeyEvidence(context.Background(), secretsGR); report != nil || !at.Equal(finished) || err != nil {
 		t.Fatalf("before any scan: %v, %v, %v; want no report", report, at, err)
 	}
-	if err := c.sync(context.Background(), factory.NewSyncContext("test", recorder)); err != nil {
+	if err := c.Sync(context.Background(), factory.NewSyncContext("test", recorder)); err != nil {
 		t.Fatal(err)
 	}
 	report, at, err := c.ReadKeyEvidence(context.Background(), secretsGR)
@@ -305,30 +288,30 @@ func TestMigrationFinishedSources(t *testing.T) {
 	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 	for id, migratedAt := range map[string]string{"1": "2026-11-01T10:00:00Z", "2": "2026-11-20T10:00:00Z", "3": ""} {
 		s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "openshift-config-managed", Name: "encryption-key-kube-apiserver-" + id,
-			Labels: map[string]string{secrets.EncryptionKeySecretsLabel: "kube-apiserver"}, Annotations: map[string]string{}}}
+			Labels: map[string]string{encryptionsecrets.EncryptionKeySecretsLabel: "kube-apiserver"}, Annotations: map[string]string{}}}
 		if migratedAt != "" {
-			s.Annotations[secrets.EncryptionSecretMigratedResources] = `{"resources":[{"Group":"","Resource":"secrets"}]}`
-			s.Annotations[secrets.EncryptionSecretMigratedTimestamp] = migratedAt
+			s.Annotations[encryptionsecrets.EncryptionSecretMigratedResources] = `{"resources":[{"Group":"","Resource":"secrets"}]}`
+			s.Annotations[encryptionsecrets.EncryptionSecretMigratedTimestamp] = migratedAt
 		}
 		if err := indexer.Add(s); err != nil {
 			t.Fatal(err)
 		}
 	}
-	librarygo := MigratedTimestamps(corev1listers.NewSecretLister(indexer), "kube-apiserver")
+	librarygo := evidence.MigratedTimestamps(corev1listers.NewSecretLister(indexer), "kube-apiserver")
 	onlyConfigMaps := func(ctx context.Context, _ schema.GroupResource) (time.Time, error) {
 		return librarygo(ctx, schema.GroupResource{Resource: "configmaps"})
 	}
 	scenarios := []struct {
 		name string
-		f    MigrationFinishedFunc
+		f    evidence.MigrationFinishedFunc
 		want time.Time
 	}{
 		{"library-go: the newest key listing the resource", librarygo, at("2026-11-20T10:00:00Z")},
 		{"library-go: no key lists the resource", onlyConfigMaps, time.Time{}},
-		{"library-go and a later migration of kmsguard's", LatestFinished(librarygo, late), at("2026-12-02T10:00:00Z")},
-		{"latest wins", LatestFinished(early, late, none), at("2026-12-02T10:00:00Z")},
-		{"none known", LatestFinished(none), time.Time{}},
-		{"no source", LatestFinished(), time.Time{}},
+		{"library-go and a later migration of kmsguard's", evidence.LatestFinished(librarygo, late), at("2026-12-02T10:00:00Z")},
+		{"latest wins", evidence.LatestFinished(early, late, none), at("2026-12-02T10:00:00Z")},
+		{"none known", evidence.LatestFinished(none), time.Time{}},
+		{"no source", evidence.LatestFinished(), time.Time{}},
 	}
 	for _, s := range scenarios {
 		if got, err := s.f(context.Background(), secretsGR); err != nil || !got.Equal(s.want) {

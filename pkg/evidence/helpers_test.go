@@ -16,7 +16,8 @@ import (
 
 	"github.com/kmsguard/kmsguard/internal/etcdtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
+	"time"
 )
 
 // payloadMarker is in every payload these tests store; no report may contain it.
@@ -28,6 +29,12 @@ var secrets = evidence.BuiltInResource(evidence.DefaultEtcdPrefix, schema.GroupR
 var (
 	currentKey = evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "kms", KEKID: "key-2"}
 	identity   = evidence.WriteKey{Kind: etcdvalue.KindIdentity}
+)
+
+// secretsGR is the resource of secrets, and t0 the fixed now of the controller tests.
+var (
+	secretsGR = secrets.GroupResource
+	t0        = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 )
 
 func identityValue() []byte { return append([]byte("k8s\x00"), payloadMarker...) }
@@ -62,9 +69,9 @@ func oldKMS(t testing.TB) []byte {
 
 func secretKey(name string) string { return secrets.Prefix + "default/" + name }
 
-// storeCounter counts objects the way kube-apiserver does over the same keyspace the Verifier scans: the keys
+// storeCounter counts objects the way kube-apiserver does over the same keyspace the Census reads: the keys
 // under the resource's prefix at the revision asked for (at the newest for 0). It stands in for the API where
-// a test is about the etcd side.
+// a test is about the etcd side. A resource not given is counted under its built-in prefix.
 type storeCounter struct {
 	kv       *etcdtest.KV
 	prefixes map[schema.GroupResource]string
@@ -79,7 +86,10 @@ func newStoreCounter(kv *etcdtest.KV, resources ...evidence.Resource) *storeCoun
 }
 
 func (c *storeCounter) CountObjects(ctx context.Context, gr schema.GroupResource, rev int64) (evidence.ObjectCount, error) {
-	prefix := c.prefixes[gr]
+	prefix, ok := c.prefixes[gr]
+	if !ok {
+		prefix = evidence.BuiltInResource(evidence.DefaultEtcdPrefix, gr).Prefix
+	}
 	resp, err := c.kv.Get(ctx, prefix, clientv3.WithRange(clientv3.GetPrefixRangeEnd(prefix)), clientv3.WithCountOnly(), clientv3.WithRev(rev))
 	if errors.Is(err, rpctypes.ErrCompacted) {
 		return evidence.ObjectCount{}, fmt.Errorf("410 Gone: %w", evidence.ErrRevisionCompacted)

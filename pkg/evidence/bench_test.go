@@ -6,14 +6,14 @@ import (
 	"github.com/kmsguard/kmsguard/internal/etcdtest"
 	"testing"
 
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 )
 
-// BenchmarkVerify measures the Verifier's own cost per key (paging, parsing, counting) over an in-memory
+// BenchmarkCensus measures the Census's own cost per key (paging, parsing, counting) over an in-memory
 // keyspace of 10,000 Secrets, half of them still under an old KMS key id. It reports keys/s. The fake
-// rebuilds its view of the pinned revision for every page, so the figure is a lower bound on the Verifier's
+// rebuilds its view of the pinned revision for every page, so the figure is a lower bound on the Census's
 // own speed; etcd's cost is what test/e2e's TestVerifyMigrationFromIdentityToKMS measures.
-func BenchmarkVerify(b *testing.B) {
+func BenchmarkCensus(b *testing.B) {
 	const keys = 10000
 	kv := etcdtest.NewKV()
 	for i := range keys {
@@ -23,10 +23,10 @@ func BenchmarkVerify(b *testing.B) {
 		}
 		kv.Store(secretKey(fmt.Sprintf("s-%05d", i)), value)
 	}
-	v := evidence.NewVerifier(kv, evidence.Options{})
+	v := evidence.NewCensus(kv, evidence.CensusOptions{})
 	b.ReportAllocs()
 	for b.Loop() {
-		report, err := v.Verify(context.Background(), []evidence.Resource{secrets}, currentKey)
+		report, err := v.Take(context.Background(), []evidence.Resource{secrets}, currentKey)
 		if err != nil {
 			b.Fatal(err)
 		}

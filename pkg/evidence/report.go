@@ -40,7 +40,7 @@ type ResourceReport struct {
 	// CorruptListed are the first Options.MaxListed of them, with the parse error (which holds no value bytes).
 	CorruptListed []CorruptValue `json:"corruptListed,omitempty"`
 
-	// APICount is the API's count of the resource's objects, compared with Total; nil when the Verifier has no
+	// APICount is the API's count of the resource's objects, compared with Total; nil when the Census has no
 	// ObjectCounter, which leaves the resource unverified.
 	APICount *APICount `json:"apiCount,omitempty"`
 

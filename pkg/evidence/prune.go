@@ -51,13 +51,13 @@ func (e *PruneError) Error() string {
 	prefix := fmt.Sprintf("read key %s cannot be dropped: ", e.Key)
 	switch e.Reason {
 	case PruneNoReport:
-		return prefix + "no verification report"
+		return prefix + "no census report"
 	case PruneIsWriteKey:
 		return prefix + "it is the write key"
 	case PruneMigrationNotFinished:
 		return prefix + "no migration to the write key has finished"
 	case PruneReportPredatesMigration:
-		return prefix + "the verification report was started before the migration finished"
+		return prefix + "the census report was started before the migration finished"
 	case PruneObjectsUnderKey:
 		return prefix + fmt.Sprintf("%d objects are still stored under it (%s)", e.Objects, strings.Join(e.Resources, ", "))
 	case PruneUnparsableValues:
@@ -72,7 +72,7 @@ func (e *PruneError) Error() string {
 }
 
 // CanDropReadKey is the pruning rule that kmsprecondition and library-go's state machine share: an old read
-// key may leave the encryption config only when a verification report, started after the migration to the
+// key may leave the encryption config only when a census report, started after the migration to the
 // write key finished and confirmed by the API's object count (ResourceReport.Verdict: a scan that found no
 // keys, or fewer than the API lists, looked in the wrong place), shows no object under it, and rollbackWindow
 // has passed since migrationFinished. It

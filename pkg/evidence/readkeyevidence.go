@@ -1,28 +1,32 @@
-package kmsmigration
+package evidence
 
 import (
 	"context"
 	"time"
 
+	"github.com/openshift/library-go/pkg/controller/factory"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	corev1listers "k8s.io/client-go/listers/core/v1"
-
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
-	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 )
 
-// The VerificationController is the rollout gate's raw etcd evidence.
-var _ kmsprecondition.ReadKeyEvidence = (*VerificationController)(nil)
-
 // MigrationFinishedFunc returns when the latest migration of gr finished, zero when none is known. The rollout
-// gate measures the rollback window from it, and evidence.CanDropReadKey only accepts a census started after it.
+// gate measures the rollback window from it, and CanDropReadKey only accepts a census started after it.
 type MigrationFinishedFunc func(ctx context.Context, gr schema.GroupResource) (time.Time, error)
 
-// ReadKeyEvidence implements kmsprecondition.ReadKeyEvidence: the report of gr from the last successful scan,
+// MigrationSource is the migrator a CensusController follows (*kmsmigration.Migrator): its events are finished
+// migrations, each of which triggers a census, and LastFinished says when its latest migration of a resource
+// finished with every object rewritten.
+type MigrationSource interface {
+	factory.Informer
+	LastFinished(ctx context.Context, gr schema.GroupResource) (time.Time, error)
+}
+
+// ReadKeyEvidence is the rollout gate's raw etcd evidence (it implements kmsprecondition.ReadKeyEvidence, which
+// this package cannot name: the gate imports it): the report of gr from the last successful scan,
 // narrowed to gr (nil when no scan covered it), and when the latest migration of gr finished (zero without
 // MigrationFinished or Migrator, or when none finished). A wildcard resource ("*.apps") has no report: the
 // census scans resources.
-func (c *VerificationController) ReadKeyEvidence(ctx context.Context, gr schema.GroupResource) (*evidence.Report, time.Time, error) {
+func (c *CensusController) ReadKeyEvidence(ctx context.Context, gr schema.GroupResource) (*Report, time.Time, error) {
 	var finished time.Time
 	if c.options.MigrationFinished != nil {
 		var err error
@@ -33,30 +37,18 @@ func (c *VerificationController) ReadKeyEvidence(ctx context.Context, gr schema.
 	for _, report := range c.Reports() {
 		for _, rr := range report.Resources {
 			if rr.Resource == gr.String() {
-				return &evidence.Report{WriteKey: report.WriteKey, Started: report.Started, Resources: []evidence.ResourceReport{rr}}, finished, nil
+				return &Report{WriteKey: report.WriteKey, Started: report.Started, Resources: []ResourceReport{rr}}, finished, nil
 			}
 		}
 	}
 	return nil, finished, nil
 }
 
-// LastFinished is a MigrationFinishedFunc: when this Migrator's latest migration of gr finished with every object
-// rewritten. A migration that left undecryptable or failed objects has not moved the resource off its old keys.
-func (m *Migrator) LastFinished(_ context.Context, gr schema.GroupResource) (time.Time, error) {
-	var latest time.Time
-	for _, p := range m.Progress() {
-		if p.Resource == gr && !p.Finished.IsZero() && p.Result == nil && p.Finished.After(latest) {
-			latest = p.Finished
-		}
-	}
-	return latest, nil
-}
-
 // MigratedTimestamps is a MigrationFinishedFunc reading library-go's record: the migrated-timestamp of the newest
-// encryption key secret of component that lists gr as migrated (kmsprecondition.KeySecretMigrations, asked for
+// encryption key secret of component that lists gr as migrated (KeySecretMigrations, asked for
 // keys newer than 0, which every library-go key id is).
 func MigratedTimestamps(lister corev1listers.SecretLister, component string) MigrationFinishedFunc {
-	records := kmsprecondition.KeySecretMigrations(lister, component)
+	records := KeySecretMigrations(lister, component)
 	return func(ctx context.Context, gr schema.GroupResource) (time.Time, error) {
 		record, err := records.Rewritten(ctx, gr, "0")
 		if err != nil || !record.Rewritten {
@@ -66,7 +58,7 @@ func MigratedTimestamps(lister corev1listers.SecretLister, component string) Mig
 	}
 }
 
-// LatestFinished combines MigrationFinishedFuncs, for an operator that runs this Migrator next to library-go's
+// LatestFinished combines MigrationFinishedFuncs, for an operator that runs kmsguard's Migrator next to library-go's
 // migration records: the latest finish wins, so the rollback window is measured from the last migration.
 func LatestFinished(funcs ...MigrationFinishedFunc) MigrationFinishedFunc {
 	return func(ctx context.Context, gr schema.GroupResource) (time.Time, error) {

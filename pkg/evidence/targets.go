@@ -1,4 +1,4 @@
-package kmsmigration
+package evidence
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -25,29 +24,29 @@ var _ KEKIDSource = (*kmsstate.Controller)(nil)
 
 // TargetOptions tune TargetsFromConfig.
 type TargetOptions struct {
-	// EtcdPrefix is the apiservers' --etcd-prefix; evidence.DefaultEtcdPrefix when empty.
+	// EtcdPrefix is the apiservers' --etcd-prefix; DefaultEtcdPrefix when empty.
 	EtcdPrefix string
 	// Resources are resources to verify besides those the config names one by one: the resources a wildcard
 	// entry ("*.*", "*.apps") covers, which the config cannot enumerate (library-go's encryptedGRs).
 	Resources []schema.GroupResource
-	// Storage says where a resource is stored in etcd; evidence.BuiltInResource under EtcdPrefix when nil.
-	Storage func(gr schema.GroupResource) evidence.Resource
+	// Storage says where a resource is stored in etcd; BuiltInResource under EtcdPrefix when nil.
+	Storage func(gr schema.GroupResource) Resource
 }
 
-// TargetsFromConfig is the VerifyTargetsFunc of an operator: it reads the deployed encryption config from the
+// TargetsFromConfig is the TargetsFunc of an operator: it reads the deployed encryption config from the
 // same ConfigSource as the rollout gate (the config of the latest revision, what the apiservers write with) and
 // verifies every resource it encrypts against its write key, resolved the way kube-apiserver resolves it. The
 // write key of a KMS v2 provider is its KEK id as keks (kmsstate) settled it; a KMS v2 write key whose KEK id is
 // not settled yet is an error, not a guess, so the condition turns Unknown rather than counting every value of
 // the provider as current.
-func TargetsFromConfig(configs revisions.ConfigSource, keks KEKIDSource, opts TargetOptions) VerifyTargetsFunc {
+func TargetsFromConfig(configs revisions.ConfigSource, keks KEKIDSource, opts TargetOptions) TargetsFunc {
 	if opts.EtcdPrefix == "" {
-		opts.EtcdPrefix = evidence.DefaultEtcdPrefix
+		opts.EtcdPrefix = DefaultEtcdPrefix
 	}
 	if opts.Storage == nil {
-		opts.Storage = func(gr schema.GroupResource) evidence.Resource { return evidence.BuiltInResource(opts.EtcdPrefix, gr) }
+		opts.Storage = func(gr schema.GroupResource) Resource { return BuiltInResource(opts.EtcdPrefix, gr) }
 	}
-	return func(ctx context.Context) ([]VerifyTarget, error) {
+	return func(ctx context.Context) ([]Target, error) {
 		raw, err := configs.Configs(ctx)
 		if err != nil {
 			return nil, err
@@ -62,8 +61,8 @@ func TargetsFromConfig(configs revisions.ConfigSource, keks KEKIDSource, opts Ta
 				grs.Insert(schema.ParseGroupResource(r.Resource))
 			}
 		}
-		var targets []VerifyTarget
-		index := map[evidence.WriteKey]int{}
+		var targets []Target
+		index := map[WriteKey]int{}
 		ordered := grs.UnsortedList()
 		sort.Slice(ordered, func(i, j int) bool { return ordered[i].String() < ordered[j].String() })
 		for _, gr := range ordered {
@@ -80,7 +79,7 @@ func TargetsFromConfig(configs revisions.ConfigSource, keks KEKIDSource, opts Ta
 			if !ok {
 				i = len(targets)
 				index[want] = i
-				targets = append(targets, VerifyTarget{WriteKey: want})
+				targets = append(targets, Target{WriteKey: want})
 			}
 			targets[i].Resources = append(targets[i].Resources, opts.Storage(gr))
 		}
@@ -90,15 +89,15 @@ func TargetsFromConfig(configs revisions.ConfigSource, keks KEKIDSource, opts Ta
 
 // writeKeyOf is the evidence write key of a config's write key, the KEK id of a KMS v2 one as kmsstate settled
 // it.
-func writeKeyOf(k encryptionconfig.StorageKey, keks KEKIDSource) (evidence.WriteKey, error) {
+func writeKeyOf(k encryptionconfig.StorageKey, keks KEKIDSource) (WriteKey, error) {
 	if k.Kind != etcdvalue.KindKMSv2 {
-		return evidence.WriteKeyOf(k, ""), nil
+		return WriteKeyOf(k, ""), nil
 	}
 	keyID := k.KeyID()
 	kek, err := keks.SettledKEKID(keyID)
 	if err != nil {
 		// Not settled, or kmsstate's verdict is stale: no KEK id is known to be current.
-		return evidence.WriteKey{}, fmt.Errorf("KMS key %s (provider %s): %w", keyID, k.Name, err)
+		return WriteKey{}, fmt.Errorf("KMS key %s (provider %s): %w", keyID, k.Name, err)
 	}
-	return evidence.WriteKeyOf(k, kek), nil
+	return WriteKeyOf(k, kek), nil
 }
