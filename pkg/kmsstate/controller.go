@@ -398,6 +398,12 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	return errors.Join(keysErr, memoryErr, cleanupErr, saveErr)
 }
 
+// memoryDiscardedMessage is the message of EventMemoryDiscarded for err, the load of a stored Memory that cannot
+// be decoded (a *CorruptMemoryError).
+func memoryDiscardedMessage(err error) string {
+	return fmt.Sprintf("%v; starting afresh: a KEK id rotation completed while no operator ran will not be reported", err)
+}
+
 // loadMemory reads the stored Memory until it has been read once. A store that cannot be read is tried again
 // on the next sync (see sync); one that cannot be decoded is replaced by a fresh start, with a warning: a zero
 // Memory only forgets where a rotation came from (it reports one from an unknown KEK id), and refusing would
@@ -410,7 +416,7 @@ func (c *Controller) loadMemory(ctx context.Context, recorder events.Recorder) e
 	var corrupt *CorruptMemoryError
 	switch {
 	case errors.As(err, &corrupt):
-		recorder.Warningf(EventMemoryDiscarded, "%v; starting afresh: a KEK id rotation completed while no operator ran will not be reported", err)
+		recorder.Warningf(EventMemoryDiscarded, "%s", memoryDiscardedMessage(err))
 		memory = Memory{}
 	case err != nil:
 		return fmt.Errorf("loading the KMS KEK id memory: %w", err)

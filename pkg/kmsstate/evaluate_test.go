@@ -2,6 +2,7 @@ package kmsstate
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -32,13 +33,15 @@ func observation(reports ...operatorv1.KMSPluginHealthReport) Observation {
 
 func TestEvaluateReasons(t *testing.T) {
 	scenarios := []struct {
-		name        string
-		obs         Observation
-		wantReason  Reason // "" means not degraded
-		wantInMsg   []string
-		wantHealth  map[string]PluginHealth // node -> health of key 1
-		wantIgnored int
-		wantOrphans []ReportRef
+		name       string
+		obs        Observation
+		wantReason Reason // "" means not degraded
+		// wantFailures, when set, are the failures KMSPluginsDegraded is rendered from (TestDegradedMessage),
+		// most severe first.
+		wantFailures []Failure
+		wantHealth   map[string]PluginHealth // node -> health of key 1
+		wantIgnored  int
+		wantOrphans  []ReportRef
 	}{
 		{
 			name:       "all healthy",
@@ -46,11 +49,11 @@ func TestEvaluateReasons(t *testing.T) {
 			wantHealth: map[string]PluginHealth{"master-0": PluginHealthy, "master-1": PluginHealthy},
 		},
 		{
-			name:       "plugin unreachable",
-			obs:        observation(healthy("master-0", "1", "kek-a"), report("master-1", "1", operatorv1.KMSPluginHealthStatusError, "", time.Second)),
-			wantReason: ReasonPluginUnreachable,
-			wantInMsg:  []string{"node master-1 key 1: boom on master-1"},
-			wantHealth: map[string]PluginHealth{"master-0": PluginHealthy, "master-1": PluginUnreachable},
+			name:         "plugin unreachable",
+			obs:          observation(healthy("master-0", "1", "kek-a"), report("master-1", "1", operatorv1.KMSPluginHealthStatusError, "", time.Second)),
+			wantReason:   ReasonPluginUnreachable,
+			wantFailures: []Failure{{Reason: ReasonPluginUnreachable, Node: "master-1", KeyID: "1", Detail: "boom on master-1"}},
+			wantHealth:   map[string]PluginHealth{"master-0": PluginHealthy, "master-1": PluginUnreachable},
 		},
 		{
 			name:       "plugin unhealthy",
@@ -67,15 +70,16 @@ func TestEvaluateReasons(t *testing.T) {
 			name:       "report just over 4 intervals old is stale",
 			obs:        observation(healthy("master-0", "1", "kek-a"), report("master-1", "1", operatorv1.KMSPluginHealthStatusHealthy, "kek-a", 4*interval+time.Nanosecond)),
 			wantReason: ReasonHealthReportStale,
-			wantInMsg:  []string{"limit 2m0s"},
-			wantHealth: map[string]PluginHealth{"master-1": PluginStale},
+			// The limit is four report intervals.
+			wantFailures: []Failure{{Reason: ReasonHealthReportStale, Node: "master-1", KeyID: "1", Detail: "last report 2m0s ago, limit 2m0s"}},
+			wantHealth:   map[string]PluginHealth{"master-1": PluginStale},
 		},
 		{
-			name:       "missing report",
-			obs:        observation(healthy("master-0", "1", "kek-a")),
-			wantReason: ReasonHealthReportMissing,
-			wantInMsg:  []string{"node master-1 key 1"},
-			wantHealth: map[string]PluginHealth{"master-1": PluginMissing},
+			name:         "missing report",
+			obs:          observation(healthy("master-0", "1", "kek-a")),
+			wantReason:   ReasonHealthReportMissing,
+			wantFailures: []Failure{{Reason: ReasonHealthReportMissing, Node: "master-1", KeyID: "1"}},
+			wantHealth:   map[string]PluginHealth{"master-1": PluginMissing},
 		},
 		{
 			name: "most severe reason wins, all are listed",
@@ -83,7 +87,10 @@ func TestEvaluateReasons(t *testing.T) {
 				report("master-0", "1", operatorv1.KMSPluginHealthStatusUnhealthy, "", time.Second),
 				report("master-1", "1", operatorv1.KMSPluginHealthStatusError, "", time.Second)),
 			wantReason: ReasonPluginUnreachable,
-			wantInMsg:  []string{"PluginUnreachable: node master-1", "PluginUnhealthy: node master-0"},
+			wantFailures: []Failure{
+				{Reason: ReasonPluginUnreachable, Node: "master-1", KeyID: "1", Detail: "boom on master-1"},
+				{Reason: ReasonPluginUnhealthy, Node: "master-0", KeyID: "1", Detail: "boom on master-0"},
+			},
 		},
 		{
 			name: "apiserver KMS check failing",
@@ -92,8 +99,8 @@ func TestEvaluateReasons(t *testing.T) {
 				o.APIServers = []APIServerView{{NodeName: "master-0", CheckedAt: t0, KMSHealthz: &HealthzResult{OK: false, Detail: "[-]kms-providers failed"}}}
 				return o
 			}(),
-			wantReason: ReasonAPIServerKMSCheckFailing,
-			wantInMsg:  []string{"node master-0: /healthz/kms-providers: [-]kms-providers failed"},
+			wantReason:   ReasonAPIServerKMSCheckFailing,
+			wantFailures: []Failure{{Reason: ReasonAPIServerKMSCheckFailing, Node: "master-0", Detail: "/healthz/kms-providers: [-]kms-providers failed"}},
 		},
 		{
 			name: "unreachable apiserver is ignored, not a failure",
@@ -159,10 +166,8 @@ func TestEvaluateReasons(t *testing.T) {
 			} else if !degraded || reason != s.wantReason {
 				t.Fatalf("want reason %s, got degraded=%v %s: %s", s.wantReason, degraded, reason, message)
 			}
-			for _, want := range s.wantInMsg {
-				if !strings.Contains(message, want) {
-					t.Errorf("message %q does not contain %q", message, want)
-				}
+			if s.wantFailures != nil && !reflect.DeepEqual(state.Failures, s.wantFailures) {
+				t.Errorf("failures %#v, want %#v", state.Failures, s.wantFailures)
 			}
 			for node, want := range s.wantHealth {
 				if got := pluginOf(t, state, node, "1").Health; got != want {
@@ -396,8 +401,12 @@ func TestEvaluatePluginCauseBeforeAPIServerSymptom(t *testing.T) {
 	obs.APIServers = []APIServerView{{NodeName: "master-1", KMSHealthz: &HealthzResult{Detail: "[-]kms-providers failed"}}}
 	state, _ := Evaluate(Config{}, Memory{}, obs)
 	_, reason, message := state.Degraded()
-	if reason != ReasonPluginUnreachable || !strings.Contains(message, string(ReasonAPIServerKMSCheckFailing)) {
-		t.Errorf("got %s: %s; want PluginUnreachable, with the apiserver's failing check listed too", reason, message)
+	var reasons []Reason
+	for _, f := range state.Failures {
+		reasons = append(reasons, f.Reason)
+	}
+	if want := []Reason{ReasonPluginUnreachable, ReasonAPIServerKMSCheckFailing}; reason != ReasonPluginUnreachable || !reflect.DeepEqual(reasons, want) {
+		t.Errorf("got %s (failures %v): %s; want PluginUnreachable, with the apiserver's failing check listed too (%v)", reason, reasons, message, want)
 	}
 }
 
@@ -461,9 +470,8 @@ func TestEvaluateAwaitsAFirstReport(t *testing.T) {
 			t.Errorf("%s: AwaitingFirstReport %t, want %t", s.name, got, s.wantAwaiting)
 		}
 		if s.wantAwaiting {
-			progressing, msg := state.Progressing()
-			if !progressing || !strings.Contains(msg, "first health report awaited: key 1 on node master-1") {
-				t.Errorf("%s: Progressing %t %q, want the awaited report named", s.name, progressing, msg)
+			if progressing, _ := state.Progressing(); !progressing || !reflect.DeepEqual(state.progress(), progress{awaiting: []ReportRef{{Node: "master-1", KeyID: "1"}}}) {
+				t.Errorf("%s: Progressing %t on %+v, want the awaited report of key 1 on master-1", s.name, progressing, state.progress())
 			}
 			checkReason(t, s.name+": Healthy", state.Healthy(state.Nodes, []string{"1"}), ReasonHealthReportMissing)
 			checkReason(t, s.name+": RunningHealthy", state.RunningHealthy(), ReasonHealthReportMissing)

@@ -2,6 +2,8 @@ package kmsstate
 
 import (
 	"context"
+	"errors"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -184,11 +186,16 @@ func TestMemoryStoreFailures(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
+		// What the operator finds: a corrupt Memory, located at its annotation.
+		_, loadErr := store.Load(context.Background())
+		var corrupt *CorruptMemoryError
+		if !errors.As(loadErr, &corrupt) || corrupt.Where != "annotation kmsguard.openshift.io/kek-memory of the fake operator resource" {
+			t.Fatalf("Load = %v, want a CorruptMemoryError located at the annotation", loadErr)
+		}
 		p := startOperator(t, store, t0)
 		p.mustSync("kek-a", "kek-a")
-		warnings := p.events(EventMemoryDiscarded)
-		if len(warnings) != 1 || !strings.Contains(warnings[0], "annotation kmsguard.openshift.io/kek-memory of the fake operator resource") {
-			t.Errorf("%s events %q, want one naming the annotation", EventMemoryDiscarded, warnings)
+		if warnings, want := p.events(EventMemoryDiscarded), []string{memoryDiscardedMessage(loadErr)}; !reflect.DeepEqual(warnings, want) {
+			t.Errorf("%s events %q, want %q", EventMemoryDiscarded, warnings, want)
 		}
 		m, err := store.Load(context.Background())
 		if err != nil || m.settledKEK["1"] != "kek-a" {

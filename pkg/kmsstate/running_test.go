@@ -2,6 +2,7 @@ package kmsstate
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -24,8 +25,9 @@ func TestEvaluateExpectsWhatEachNodeRuns(t *testing.T) {
 		// wantDegraded is the reason of KMSPluginsDegraded, "" for False.
 		wantDegraded Reason
 		wantPending  []string // "node/key" of the pending plugins
-		// wantInProgressing are parts of the KMSPluginsProgressing message, nil for False.
-		wantInProgressing []string
+		// wantProgress are the pending plugins KMSPluginsProgressing names, with what is known of them (the reason
+		// of their failure, else their health); nil for False.
+		wantProgress []pendingPlugin
 		// healthyKey2 is what Healthy says about key 2 on both nodes: "" for healthy, else the reason.
 		healthyKey2 Reason
 		// runningHealthy is the reason of RunningHealthy, "" for healthy.
@@ -35,44 +37,44 @@ func TestEvaluateExpectsWhatEachNodeRuns(t *testing.T) {
 			name: "a candidate key no node runs yet, with no report: pending everywhere, not Degraded",
 			obs: twoKeys(map[string][]string{"master-0": {"1"}, "master-1": {"1"}},
 				healthy("master-0", "1", "kek-a"), healthy("master-1", "1", "kek-a")),
-			wantPending:       []string{"master-0/2", "master-1/2"},
-			wantInProgressing: []string{"key 2 on node master-0 (HealthReportMissing)", "key 2 on node master-1 (HealthReportMissing)"},
-			healthyKey2:       ReasonHealthReportMissing,
+			wantPending:  []string{"master-0/2", "master-1/2"},
+			wantProgress: []pendingPlugin{{ReportRef: ReportRef{Node: "master-0", KeyID: "2"}, known: "HealthReportMissing"}, {ReportRef: ReportRef{Node: "master-1", KeyID: "2"}, known: "HealthReportMissing"}},
+			healthyKey2:  ReasonHealthReportMissing,
 		},
 		{
 			name: "the new key's revision reached master-0 only: judged there, pending on master-1",
 			obs: twoKeys(rolledToMaster0,
 				healthy("master-0", "1", "kek-a"), healthy("master-1", "1", "kek-a"), healthy("master-0", "2", "kek-b")),
-			wantPending:       []string{"master-1/2"},
-			wantInProgressing: []string{"key 2 on node master-1 (HealthReportMissing)"},
-			healthyKey2:       ReasonHealthReportMissing,
+			wantPending:  []string{"master-1/2"},
+			wantProgress: []pendingPlugin{{ReportRef: ReportRef{Node: "master-1", KeyID: "2"}, known: "HealthReportMissing"}},
+			healthyKey2:  ReasonHealthReportMissing,
 		},
 		{
 			name: "a pending plugin that fails is known to the gate, and still not Degraded",
 			obs: twoKeys(map[string][]string{"master-0": {"1"}, "master-1": {"1"}},
 				healthy("master-0", "1", "kek-a"), healthy("master-1", "1", "kek-a"),
 				report("master-0", "2", operatorv1.KMSPluginHealthStatusError, "", 0), healthy("master-1", "2", "kek-b")),
-			wantPending:       []string{"master-0/2", "master-1/2"},
-			wantInProgressing: []string{"key 2 on node master-0 (PluginUnreachable)", "key 2 on node master-1 (Healthy)"},
-			healthyKey2:       ReasonPluginUnreachable,
+			wantPending:  []string{"master-0/2", "master-1/2"},
+			wantProgress: []pendingPlugin{{ReportRef: ReportRef{Node: "master-0", KeyID: "2"}, known: "PluginUnreachable"}, {ReportRef: ReportRef{Node: "master-1", KeyID: "2"}, known: "Healthy"}},
+			healthyKey2:  ReasonPluginUnreachable,
 		},
 		{
 			name: "a key a node runs is judged as always",
 			obs: twoKeys(rolledToMaster0,
 				healthy("master-0", "1", "kek-a"), healthy("master-1", "1", "kek-a")),
-			wantDegraded:      ReasonHealthReportMissing,
-			wantPending:       []string{"master-1/2"},
-			wantInProgressing: []string{"key 2 on node master-1"},
-			healthyKey2:       ReasonHealthReportMissing,
-			runningHealthy:    ReasonHealthReportMissing,
+			wantDegraded:   ReasonHealthReportMissing,
+			wantPending:    []string{"master-1/2"},
+			wantProgress:   []pendingPlugin{{ReportRef: ReportRef{Node: "master-1", KeyID: "2"}, known: "HealthReportMissing"}},
+			healthyKey2:    ReasonHealthReportMissing,
+			runningHealthy: ReasonHealthReportMissing,
 		},
 		{
 			name: "a node that runs no revision yet runs no plugin",
 			obs: twoKeys(map[string][]string{"master-0": {"1", "2"}},
 				healthy("master-0", "1", "kek-a"), healthy("master-0", "2", "kek-b")),
-			wantPending:       []string{"master-1/1", "master-1/2"},
-			wantInProgressing: []string{"key 1 on node master-1", "key 2 on node master-1"},
-			healthyKey2:       ReasonHealthReportMissing,
+			wantPending:  []string{"master-1/1", "master-1/2"},
+			wantProgress: []pendingPlugin{{ReportRef: ReportRef{Node: "master-1", KeyID: "1"}, known: "HealthReportMissing"}, {ReportRef: ReportRef{Node: "master-1", KeyID: "2"}, known: "HealthReportMissing"}},
+			healthyKey2:  ReasonHealthReportMissing,
 		},
 		{
 			name: "every key runs everywhere: nothing pending",
@@ -105,13 +107,11 @@ func TestEvaluateExpectsWhatEachNodeRuns(t *testing.T) {
 				t.Errorf("pending plugins %v, want %v", pending, s.wantPending)
 			}
 			progressing, message := state.Progressing()
-			if progressing != (s.wantInProgressing != nil) {
-				t.Errorf("Progressing %v (%q), want %v", progressing, message, s.wantInProgressing != nil)
+			if progressing != (s.wantProgress != nil) {
+				t.Errorf("Progressing %v (%q), want %v", progressing, message, s.wantProgress != nil)
 			}
-			for _, want := range s.wantInProgressing {
-				if !strings.Contains(message, want) {
-					t.Errorf("Progressing message %q lacks %q", message, want)
-				}
+			if got := state.progress(); !reflect.DeepEqual(got.pending, s.wantProgress) || len(got.awaiting) != 0 {
+				t.Errorf("progress %+v, want pending %+v", got, s.wantProgress)
 			}
 			checkReason(t, "Healthy(key 2)", state.Healthy(state.Nodes, []string{"2"}), s.healthyKey2)
 			checkReason(t, "RunningHealthy", state.RunningHealthy(), s.runningHealthy)

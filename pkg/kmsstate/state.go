@@ -217,22 +217,13 @@ type State struct {
 // there (Plugin.AwaitingFirstReport), with a message naming each such key and its nodes, and what is known of
 // them there.
 func (s *State) Progressing() (bool, string) {
+	p := s.progress()
 	var pending, awaiting []string
-	failed := map[ReportRef]Reason{}
-	for _, f := range s.Pending {
-		failed[ReportRef{Node: f.Node, KeyID: f.KeyID}] = f.Reason
+	for _, pp := range p.pending {
+		pending = append(pending, fmt.Sprintf("key %s on node %s (%s)", pp.KeyID, pp.Node, pp.known))
 	}
-	for _, p := range s.Plugins {
-		switch {
-		case p.Pending:
-			what := string(p.Health)
-			if r, ok := failed[ReportRef{Node: p.Node, KeyID: p.KeyID}]; ok {
-				what = string(r)
-			}
-			pending = append(pending, fmt.Sprintf("key %s on node %s (%s)", p.KeyID, p.Node, what))
-		case p.AwaitingFirstReport:
-			awaiting = append(awaiting, fmt.Sprintf("key %s on node %s", p.KeyID, p.Node))
-		}
+	for _, a := range p.awaiting {
+		awaiting = append(awaiting, fmt.Sprintf("key %s on node %s", a.KeyID, a.Node))
 	}
 	var parts []string
 	if len(pending) > 0 {
@@ -245,6 +236,43 @@ func (s *State) Progressing() (bool, string) {
 		return false, ""
 	}
 	return true, strings.Join(parts, "; ")
+}
+
+// progress is what KMSPluginsProgressing is rendered from (Progressing).
+type progress struct {
+	// pending are the plugins pending on their node, in the order of Plugins.
+	pending []pendingPlugin
+	// awaiting are the plugins that run on their node and await their first report there.
+	awaiting []ReportRef
+}
+
+// pendingPlugin is a pending plugin and what is known of it on its node: the reason of its failure there
+// (State.Pending), else its health.
+type pendingPlugin struct {
+	ReportRef
+	known string
+}
+
+func (s *State) progress() progress {
+	var p progress
+	failed := map[ReportRef]Reason{}
+	for _, f := range s.Pending {
+		failed[ReportRef{Node: f.Node, KeyID: f.KeyID}] = f.Reason
+	}
+	for _, pl := range s.Plugins {
+		ref := ReportRef{Node: pl.Node, KeyID: pl.KeyID}
+		switch {
+		case pl.Pending:
+			known := string(pl.Health)
+			if r, ok := failed[ref]; ok {
+				known = string(r)
+			}
+			p.pending = append(p.pending, pendingPlugin{ReportRef: ref, known: known})
+		case pl.AwaitingFirstReport:
+			p.awaiting = append(p.awaiting, ref)
+		}
+	}
+	return p
 }
 
 // capped keeps the first maxMessageFailures items of a message's list and counts the rest.

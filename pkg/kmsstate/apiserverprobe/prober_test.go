@@ -346,7 +346,11 @@ func TestProbeBoundsConcurrency(t *testing.T) {
 					break
 				}
 			}
-			// Long enough for the other workers' requests to overlap this one.
+			// A hold, not a wait: it keeps the request in flight long enough for the other workers' requests to
+			// overlap it, which is what lets a prober that asks more than the bound at once show itself. There is
+			// no condition to wait on instead: what a correct prober does is not send a request, and an absence
+			// cannot be awaited. 10ms stays well below the health check wait (defaultHealthzWait, 1s), so each
+			// answer is still taken in line and no check is left in flight in the background.
 			time.Sleep(10 * time.Millisecond)
 			next(w, r)
 		}
