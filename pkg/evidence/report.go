@@ -31,7 +31,7 @@ type ResourceReport struct {
 	UnderWriteKey int64 `json:"underWriteKey"`
 	// NotUnderWriteKey counts the parsable values written by anything else: a migration must rewrite them.
 	NotUnderWriteKey int64 `json:"notUnderWriteKey"`
-	// NotUnderWriteKeyListed are the etcd keys of the first (in key order) Options.MaxListed of them.
+	// NotUnderWriteKeyListed are the etcd keys of the first (in key order) CensusOptions.MaxListed of them.
 	NotUnderWriteKeyListed []string `json:"notUnderWriteKeyListed,omitempty"`
 	// Corrupt counts the values etcdvalue.Parse rejects: malformed, or of a format it does not know.
 	Corrupt int64 `json:"corrupt"`
@@ -53,7 +53,7 @@ type ResourceReport struct {
 	// SpansRevisions says that the counts are not one snapshot (see the package documentation).
 	SpansRevisions bool `json:"spansRevisions"`
 
-	// Duration is how long the etcd scan took, without the API sample; KeysPerSecond is Total over it.
+	// Duration is how long the census of etcd took, without the API sample; KeysPerSecond is Total over it.
 	Duration      metav1.Duration `json:"duration"`
 	KeysPerSecond float64         `json:"keysPerSecond"`
 }
