@@ -153,7 +153,7 @@ func NewCensusController(instanceName string, options CensusControllerOptions) (
 }
 
 func (o CensusControllerOptions) validate() error {
-	return required.Options("kmsmigration: CensusController", map[string]bool{
+	return required.Options("evidence: CensusController", map[string]bool{
 		"Census": o.Census == nil, "Targets": o.Targets == nil, "OperatorClient": o.OperatorClient == nil,
 		"Recorder": o.Recorder == nil,
 	})

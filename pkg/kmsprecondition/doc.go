@@ -39,7 +39,7 @@
 // repairs a cluster while KMS is down.
 //
 // A dropped read key is judged by the one pruning rule, evidence.CanDropReadKey, on
-// raw etcd evidence: the census of kmsmigration's CensusController (Options.Census) for the resource,
+// raw etcd evidence: the census of evidence's CensusController (Options.Census) for the resource,
 // and when the latest migration of that resource to its write key finished. The key may go only when a census
 // started after that migration, and confirmed by the API's object count, shows no value under it (and no
 // unparsable value that may be), and

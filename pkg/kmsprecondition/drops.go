@@ -23,7 +23,7 @@ import (
 const DefaultRollbackWindow = 24 * time.Hour
 
 // ReadKeyEvidence is the raw etcd evidence the gate judges a dropped read key by: the latest census report of a
-// resource and when the latest migration of it to its write key finished. kmsmigration's CensusController
+// resource and when the latest migration of it to its write key finished. evidence's CensusController
 // implements it from its scans. A nil report or a zero time is "no evidence", and a drop is then refused.
 type ReadKeyEvidence interface {
 	ReadKeyEvidence(ctx context.Context, gr schema.GroupResource) (report *evidence.Report, migrationFinished time.Time, err error)

@@ -65,7 +65,7 @@ const (
 	BlockUnverifiedReadKeys UnverifiedReadKeyPolicy = "Block"
 )
 
-// Options configure a Gate. All fields but Preflight, UnverifiedReadKeys, Evidence or Migration (one of them is
+// Options configure a Gate. All fields but Preflight, UnverifiedReadKeys, Census or Migration (one of them is
 // needed to ever drop a read key), Reverts, RollbackWindow, DegradedAfter and Clock are required.
 type Options struct {
 	// Configs says where the candidate and deployed configs are (revisions.Secrets for library-go operators).
@@ -79,11 +79,11 @@ type Options struct {
 	Preflight PreflightReader
 	// UnverifiedReadKeys decides a new read key without evidence either way; AdmitUnverifiedReadKeys when empty.
 	UnverifiedReadKeys UnverifiedReadKeyPolicy
-	// Evidence is the raw etcd evidence dropped read keys are judged by (kmsmigration's CensusController).
+	// Census is the raw etcd evidence dropped read keys are judged by (evidence.CensusController).
 	// Leave it nil only where the operator has no etcd access: Migration is then the fallback, and the
 	// conditions say so.
 	Census ReadKeyEvidence
-	// Migration is library-go's record of finished migrations (KeySecretMigrations), used only when Evidence is
+	// Migration is library-go's record of finished migrations (evidence.KeySecretMigrations), used only when Census is
 	// nil. With neither, no read key may be dropped.
 	Migration MigrationEvidence
 	// RollbackWindow is how long after the migration away from a read key it must stay in the config;
