@@ -3,7 +3,6 @@ package kmsmigration
 import (
 	"context"
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
@@ -22,6 +21,8 @@ import (
 
 var t0 = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 
+// TestConditionsFor renders the Migrator's progress, typed data, into both conditions, whole: their status,
+// reason and the message an admin reads.
 func TestConditionsFor(t *testing.T) {
 	running := Progress{Resource: secretsGR, Target: target, Total: 50000, Counts: Counts{Listed: 41300, Rewritten: 41000, Unchanged: 200}, Started: t0}
 	withPause := func(p Progress, reason PauseReason, detail string) Progress {
@@ -32,6 +33,10 @@ func TestConditionsFor(t *testing.T) {
 		p.Finished, p.Result = t0.Add(time.Hour), result
 		return p
 	}
+	const (
+		runningLine      = "secrets 41200/50000 migrated (41000 rewritten, 200 already current, 0 written concurrently, 0 deleted)"
+		configMapsPaused = "configmaps 0/? migrated (0 rewritten, 0 already current, 0 written concurrently, 0 deleted), paused (ErrorThresholdExceeded: 20 errors) to write key 2"
+	)
 	scenarios := []struct {
 		name            string
 		progress        []Progress
@@ -40,7 +45,8 @@ func TestConditionsFor(t *testing.T) {
 		wantReason      string
 		// wantProgressingReason is Progressing's reason when True; ReasonMigrating when empty.
 		wantProgressingReason string
-		wantMessage           []string
+		// wantProgressingMessage and wantDegradedMessage are the whole messages.
+		wantProgressingMessage, wantDegradedMessage string
 	}{
 		{
 			name:            "nothing migrated yet",
@@ -50,18 +56,19 @@ func TestConditionsFor(t *testing.T) {
 			name:            "running",
 			progress:        []Progress{running},
 			wantProgressing: operatorv1.ConditionTrue, wantDegraded: operatorv1.ConditionFalse, wantReason: ReasonAsExpected,
-			wantMessage: []string{"secrets 41200/50000 migrated (41000 rewritten, 200 already current"},
+			wantProgressingMessage: runningLine + " to write key 2",
 		},
 		{
 			name:            "paused for the KMS is Progressing, not Degraded",
 			progress:        []Progress{withPause(running, PausedKMSUnhealthy, "plugin for key 2 unreachable on node master-0")},
 			wantProgressing: operatorv1.ConditionTrue, wantProgressingReason: "PausedKMSUnhealthy", wantDegraded: operatorv1.ConditionFalse, wantReason: ReasonAsExpected,
-			wantMessage: []string{"secrets 41200/50000 migrated", "paused (PausedKMSUnhealthy: plugin for key 2 unreachable on node master-0)"},
+			wantProgressingMessage: runningLine + ", paused (PausedKMSUnhealthy: plugin for key 2 unreachable on node master-0) to write key 2",
 		},
 		{
 			name:            "paused for errors is Progressing, not Degraded",
 			progress:        []Progress{withPause(running, PausedErrorThreshold, "20 errors within 1m0s")},
 			wantProgressing: operatorv1.ConditionTrue, wantProgressingReason: "ErrorThresholdExceeded", wantDegraded: operatorv1.ConditionFalse, wantReason: ReasonAsExpected,
+			wantProgressingMessage: runningLine + ", paused (ErrorThresholdExceeded: 20 errors within 1m0s) to write key 2",
 		},
 		{
 			name: "the KMS pause names Progressing before the errors' pause",
@@ -70,12 +77,13 @@ func TestConditionsFor(t *testing.T) {
 				withPause(running, PausedKMSUnhealthy, "plugin for key 2 unreachable on node master-0"),
 			},
 			wantProgressing: operatorv1.ConditionTrue, wantProgressingReason: "PausedKMSUnhealthy", wantDegraded: operatorv1.ConditionFalse, wantReason: ReasonAsExpected,
+			wantProgressingMessage: configMapsPaused + "\n" + runningLine + ", paused (PausedKMSUnhealthy: plugin for key 2 unreachable on node master-0) to write key 2",
 		},
 		{
 			name:            "finished clean",
 			progress:        []Progress{finished(running, nil)},
 			wantProgressing: operatorv1.ConditionFalse, wantDegraded: operatorv1.ConditionFalse, wantReason: ReasonAsExpected,
-			wantMessage: []string{"finished 2026-12-02T13:00:00Z"},
+			wantProgressingMessage: runningLine + " to write key 2 finished 2026-12-02T13:00:00Z",
 		},
 		{
 			name: "finished with undecryptable objects outranks a paused one",
@@ -84,17 +92,29 @@ func TestConditionsFor(t *testing.T) {
 				withPause(Progress{Resource: schema.GroupResource{Resource: "configmaps"}, Target: target}, PausedErrorThreshold, "20 errors"),
 			},
 			wantProgressing: operatorv1.ConditionTrue, wantProgressingReason: "ErrorThresholdExceeded", wantDegraded: operatorv1.ConditionTrue, wantReason: ReasonUndecryptable,
-			wantMessage: []string{"3 secrets cannot be decrypted", "kmsguard recover", "paused (ErrorThresholdExceeded: 20 errors)"},
+			wantProgressingMessage: configMapsPaused,
+			wantDegradedMessage: "3 secrets cannot be decrypted or decoded by the apiserver and were not rewritten (first: /registry/secrets/a/b); " +
+				"restore the key they were written under, or delete them with kmsguard recover",
 		},
 		{
 			name:            "finished with failed objects",
 			progress:        []Progress{finished(running, &FailedError{Resource: secretsGR, Count: 1, Keys: []string{"a/b"}})},
 			wantProgressing: operatorv1.ConditionFalse, wantDegraded: operatorv1.ConditionTrue, wantReason: ReasonFailed,
+			wantProgressingMessage: runningLine + " to write key 2 finished 2026-12-02T13:00:00Z",
+			wantDegradedMessage:    "1 secrets could not be rewritten (first: a/b); library-go retries the migration",
+		},
+		{
+			name:            "finished with any other error, a recovered panic for one",
+			progress:        []Progress{finished(running, errors.New("panic: list bug"))},
+			wantProgressing: operatorv1.ConditionFalse, wantDegraded: operatorv1.ConditionTrue, wantReason: ReasonFailed,
+			wantProgressingMessage: runningLine + " to write key 2 finished 2026-12-02T13:00:00Z",
+			wantDegradedMessage:    "secrets: panic: list bug",
 		},
 		{
 			name:            "stopped by a prune is not a failure",
 			progress:        []Progress{finished(running, context.Canceled)},
 			wantProgressing: operatorv1.ConditionFalse, wantDegraded: operatorv1.ConditionFalse, wantReason: ReasonAsExpected,
+			wantProgressingMessage: runningLine + " to write key 2 finished 2026-12-02T13:00:00Z",
 		},
 	}
 	for _, s := range scenarios {
@@ -114,11 +134,11 @@ func TestConditionsFor(t *testing.T) {
 			if c.degraded.Status != s.wantDegraded || c.degraded.Reason != s.wantReason {
 				t.Errorf("Degraded %s/%s (%s), want %s/%s", c.degraded.Status, c.degraded.Reason, c.degraded.Message, s.wantDegraded, s.wantReason)
 			}
-			all := c.progressing.Message + "\n" + c.degraded.Message
-			for _, want := range s.wantMessage {
-				if !strings.Contains(all, want) {
-					t.Errorf("messages %q do not say %q", all, want)
-				}
+			if c.progressing.Message != s.wantProgressingMessage {
+				t.Errorf("Progressing message\n%q\nwant\n%q", c.progressing.Message, s.wantProgressingMessage)
+			}
+			if c.degraded.Message != s.wantDegradedMessage {
+				t.Errorf("Degraded message\n%q\nwant\n%q", c.degraded.Message, s.wantDegradedMessage)
 			}
 		})
 	}
@@ -196,9 +216,12 @@ func TestControllerRotationMigration(t *testing.T) {
 	if eventCount(EventFinished) != 2 {
 		t.Errorf("%d finish events, want one per migration", eventCount(EventFinished))
 	}
+	// The condition is the rendering (TestConditionsFor) of the progress, whose target is the rotation's KEK id
+	// (checked above).
 	_, status, _, _ := operatorClient.GetOperatorState()
-	if cond := v1helpers.FindOperatorCondition(status.Conditions, ConditionProgressing); cond == nil || cond.Status != operatorv1.ConditionFalse || !strings.Contains(cond.Message, "kek-b") {
-		t.Errorf("Progressing after the rotation migration: %+v", cond)
+	if cond, want := v1helpers.FindOperatorCondition(status.Conditions, ConditionProgressing), conditionsFor(m.Progress()).progressing; cond == nil ||
+		cond.Status != operatorv1.ConditionFalse || cond.Reason != want.Reason || cond.Message != want.Message {
+		t.Errorf("Progressing after the rotation migration: %+v, want %+v", cond, want)
 	}
 
 	// library-go's migration controller prunes the migration when the desired write key changes (a new key
@@ -298,9 +321,13 @@ func TestControllerPausedCondition(t *testing.T) {
 		}
 	}
 	_, status, _, _ := operatorClient.GetOperatorState()
-	progressing := v1helpers.FindOperatorCondition(status.Conditions, ConditionProgressing)
-	if progressing == nil || progressing.Status != operatorv1.ConditionTrue || progressing.Reason != string(PausedKMSUnhealthy) || !strings.Contains(progressing.Message, kmsDown.Error()) {
-		t.Fatalf("Progressing %+v, want True/PausedKMSUnhealthy naming the KMS error", progressing)
+	// The pause records the KMS error, and the condition renders that progress (TestConditionsFor words it).
+	if p := m.Progress()[0]; p.Paused != PausedKMSUnhealthy || p.PauseDetail != kmsDown.Error() {
+		t.Fatalf("progress %+v, want paused for the KMS with its error", p)
+	}
+	progressing, want := v1helpers.FindOperatorCondition(status.Conditions, ConditionProgressing), conditionsFor(m.Progress()).progressing
+	if progressing == nil || progressing.Status != operatorv1.ConditionTrue || progressing.Reason != string(PausedKMSUnhealthy) || progressing.Message != want.Message {
+		t.Fatalf("Progressing %+v, want True/PausedKMSUnhealthy with %q", progressing, want.Message)
 	}
 	if degraded := v1helpers.FindOperatorCondition(status.Conditions, ConditionDegraded); degraded == nil || degraded.Status != operatorv1.ConditionFalse {
 		t.Errorf("Degraded %+v, want False: a pause needs nobody to act", degraded)
