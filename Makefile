@@ -83,7 +83,7 @@ lab: envtest-assets
 	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" $(GO) run ./test/cmd/kmsguard-lab --encryption aescbc,KMS
 
 .PHONY: verify
-verify: verify-gofmt verify-vet verify-modules verify-library-go verify-operator-pins lint
+verify: verify-gofmt verify-vet verify-imports verify-modules verify-library-go verify-operator-pins lint
 
 # lint runs golangci-lint with the committed .golangci.yml; hack/golangci-lint.sh builds the pinned version from
 # the Go module proxy into _output/bin the first time (2-4 minutes).
@@ -99,6 +99,11 @@ verify-gofmt:
 .PHONY: verify-vet
 verify-vet:
 	$(GO) vet $(LIBRARY_PACKAGES) ./test/...
+
+# verify-imports fails when a package under pkg/ imports one that imports it, or one of its subpackages, back.
+.PHONY: verify-imports
+verify-imports:
+	hack/verify-imports.sh
 
 # verify-modules fails when a go.mod or go.sum is not what `go mod tidy` makes of it (the library module, the
 # test module and the tools modules under hack/tools, each alone), or vendor/ is not what `go work vendor` makes.
