@@ -20,6 +20,7 @@ import (
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 	"github.com/kmsguard/kmsguard/test/lab"
 )
@@ -134,4 +135,29 @@ func waitForConditionMatching(t *testing.T, operator v1helpers.OperatorClient, c
 		t.Fatalf("%s never reached the expected state; last: %+v", conditionType, last)
 	}
 	return *last, time.Since(start)
+}
+
+// waitForKMSState polls kmsstate's latest fresh evaluation for up to 3 minutes until ok accepts it, and returns it.
+func waitForKMSState(t *testing.T, reader kmsstate.Reader, what string, ok func(kmsstate.State) bool) kmsstate.State {
+	t.Helper()
+	var state kmsstate.State
+	var lastErr error
+	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, 3*time.Minute, true, func(context.Context) (bool, error) {
+		state, lastErr = reader.Current()
+		return lastErr == nil && ok(state), nil
+	})
+	if err != nil {
+		t.Fatalf("kmsstate never saw %s: last evaluation %+v (%v)", what, state, lastErr)
+	}
+	return state
+}
+
+// withoutDetail are failures without their Detail, the prose kmsstate writes into condition messages.
+func withoutDetail(failures []kmsstate.Failure) []kmsstate.Failure {
+	out := make([]kmsstate.Failure, 0, len(failures))
+	for _, f := range failures {
+		f.Detail = ""
+		out = append(out, f)
+	}
+	return out
 }

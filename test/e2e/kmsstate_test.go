@@ -2,14 +2,17 @@ package e2e
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	applyoperatorv1 "github.com/openshift/client-go/operator/applyconfigurations/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/encryption/kms"
-	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	"google.golang.org/grpc/codes"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -107,11 +110,10 @@ func TestKMSStateReportsPluginOutage(t *testing.T) {
 	waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 
 	f.plugins["master-1"].Stop()
-	cond, latency := waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnreachable))
+	_, latency := waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnreachable))
 	t.Logf("detection latency, plugin stopped -> KMSPluginsDegraded=True/PluginUnreachable: %s (probe interval %s)", latency.Round(10*time.Millisecond), probeInterval)
-	if !strings.Contains(cond.Message, "node master-1 key "+f.keyID) || strings.Contains(cond.Message, "master-0") {
-		t.Errorf("message %q should name master-1 and only master-1", cond.Message)
-	}
+	// The verdict behind the condition: master-1's plugin, and nothing on master-0.
+	f.wantFailures(t, kmsstate.Failure{Reason: kmsstate.ReasonPluginUnreachable, Node: "master-1", KeyID: f.keyID})
 
 	if err := f.plugins["master-1"].Start(); err != nil {
 		t.Fatal(err)
@@ -134,27 +136,19 @@ func TestKMSStateTellsPluginAnswerFromOutage(t *testing.T) {
 	plugin := f.plugins["master-1"]
 
 	plugin.FailMethodWith(fake.MethodStatus, codes.FailedPrecondition, "key disabled")
-	cond, latency := waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnhealthy))
-	t.Logf("detection latency, Status answers FailedPrecondition -> PluginUnhealthy: %s: %s", latency.Round(10*time.Millisecond), cond.Message)
-	for _, want := range []string{"node master-1 key " + f.keyID, "code = FailedPrecondition", "key disabled"} {
-		if !strings.Contains(cond.Message, want) {
-			t.Errorf("message %q does not say %q", cond.Message, want)
-		}
-	}
-	if strings.Contains(cond.Message, "master-0") || strings.Contains(cond.Message, string(kmsstate.ReasonPluginUnreachable)) {
-		t.Errorf("message %q should name master-1 only, as unhealthy only", cond.Message)
-	}
+	_, latency := waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnhealthy))
+	t.Logf("detection latency, Status answers FailedPrecondition -> PluginUnhealthy: %s", latency.Round(10*time.Millisecond))
+	// master-1's plugin only, as answering unhealthy only: not unreachable.
+	f.wantFailures(t, kmsstate.Failure{Reason: kmsstate.ReasonPluginUnhealthy, Node: "master-1", KeyID: f.keyID})
 
 	plugin.FailMethodWith(fake.MethodStatus, codes.OK, "")
 	_, latency = waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 	t.Logf("recovery latency, Status answers again -> KMSPluginsDegraded=False: %s", latency.Round(10*time.Millisecond))
 
 	plugin.Stop()
-	cond, latency = waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnreachable))
-	t.Logf("detection latency, plugin stopped -> PluginUnreachable: %s: %s", latency.Round(10*time.Millisecond), cond.Message)
-	if !strings.Contains(cond.Message, "node master-1 key "+f.keyID) || strings.Contains(cond.Message, "master-0") {
-		t.Errorf("message %q should name master-1 and only master-1", cond.Message)
-	}
+	_, latency = waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnreachable))
+	t.Logf("detection latency, plugin stopped -> PluginUnreachable: %s", latency.Round(10*time.Millisecond))
+	f.wantFailures(t, kmsstate.Failure{Reason: kmsstate.ReasonPluginUnreachable, Node: "master-1", KeyID: f.keyID})
 
 	if err := plugin.Start(); err != nil {
 		t.Fatal(err)
@@ -168,22 +162,31 @@ func TestKMSStateTellsPluginAnswerFromOutage(t *testing.T) {
 func TestKMSStateFollowsKeyRotation(t *testing.T) {
 	f := startKMSStateFixture(t)
 	waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
-	// Let every node settle on key-1 before rotating.
 	waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
-	time.Sleep(probeInterval + time.Second)
-
+	// Every node settles on the first KEK before the rotation, so that kmsstate knows what it rotates from.
 	oldKey := f.kms.CurrentKEKID()
-	newKey := f.kms.Rotate()
-	cond, latency := waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionTrue, kmsstate.ReasonKeyRotationInProgress)
-	if want := oldKey + " -> " + newKey; !strings.Contains(cond.Message, want) {
-		t.Errorf("message %q does not say %q", cond.Message, want)
-	}
-	t.Logf("rotation noticed after %s: %s", latency.Round(10*time.Millisecond), cond.Message)
+	waitForKMSState(t, f.guard.KMSState, "every node on KEK "+oldKey, func(s kmsstate.State) bool {
+		kek, ok := s.SettledKEKID(f.keyID)
+		return ok && kek == oldKey
+	})
 
-	cond, latency = waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
-	t.Logf("rotation complete after %s more: %s", latency.Round(10*time.Millisecond), cond.Message)
-	if !strings.Contains(cond.Message, newKey) {
-		t.Errorf("message %q does not name the completed rotation to %s", cond.Message, newKey)
+	newKey := f.kms.Rotate()
+	want := kmsstate.Rotation{KeyID: f.keyID, From: oldKey, To: newKey}
+	_, latency := waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionTrue, kmsstate.ReasonKeyRotationInProgress)
+	t.Logf("rotation noticed after %s", latency.Round(10*time.Millisecond))
+	// The rotation the condition reports, in progress or (should it have completed since) completed.
+	state, err := f.guard.KMSState.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(append(state.Rotations, state.LastCompleted[f.keyID]), func(r kmsstate.Rotation) bool { return sameRotation(r, want) }) {
+		t.Errorf("kmsstate's rotations %+v (last completed %+v), want %s", state.Rotations, state.LastCompleted[f.keyID], want)
+	}
+
+	_, latency = waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	t.Logf("rotation complete after %s more", latency.Round(10*time.Millisecond))
+	if latest, ok := f.guard.KMSState.LatestRotation(f.keyID); !ok || !sameRotation(latest, want) || latest.Completed.IsZero() {
+		t.Errorf("kmsstate's latest rotation of key %s is %+v (%v), want %s completed", f.keyID, latest, ok, want)
 	}
 	if !strings.Contains(strings.Join(f.eventReasons(), ","), kmsstate.EventKeyRotated) {
 		t.Errorf("no %s event: %v", kmsstate.EventKeyRotated, f.eventReasons())
@@ -191,39 +194,56 @@ func TestKMSStateFollowsKeyRotation(t *testing.T) {
 }
 
 // TestKMSStateActiveProbeCatchesRevokedDecrypt: the key is disabled while the plugins' Status still says "ok";
-// the active round trip, on its own slower interval, reports it within the detection bound (round-trip interval
-// plus one report interval), KMSPluginsDegraded says PluginUnhealthy with the failed step and stays so while the
-// key is disabled, across round-trip intervals, and the recovery is seen within about one report interval.
+// the active round trip, on its own slower interval, reports every node's plugin Unhealthy (PluginUnhealthy), the
+// failure stays while the key is disabled, every probe trying the round trip again, and clears once the key is
+// restored. The detection bound is pluginprobe's to test; this test waits with a generous timeout.
 func TestKMSStateActiveProbeCatchesRevokedDecrypt(t *testing.T) {
 	f := startKMSStateFixture(t)
 	waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
+	// Only its node's reporter calls master-1's plugin; the apiserver uses master-0's.
+	plugin := f.plugins["master-1"]
 
 	if err := f.kms.Disable(f.kms.CurrentKEKID()); err != nil {
 		t.Fatal(err)
 	}
-	cond, latency := waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnhealthy))
+	_, latency := waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(kmsstate.ReasonPluginUnhealthy))
 	t.Logf("detection latency, key disabled (Status still ok) -> PluginUnhealthy: %s (round-trip interval %s, report interval %s)",
 		latency.Round(10*time.Millisecond), roundTripInterval, probeInterval)
-	if !strings.Contains(cond.Message, "round trip failed") {
-		t.Errorf("message %q does not name the failed round trip", cond.Message)
+	// Status still answers healthy, so what made the plugins Unhealthy is the round trip.
+	probe, err := pluginprobe.NewGRPCPlugin(t.Context(), f.keyID, plugin.Endpoint(), time.Second)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// The bound of pluginprobe's package documentation, with the reporters' jitter and a margin for the
-	// controller's sync.
-	if bound := roundTripInterval + probeInterval*11/10 + 3*time.Second; latency > bound {
-		t.Errorf("detection took %s, more than the bound %s", latency.Round(10*time.Millisecond), bound)
+	if status, err := probe.Service.Status(t.Context()); err != nil || status.Healthz != "ok" {
+		t.Fatalf("with the key disabled, the plugin's Status answers %+v, %v; want healthz ok", status, err)
 	}
+	waitForKMSState(t, f.guard.KMSState, "every node's plugin Unhealthy", func(s kmsstate.State) bool {
+		return len(s.Plugins) == 2 && !slices.ContainsFunc(s.Plugins, func(p kmsstate.Plugin) bool { return p.Health != kmsstate.PluginUnhealthy })
+	})
 
-	// The failure is not forgotten between round trips: it holds through more than a round-trip interval.
-	deadline := time.Now().Add(roundTripInterval + probeInterval)
-	for time.Now().Before(deadline) {
-		_, status, _, err := f.guard.Operator.GetOperatorState()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c := v1helpers.FindOperatorCondition(status.Conditions, kmsstate.ConditionKMSPluginsDegraded); c == nil || c.Status != operatorv1.ConditionTrue || !strings.Contains(c.Message, "round trip failed") {
-			t.Fatalf("while the key is disabled, KMSPluginsDegraded turned to %+v", c)
-		}
-		time.Sleep(500 * time.Millisecond)
+	// The failure is not forgotten between round trips: each of master-1's probes makes the round trip again, for
+	// more than a round-trip interval's worth of probes, and the failure never clears meanwhile (kmsstate would
+	// record that with a KMSPluginRecovered event).
+	before := plugin.Calls()
+	probes := int64(roundTripInterval/probeInterval) + 1
+	waitFor(t, fmt.Sprintf("%d more probes of master-1's plugin", probes), func() bool {
+		return plugin.Calls()[fake.MethodStatus]-before[fake.MethodStatus] >= probes
+	})
+	after := plugin.Calls()
+	statusCalls, roundTrips := after[fake.MethodStatus]-before[fake.MethodStatus], after[fake.MethodEncrypt]-before[fake.MethodEncrypt]
+	// One probe may have called Status and not yet Encrypt.
+	if roundTrips < statusCalls-1 {
+		t.Errorf("%d probes made %d round trips: a failed round trip is to be made again every probe", statusCalls, roundTrips)
+	}
+	if slices.Contains(f.eventReasons(), kmsstate.EventPluginRecovered) {
+		t.Errorf("a failure cleared while the key was disabled: events %v", f.eventReasons())
+	}
+	state, err := f.guard.KMSState.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := slices.IndexFunc(state.Plugins, func(p kmsstate.Plugin) bool { return p.Node == "master-1" }); i < 0 || state.Plugins[i].Health != kmsstate.PluginUnhealthy {
+		t.Errorf("after %d probes with the key disabled, kmsstate's plugins are %+v; want master-1's Unhealthy", statusCalls, state.Plugins)
 	}
 
 	if err := f.kms.Restore(f.kms.CurrentKEKID()); err != nil {
@@ -231,9 +251,6 @@ func TestKMSStateActiveProbeCatchesRevokedDecrypt(t *testing.T) {
 	}
 	_, latency = waitForCondition(t, f.guard.Operator, kmsstate.ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, kmsstate.ReasonAsExpected)
 	t.Logf("recovery latency, key restored -> KMSPluginsDegraded=False: %s", latency.Round(10*time.Millisecond))
-	if bound := probeInterval*11/10 + 3*time.Second; latency > bound {
-		t.Errorf("recovery took %s, more than one report interval (%s): a failed round trip must be repeated every interval", latency.Round(10*time.Millisecond), bound)
-	}
 }
 
 // TestKMSStateRemovesOrphanedReports: the stale report of a node that left the control plane is removed by
@@ -267,4 +284,22 @@ func TestKMSStateRemovesOrphanedReports(t *testing.T) {
 	if !strings.Contains(strings.Join(f.eventReasons(), ","), kmsstate.EventHealthReportRemoved) {
 		t.Errorf("no %s event: %v", kmsstate.EventHealthReportRemoved, f.eventReasons())
 	}
+}
+
+// wantFailures checks kmsstate's latest evaluation: its failures are want, Detail aside (the prose of the
+// condition message).
+func (f *kmsStateFixture) wantFailures(t *testing.T, want ...kmsstate.Failure) {
+	t.Helper()
+	state, err := f.guard.KMSState.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, withoutDetail(state.Failures), cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("kmsstate's failures (-want +got):\n%s", diff)
+	}
+}
+
+// sameRotation compares what a rotation is, not when it was seen.
+func sameRotation(a, b kmsstate.Rotation) bool {
+	return a.KeyID == b.KeyID && a.From == b.From && a.To == b.To
 }
