@@ -2,7 +2,8 @@ package e2e
 
 import (
 	"context"
-	"fmt"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +22,7 @@ import (
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
-	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
+	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsguard"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
@@ -62,15 +63,11 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	// Wait until the gate names master-1: by then kmsstate has seen its reporter's Error.
+	// Wait until the gate blocks on the plugins' health and kmsstate has seen master-1's reporter's Error.
 	start := time.Now()
-	cond, _ := waitForConditionMatching(t, operator, kmsprecondition.ConditionProgressing, func(c *operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionTrue && c.Reason == string(kmsprecondition.ReasonKMSPluginsNotHealthy) && strings.Contains(c.Message, "node master-1 key 1")
-	})
-	t.Logf("blocked after %s: %s", time.Since(start).Round(10*time.Millisecond), cond.Message)
-	if strings.Contains(cond.Message, "node master-0") {
-		t.Errorf("message %q blames master-0, whose plugin is healthy", cond.Message)
-	}
+	waitForCondition(t, operator, kmsprecondition.ConditionProgressing, operatorv1.ConditionTrue, string(kmsprecondition.ReasonKMSPluginsNotHealthy))
+	waitForKeyFailingOn(t, g, keyID, "master-1")
+	t.Logf("blocked after %s", time.Since(start).Round(10*time.Millisecond))
 	// The gate answered false in the sync that set the condition, and keeps answering false while the plugin
 	// is dead: revision 2 is not available. revision-status-2 may exist, not ready: when the revision
 	// controller's informer saw encryption-config before the gate's live read did, Precondition passed and
@@ -107,18 +104,12 @@ func TestKMSPreconditionGatesRevision(t *testing.T) {
 	if err != nil || string(copied.Data["encryption-config"]) != string(data) {
 		t.Fatalf("encryption-config-2 is not the candidate: %v", err)
 	}
-	waitForConditionMatching(t, operator, kmsprecondition.ConditionProgressing, func(c *operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionFalse && c.Reason == string(kmsprecondition.ReasonAsExpected)
-	})
-	// The sync that let the revision through said what admitted key 1, in the event of the transition.
-	var unblocked string
-	for _, e := range g.Recorder.Events() {
-		if e.Reason == kmsprecondition.EventUnblocked {
-			unblocked = e.Message
-		}
-	}
-	if !strings.Contains(unblocked, "new read key 1: its plugin is healthy on nodes [master-0 master-1] ahead of its revision") {
-		t.Errorf("the %s event does not say what admitted key 1: %q", kmsprecondition.EventUnblocked, unblocked)
+	waitForCondition(t, operator, kmsprecondition.ConditionProgressing, operatorv1.ConditionFalse, string(kmsprecondition.ReasonAsExpected))
+	// What admitted key 1: its plugin healthy on every node, ahead of its revision.
+	if state, err := g.KMSState.Current(); err != nil {
+		t.Fatal(err)
+	} else if err := state.Healthy(g.nodes, []string{keyID}); err != nil {
+		t.Errorf("the gate admitted key %s while kmsstate says: %v", keyID, err)
 	}
 	reasons := g.eventReasons(kmsprecondition.EventBlocked, kmsprecondition.EventUnblocked, kmsprecondition.EventDegraded, kmsprecondition.EventForced)
 	if got := strings.Join(reasons, ","); got != kmsprecondition.EventBlocked+","+kmsprecondition.EventUnblocked {
@@ -230,14 +221,18 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	withoutAESCBC := ectest.Marshal(t, ectest.Secrets(kmsenv.KMSv2Provider(providerName, plugin.Endpoint()), ectest.Identity()))
 	updateEncryptionConfig(ctx, t, kubeClient, withoutAESCBC)
 	start = time.Now()
-	cond, _ := waitForConditionMatching(t, operator, kmsprecondition.ConditionProgressing, func(c *operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionTrue && c.Reason == string(kmsprecondition.ReasonReadKeyStillInUse) &&
-			strings.Contains(c.Message, fmt.Sprintf("secrets read key aescbc:%s: %d objects are still stored under it", aescbcID, secrets))
+	// The gate's evidence, the census of etcd, judged by the rule the gate applies: every Secret still under aescbc.
+	aescbcKey := evidence.ReadKey{Kind: etcdvalue.KindAESCBC, Name: aescbcID}
+	var pruneErr *evidence.PruneError
+	waitFor(t, "the census to find every Secret under aescbc", func() bool {
+		err := canDropReadKey(ctx, t, g, aescbcKey, window)
+		return errors.As(err, &pruneErr) && pruneErr.Reason == evidence.PruneObjectsUnderKey
 	})
-	t.Logf("refused after %s: %s", time.Since(start).Round(10*time.Millisecond), cond.Message)
-	if !strings.Contains(cond.Message, "evidence: raw etcd census of secrets") {
-		t.Errorf("the message does not name the etcd census as its evidence: %s", cond.Message)
+	if pruneErr.Objects != secrets || !slices.Equal(pruneErr.Resources, []string{"secrets"}) {
+		t.Errorf("the census finds %d objects of %v under %s, want %d Secrets", pruneErr.Objects, pruneErr.Resources, aescbcKey, secrets)
 	}
+	waitForCondition(t, operator, kmsprecondition.ConditionProgressing, operatorv1.ConditionTrue, string(kmsprecondition.ReasonReadKeyStillInUse))
+	t.Logf("refused after %s", time.Since(start).Round(10*time.Millisecond))
 	if verified := gateCondition(t, operator, evidence.ConditionVerified); verified.Status != operatorv1.ConditionFalse {
 		t.Errorf("KMSEncryptionVerified = %+v before the migration, want False", verified)
 	}
@@ -260,21 +255,20 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	// The revision controller may copy the candidate into encryption-config-2 and revision-status-2 before the
 	// window ends (its informer sees the new source while the gate's Precondition still read the old one); the
 	// ReadinessCheck then keeps that revision from becoming available. So the property is on
-	// latestAvailableRevision: it stays 2 for as long as the window lasts (checked up to a second before its end,
-	// so that a slow poll cannot straddle it), then becomes 3 by itself.
+	// latestAvailableRevision: it stays 2 for as long as the window lasts, then becomes 3 by itself. The wait
+	// polls every 100 ms, so a revision 3 made before the window ended is seen before it ends.
 	windowEnd := finished.Add(window)
-	for checks := 0; time.Until(windowEnd) > time.Second; checks++ {
-		_, status, _, err := operator.GetOperatorState()
-		if err != nil {
-			t.Fatal(err)
+	waitFor(t, "the census after the migration to find no Secret under aescbc, within the rollback window", func() bool {
+		err := canDropReadKey(ctx, t, g, aescbcKey, window)
+		if err == nil && time.Now().Before(windowEnd) {
+			t.Fatalf("the census lets %s be dropped before the rollback window ends at %s", aescbcKey, windowEnd)
 		}
-		if status.LatestAvailableRevision != 2 {
-			t.Fatalf("latestAvailableRevision = %d at %s, before the rollback window ends at %s (check %d)",
-				status.LatestAvailableRevision, time.Now().Format(time.RFC3339Nano), windowEnd.Format(time.RFC3339Nano), checks)
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+		return errors.As(err, &pruneErr) && pruneErr.Reason == evidence.PruneRollbackWindow
+	})
 	waitForLatestRevision(t, operator, 3)
+	if seen := time.Now(); seen.Before(windowEnd) {
+		t.Fatalf("latestAvailableRevision 3 at %s, before the rollback window ends at %s", seen.Format(time.RFC3339Nano), windowEnd.Format(time.RFC3339Nano))
+	}
 	t.Logf("revision 3 available %s after the migration finished (window %s)", time.Since(finished).Round(10*time.Millisecond), window)
 	// The gate's own record: it turned Progressing False (allowed) only once the window had passed. Condition
 	// times have whole seconds.
@@ -289,20 +283,34 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	if verified := gateCondition(t, operator, evidence.ConditionVerified); verified.Status != operatorv1.ConditionTrue {
 		t.Errorf("KMSEncryptionVerified = %+v after the migration, want True", verified)
 	}
-	// The sync that let revision 3 through said why, in the event of the transition (the gate may have waited
-	// for kmsstate before revisions 1 and 2 too: the last event is revision 3's).
-	var unblocked string
-	for _, e := range g.Recorder.Events() {
-		if e.Reason == kmsprecondition.EventUnblocked {
-			unblocked = e.Message
+	// What let revision 3 through: the census finds no value under aescbc, and the window has passed.
+	if err := canDropReadKey(ctx, t, g, aescbcKey, window); err != nil {
+		t.Errorf("revision 3 dropped %s while the census says: %v", aescbcKey, err)
+	}
+}
+
+// canDropReadKey judges dropping key from Secrets as the gate does: evidence.CanDropReadKey of kmsguard's census
+// of etcd (the gate's Options.Evidence), with the rollback window.
+func canDropReadKey(ctx context.Context, t *testing.T, g *guard, key evidence.ReadKey, window time.Duration) error {
+	t.Helper()
+	report, finished, err := g.Census.ReadKeyEvidence(ctx, secretsGR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evidence.CanDropReadKey(report, key, finished, window, time.Now())
+}
+
+// waitForKeyFailingOn waits until kmsstate finds keyID failing on node, and on no other node, as the gate asks it
+// about every node (State.Healthy).
+func waitForKeyFailingOn(t *testing.T, g *guard, keyID, node string) {
+	t.Helper()
+	waitForKMSState(t, g.KMSState, "key "+keyID+" failing on "+node+" only", func(s kmsstate.State) bool {
+		var unhealthy *kmsstate.UnhealthyError
+		if !errors.As(s.Healthy(g.nodes, []string{keyID}), &unhealthy) {
+			return false
 		}
-	}
-	want := fmt.Sprintf("%s) may roll out; dropped read keys: secrets read key aescbc:%s: no value stored under it and the rollback window of %s has passed (evidence: raw etcd census of secrets",
-		revisions.CandidateHash(withoutAESCBC), aescbcID, window)
-	if !strings.Contains(unblocked, want) {
-		t.Errorf("the last %s event says %q, want %q", kmsprecondition.EventUnblocked, unblocked, want)
-	}
-	t.Logf("allowed: %s", unblocked)
+		return !slices.ContainsFunc(unhealthy.Failures, func(f kmsstate.Failure) bool { return f.Node != node || f.KeyID != keyID })
+	})
 }
 
 // newRevisionController is library-go's revision controller as staticpod.NewBuilder builds it for
