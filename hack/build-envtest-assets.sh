@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Builds the real kube-apiserver and etcd binaries that kmsguard's tests run through envtest, from the Go
 # module proxy (there is no other way to get them here: envtest's setup-envtest downloads prebuilt binaries).
+# With --kube-controller-manager it also builds kube-controller-manager from the same k8s.io/kubernetes, for
+# make bench-migration, which runs its in-tree storage version migrator (KEP-4192) beside kmsguard's.
 #
 # The binaries land in _output/envtest-assets/<k8s>-<etcd>/ and are reused when present and working, so only
-# the first run pays for the build (kube-apiserver: about 9 minutes and 3 GB of memory on 2 cores).
+# the first run pays for the build (kube-apiserver: about 9 minutes and 3 GB of memory on 2 cores;
+# kube-controller-manager about as much again, less on a warm build cache).
 #
 # Prints the asset directory on the last line of stdout; progress goes to stderr.
-# Usage: hack/build-envtest-assets.sh [--print-dir]
-#   --print-dir  print the asset directory and exit without building.
+# Usage: hack/build-envtest-assets.sh [--print-dir] [--kube-controller-manager]
+#   --print-dir                print the asset directory and exit without building.
+#   --kube-controller-manager  also build kube-controller-manager (only the migration benchmark runs it).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,7 +22,16 @@ k8s_version=$(cd "${TOOLS}/kube-apiserver" && GOWORK=off GOFLAGS=-mod=mod go lis
 etcd_version=$(cd "${TOOLS}/etcd" && GOWORK=off GOFLAGS=-mod=mod go list -m -f '{{.Version}}' go.etcd.io/etcd/server/v3)
 ASSETS="${ROOT}/_output/envtest-assets/k8s-${k8s_version}-etcd-${etcd_version}"
 
-if [[ "${1:-}" == "--print-dir" ]]; then
+print_dir=false
+with_kcm=false
+for arg in "$@"; do
+  case "${arg}" in
+    --print-dir) print_dir=true ;;
+    --kube-controller-manager) with_kcm=true ;;
+    *) echo "unknown argument ${arg}; usage: $0 [--print-dir] [--kube-controller-manager]" >&2; exit 2 ;;
+  esac
+done
+if ${print_dir}; then
   echo "${ASSETS}"
   exit 0
 fi
@@ -46,10 +59,13 @@ build_etcd() {
   log "etcd ${etcd_version}: built in $((SECONDS - start)) s: $("${out}" --version | head -n1)"
 }
 
-build_kube_apiserver() {
-  local out="${ASSETS}/kube-apiserver"
+# build_kubernetes_command builds k8s.io/kubernetes/cmd/<name> at k8s_version from the kube-apiserver tools
+# module, whose go.mod pins k8s.io/kubernetes and its staging modules for every command of it.
+build_kubernetes_command() {
+  local name=$1
+  local out="${ASSETS}/${name}"
   if usable "${out}"; then
-    log "kube-apiserver ${k8s_version}: present, not rebuilt"
+    log "${name} ${k8s_version}: present, not rebuilt"
     return
   fi
   # Without these the binary reports v0.0.0-master, and version-dependent behaviour (feature gate defaults
@@ -63,22 +79,25 @@ build_kube_apiserver() {
     ldflags+=" -X ${pkg}.gitVersion=${k8s_version} -X ${pkg}.gitMajor=${major} -X ${pkg}.gitMinor=${minor}"
     ldflags+=" -X ${pkg}.gitTreeState=clean -X ${pkg}.buildDate=1970-01-01T00:00:00Z"
   done
-  log "kube-apiserver ${k8s_version}: building; a cold build takes about 10 minutes on 2 cores and 3 GB of memory"
+  log "${name} ${k8s_version}: building; a cold build takes about 10 minutes on 2 cores and 3 GB of memory"
   local start=${SECONDS}
-  (cd "${TOOLS}/kube-apiserver" && GOWORK=off GOFLAGS=-mod=mod go build -ldflags "${ldflags}" -o "${out}.tmp" k8s.io/kubernetes/cmd/kube-apiserver) &
+  (cd "${TOOLS}/kube-apiserver" && GOWORK=off GOFLAGS=-mod=mod go build -ldflags "${ldflags}" -o "${out}.tmp" "k8s.io/kubernetes/cmd/${name}") &
   local pid=$!
   # go build prints nothing while it compiles: say that it is still alive once a minute.
   while kill -0 "${pid}" 2>/dev/null; do
     sleep 5
     if (( (SECONDS - start) % 60 < 5 )) && kill -0 "${pid}" 2>/dev/null; then
-      log "kube-apiserver: still building ($((SECONDS - start)) s)"
+      log "${name}: still building ($((SECONDS - start)) s)"
     fi
   done
-  wait "${pid}" || fail "go build of k8s.io/kubernetes/cmd/kube-apiserver ${k8s_version} (see the compiler output above)"
+  wait "${pid}" || fail "go build of k8s.io/kubernetes/cmd/${name} ${k8s_version} (see the compiler output above)"
   mv "${out}.tmp" "${out}"
-  log "kube-apiserver ${k8s_version}: built in $((SECONDS - start)) s: $("${out}" --version)"
+  log "${name} ${k8s_version}: built in $((SECONDS - start)) s: $("${out}" --version)"
 }
 
 build_etcd
-build_kube_apiserver
+build_kubernetes_command kube-apiserver
+if ${with_kcm}; then
+  build_kubernetes_command kube-controller-manager
+fi
 echo "${ASSETS}"
