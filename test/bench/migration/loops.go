@@ -1,0 +1,363 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/restmapper"
+
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
+)
+
+type loopKind int
+
+const (
+	kindSequential loopKind = iota
+	kindLimit
+	kindMigrator
+	kindInTree
+)
+
+// loop is one way of rewriting every Secret.
+type loop struct {
+	name    string
+	kind    loopKind
+	workers int
+	// mayFail: a loop whose failure is reported as NOT MEASURED instead of ending the benchmark (the in-tree
+	// migrator, which needs a feature gate and a controller manager that may not do the job).
+	mayFail bool
+}
+
+func (b *bench) allLoops() []*loop {
+	loops := []*loop{{name: "sequential", kind: kindSequential}}
+	for _, w := range b.workers {
+		loops = append(loops, &loop{name: "limit-" + strconv.Itoa(w), kind: kindLimit, workers: w})
+	}
+	return append(loops,
+		&loop{name: "migrator", kind: kindMigrator},
+		&loop{name: "in-tree", kind: kindInTree, mayFail: true})
+}
+
+func selectLoops(all []*loop, names string) ([]*loop, error) {
+	var out []*loop
+	for _, name := range strings.Split(names, ",") {
+		name = strings.TrimSpace(name)
+		found := false
+		for _, l := range all {
+			if l.name == name {
+				out, found = append(out, l), true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("no loop %q (sequential, limit-<one of -workers>, migrator, in-tree)", name)
+		}
+	}
+	return out, nil
+}
+
+// sample is one measured rewrite of every Secret.
+type sample struct {
+	rewritten int64
+	elapsed   time.Duration
+	// rssRise is the apiserver's peak VmRSS during the run minus its VmRSS before.
+	rssRise uint64
+	// Migrator only: its live heap peak above the value before the run, and HeapInuse's.
+	heapLive, heapInuse uint64
+	// note is printed after the run's line.
+	note string
+}
+
+func (s sample) rate() float64 { return float64(s.rewritten) / s.elapsed.Seconds() }
+
+func (b *bench) secrets() (dynamic.NamespaceableResourceInterface, error) {
+	client, err := dynamic.NewForConfig(b.restConfig())
+	if err != nil {
+		return nil, err
+	}
+	return client.Resource(secretsGVR), nil
+}
+
+// measure makes every Secret stale, then times one run of l and checks that it rewrote every one of them.
+func (b *bench) measure(ctx context.Context, l *loop, objects, size int) (sample, error) {
+	if err := b.makeStale(); err != nil {
+		return sample{}, err
+	}
+	pid, err := b.cp.APIServer(0).PID()
+	if err != nil {
+		return sample{}, err
+	}
+	var inTree *inTreeRun
+	if l.kind == kindInTree {
+		if inTree, err = b.prepareInTree(ctx); err != nil {
+			return sample{}, err
+		}
+		defer inTree.stop()
+	}
+	runtime.GC()
+	rss, err := startRSSSampler(pid)
+	if err != nil {
+		return sample{}, err
+	}
+	var heap heapSampler
+	stopHeap := func() {}
+	if l.kind == kindMigrator {
+		stopHeap = heap.start()
+	}
+	var s sample
+	start := time.Now()
+	switch l.kind {
+	case kindSequential:
+		s.rewritten, err = b.sequential(ctx)
+	case kindLimit:
+		s.rewritten, err = b.concurrent(ctx, l.workers)
+	case kindMigrator:
+		s.rewritten, s.note, err = b.migrate(ctx, size)
+	case kindInTree:
+		s.note, err = inTree.run(ctx)
+	}
+	s.elapsed = time.Since(start)
+	stopHeap()
+	s.rssRise = rss.stop()
+	s.heapLive, s.heapInuse = heap.livePeak, heap.peak
+	if err != nil {
+		return s, err
+	}
+	if l.kind == kindInTree {
+		// Counted after the clock stopped: the in-tree migrator does not count what it rewrote.
+		if s.rewritten, err = inTree.rewritten(ctx); err != nil {
+			return s, err
+		}
+		s.note += "; 1 Secret touched by the benchmark (" + inTree.touched + "), see intree.go"
+	}
+	if s.rewritten != int64(objects) {
+		return s, fmt.Errorf("rewrote %d of %d Secrets: the run did not start with all of them stale", s.rewritten, objects)
+	}
+	fmt.Printf("    %-14s %6d rewritten in %7s  %6.0f objects/s  apiserver RSS +%s  (write provider %s)\n",
+		l.name, s.rewritten, s.elapsed.Round(10*time.Millisecond), s.rate(), mib(s.rssRise), b.writer)
+	if l.kind == kindMigrator {
+		s.note = fmt.Sprintf("live heap +%s (HeapInuse +%s); %s", mib(s.heapLive), mib(s.heapInuse), s.note)
+	}
+	if s.note != "" {
+		fmt.Printf("      %s\n", s.note)
+	}
+	return s, nil
+}
+
+// migrate runs the migrator once over the Secrets and reports its in-flight limit.
+func (b *bench) migrate(ctx context.Context, size int) (int64, string, error) {
+	config := b.restConfig()
+	client, err := dynamic.NewForConfig(config)
+	if err != nil {
+		return 0, "", err
+	}
+	disc, err := discovery.NewDiscoveryClientForConfig(config)
+	if err != nil {
+		return 0, "", err
+	}
+	m, err := kmsmigration.New(kmsmigration.Options{
+		Dynamic:       client,
+		Mapper:        restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc)),
+		QPS:           -1,
+		LatencyFactor: b.latencyFactor,
+	})
+	if err != nil {
+		return 0, "", err
+	}
+	limits := watchInFlightLimit(m)
+	p, err := m.Migrate(ctx, secretsGR, kmsmigration.Target{WriteKey: fmt.Sprintf("bench-%d-%s", size, b.writer)})
+	note := limits()
+	if err != nil {
+		return p.Counts.Rewritten, note, err
+	}
+	if c := p.Counts; c.Listed != c.Rewritten {
+		return c.Rewritten, note, fmt.Errorf("the migrator did not rewrite every object it listed: %s", c)
+	}
+	return p.Counts.Rewritten, note, nil
+}
+
+// watchInFlightLimit samples the migrator's in-flight limit until stopped, and describes its range.
+func watchInFlightLimit(m *kmsmigration.Migrator) (stop func() string) {
+	done, stopped := make(chan struct{}), make(chan struct{})
+	lowest, highest, samples, sum := 0, 0, 0, 0
+	go func() {
+		defer close(stopped)
+		ticker := time.NewTicker(100 * time.Millisecond)
+		defer ticker.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ticker.C:
+			}
+			for _, p := range m.Progress() {
+				if p.Running() && p.InFlightLimit > 0 {
+					if samples == 0 || p.InFlightLimit < lowest {
+						lowest = p.InFlightLimit
+					}
+					highest = max(highest, p.InFlightLimit)
+					samples++
+					sum += p.InFlightLimit
+				}
+			}
+		}
+	}()
+	return func() string {
+		close(done)
+		<-stopped
+		if samples == 0 {
+			return "in-flight limit not sampled"
+		}
+		return fmt.Sprintf("in-flight limit %d-%d, mean %.1f over %d samples", lowest, highest, float64(sum)/float64(samples), samples)
+	}
+}
+
+// sequential is kube-storage-version-migrator's algorithm without its rate limit: one page of Secrets, then a
+// PUT of each, unchanged, one at a time.
+func (b *bench) sequential(ctx context.Context) (int64, error) {
+	client, err := b.secrets()
+	if err != nil {
+		return 0, err
+	}
+	var rewritten int64
+	err = eachPage(ctx, client, func(items []unstructured.Unstructured) error {
+		for i := range items {
+			changed, err := rewrite(ctx, client, &items[i])
+			if err != nil {
+				return err
+			}
+			if changed {
+				rewritten++
+			}
+		}
+		return nil
+	})
+	return rewritten, err
+}
+
+// limitFormat is the wire format of the concurrent loops.
+const limitFormat = "JSON"
+
+// concurrent PUTs every Secret with workers in parallel and no rate limit. A page of objects is buffered, so
+// that the next LIST runs while the workers write.
+func (b *bench) concurrent(ctx context.Context, workers int) (int64, error) {
+	client, err := b.secrets()
+	if err != nil {
+		return 0, err
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	queue := make(chan *unstructured.Unstructured, listPageSize)
+	var rewritten atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for obj := range queue {
+				changed, err := rewrite(ctx, client, obj)
+				if err != nil {
+					cancel(err)
+					continue
+				}
+				if changed {
+					rewritten.Add(1)
+				}
+			}
+		}()
+	}
+	err = eachPage(ctx, client, func(items []unstructured.Unstructured) error {
+		for i := range items {
+			select {
+			case queue <- &items[i]:
+			case <-ctx.Done():
+				return context.Cause(ctx)
+			}
+		}
+		return nil
+	})
+	close(queue)
+	wg.Wait()
+	if cause := context.Cause(ctx); cause != nil {
+		return rewritten.Load(), cause
+	}
+	return rewritten.Load(), err
+}
+
+// rewrite PUTs obj unchanged and says whether the apiserver stored it again.
+func rewrite(ctx context.Context, client dynamic.NamespaceableResourceInterface, obj *unstructured.Unstructured) (bool, error) {
+	updated, err := client.Namespace(obj.GetNamespace()).Update(ctx, obj, metav1.UpdateOptions{})
+	if err != nil {
+		return false, err
+	}
+	return updated.GetResourceVersion() != obj.GetResourceVersion(), nil
+}
+
+// eachPage lists every Secret, listPageSize at a time, following the apiserver's inconsistent continue token
+// when a slow walk outlives the consistent one (410 Expired).
+func eachPage(ctx context.Context, client dynamic.NamespaceableResourceInterface, page func([]unstructured.Unstructured) error) error {
+	token := ""
+	for {
+		list, err := client.List(ctx, metav1.ListOptions{Limit: listPageSize, Continue: token})
+		var status apierrors.APIStatus
+		if apierrors.IsResourceExpired(err) && errors.As(err, &status) && status.Status().ListMeta.Continue != "" {
+			token = status.Status().ListMeta.Continue
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := page(list.Items); err != nil {
+			return err
+		}
+		if token = list.GetContinue(); token == "" {
+			return nil
+		}
+	}
+}
+
+func count(ctx context.Context, client dynamic.NamespaceableResourceInterface) (int, error) {
+	n := 0
+	err := eachPage(ctx, client, func(items []unstructured.Unstructured) error {
+		n += len(items)
+		return nil
+	})
+	return n, err
+}
+
+// parallel calls f for 0..n-1 on workers goroutines and returns the first error.
+func parallel(ctx context.Context, workers, n int, f func(ctx context.Context, i int) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	next := atomic.Int64{}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if err := f(ctx, i); err != nil {
+					cancel(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return context.Cause(ctx)
+}

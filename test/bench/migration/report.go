@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/restmapper"
+
+	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
+	"github.com/kmsguard/kmsguard/pkg/evidence"
+)
+
+// sizeResult are the figures for one data set size.
+type sizeResult struct {
+	objects int
+	series  map[string]*series
+	// census and unpaged are keys/s per round: the Census's etcd scan, and one unpaged read of the prefix.
+	census, unpaged []float64
+	verified        bool
+}
+
+// series are the runs of one loop at one size.
+type series struct {
+	samples []sample
+	// err says why the loop could not be measured.
+	err error
+}
+
+func (s *series) spread(f func(sample) float64) spread {
+	values := make([]float64, 0, len(s.samples))
+	for _, x := range s.samples {
+		values = append(values, f(x))
+	}
+	return spreadOf(values)
+}
+
+func sampleRate(s sample) float64 { return s.rate() }
+func sampleWall(s sample) float64 { return s.elapsed.Seconds() }
+func sampleRSS(s sample) float64  { return float64(s.rssRise) }
+func sampleHeap(s sample) float64 { return float64(s.heapLive) }
+func (r *sizeResult) rate(name string) spread {
+	if s := r.series[name]; s != nil {
+		return s.spread(sampleRate)
+	}
+	return spread{}
+}
+
+// limit is the limit loop with the best median rate.
+func (r *sizeResult) limit(b *bench) (*loop, spread) {
+	var best *loop
+	var bestRate spread
+	for _, l := range b.loops {
+		if l.kind != kindLimit {
+			continue
+		}
+		if s := r.rate(l.name); s.n > 0 && (best == nil || s.median > bestRate.median) {
+			best, bestRate = l, s
+		}
+	}
+	return best, bestRate
+}
+
+// measureCensus reads the Secrets' prefix once unpaged and runs a census over it, in an order that alternates
+// by round.
+func (b *bench) measureCensus(ctx context.Context, r *sizeResult, round int) error {
+	etcd, err := b.cp.EtcdClient()
+	if err != nil {
+		return err
+	}
+	resource := evidence.BuiltInResource(evidence.DefaultEtcdPrefix, secretsGR)
+	var keys int
+	var unpaged time.Duration
+	readUnpaged := func() error {
+		start := time.Now()
+		resp, err := etcd.Get(ctx, resource.Prefix, clientv3.WithPrefix())
+		if err != nil {
+			return err
+		}
+		unpaged, keys = time.Since(start), len(resp.Kvs)
+		return nil
+	}
+	var report *evidence.Report
+	want := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: b.writer, KEKID: b.kms.CurrentKEKID()}
+	takeCensus := func() error {
+		// The verdict needs the API's object count; the keys/s are of the etcd scan alone.
+		config := b.cp.APIServer(0).RESTConfig()
+		disc, err := discovery.NewDiscoveryClientForConfig(config)
+		if err != nil {
+			return err
+		}
+		counter := &evidence.MetadataCounter{Client: metadata.NewForConfigOrDie(config), Mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc))}
+		report, err = evidence.NewCensus(etcd, evidence.CensusOptions{Counter: counter}).Take(ctx, []evidence.Resource{resource}, want)
+		return err
+	}
+	steps := []func() error{readUnpaged, takeCensus}
+	if round%2 == 1 {
+		steps[0], steps[1] = steps[1], steps[0]
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	got := report.Resources[0]
+	r.census = append(r.census, got.KeysPerSecond)
+	r.unpaged = append(r.unpaged, float64(keys)/unpaged.Seconds())
+	r.verified = report.Verified()
+	fmt.Printf("    census: %d keys in %s = %.0f keys/s (pages of %d); unpaged Get(prefix): %d keys in %s = %.0f keys/s; verified under %s: %v\n",
+		got.Total, got.Duration.Round(time.Millisecond), got.KeysPerSecond, evidence.DefaultPageSize,
+		keys, unpaged.Round(time.Millisecond), r.unpaged[len(r.unpaged)-1], want, r.verified)
+	if got.Total != int64(keys) {
+		return fmt.Errorf("the census counted %d keys, the unpaged read %d", got.Total, keys)
+	}
+	return nil
+}
+
+// printSize prints the table of one size.
+func (b *bench) printSize(r *sizeResult) {
+	fmt.Printf("\n  %d Secrets: medians of %d rounds (min-max)\n", r.objects, b.rounds)
+	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "  LOOP\tOBJECTS/S\tWALL S\tAPISERVER RSS RISE MiB\tLIVE HEAP MiB")
+	for _, l := range b.loops {
+		s := r.series[l.name]
+		if s.err != nil {
+			fmt.Fprintf(w, "  %s\tnot measured: %v\t\t\t\n", l.name, s.err)
+			continue
+		}
+		heap := "-"
+		if l.kind == kindMigrator {
+			heap = s.spread(sampleHeap).format(mibf)
+		}
+		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\t%s\n", l.name, s.spread(sampleRate).format(rate), s.spread(sampleWall).format(seconds),
+			s.spread(sampleRSS).format(mibf), heap)
+	}
+	fmt.Fprintf(w, "  census keys/s\t%s\t\t\t\n", spreadOf(r.census).format(rate))
+	fmt.Fprintf(w, "  unpaged keys/s\t%s\t\t\t\n", spreadOf(r.unpaged).format(rate))
+	_ = w.Flush()
+}
+
+// goal is one goal line.
+type goal struct {
+	name  string
+	value float64
+	// ok is nil when the goal could not be judged; why says why.
+	ok  *bool
+	why string
+	// format prints value and the threshold.
+	text string
+}
+
+func judged(name string, value float64, ok bool, text string) goal {
+	return goal{name: name, value: value, ok: &ok, text: text}
+}
+
+func (b *bench) goals() []goal {
+	var goals []goal
+	for _, r := range b.results {
+		at := fmt.Sprintf(" at %d", r.objects)
+		migrator := r.rate("migrator")
+		if migrator.n == 0 {
+			goals = append(goals, goal{name: "migrator" + at, why: "the migrator was not run"})
+			continue
+		}
+		if l, limit := r.limit(b); l != nil {
+			v := migrator.median / limit.median
+			goals = append(goals, judged("migrator/limit"+at, v, v >= goalVsLimit,
+				fmt.Sprintf("%.0f / %.0f (%s) = %.2f >= %.2f", migrator.median, limit.median, l.name, v, goalVsLimit)))
+			rise := r.series["migrator"].spread(sampleRSS).median
+			limitRise := r.series[l.name].spread(sampleRSS).median
+			goals = append(goals, judged("apiserver RSS rise, migrator <= limit"+at, rise, rise <= limitRise,
+				fmt.Sprintf("+%s MiB <= +%s MiB (%s)", mibf(rise), mibf(limitRise), l.name)))
+		}
+		if seq := r.rate("sequential"); seq.n > 0 {
+			v := migrator.median / seq.median
+			goals = append(goals, judged("migrator/sequential"+at, v, v >= goalVsSequential,
+				fmt.Sprintf("%.0f / %.0f = %.2f >= %.1f", migrator.median, seq.median, v, goalVsSequential)))
+		}
+		if s := r.series["in-tree"]; s != nil {
+			if s.err != nil {
+				goals = append(goals, goal{name: "migrator/in-tree" + at, why: "in-tree not measured: " + s.err.Error()})
+			} else {
+				inTree := s.spread(sampleRate)
+				v := migrator.median / inTree.median
+				goals = append(goals, judged("migrator/in-tree"+at, v, v >= goalVsInTree,
+					fmt.Sprintf("%.0f / %.0f = %.2f >= %.1f", migrator.median, inTree.median, v, goalVsInTree)))
+			}
+		}
+	}
+	if n := len(b.results); n >= 2 {
+		small, large := b.results[0], b.results[n-1]
+		hs, hl := small.series["migrator"].spread(sampleHeap), large.series["migrator"].spread(sampleHeap)
+		if hs.n > 0 && hl.n > 0 {
+			v := hl.median / hs.median
+			goals = append(goals, judged(fmt.Sprintf("migrator live heap %d/%d", large.objects, small.objects), v, v <= goalHeapRatio,
+				fmt.Sprintf("%s / %s MiB = %.2f <= %.1f", mibf(hl.median), mibf(hs.median), v, goalHeapRatio)))
+		}
+	}
+	if n := len(b.results); n > 0 {
+		r := b.results[n-1]
+		c, u := spreadOf(r.census), spreadOf(r.unpaged)
+		v := c.median / u.median
+		goals = append(goals, judged(fmt.Sprintf("census/unpaged at %d", r.objects), v, v >= goalCensus,
+			fmt.Sprintf("%.0f / %.0f keys/s = %.2f >= %.1f", c.median, u.median, v, goalCensus)))
+	}
+	return goals
+}
+
+func (b *bench) printGoals() {
+	fmt.Println("\n== Goals (issue 26), on medians ==")
+	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	for _, g := range b.goals() {
+		switch {
+		case g.ok == nil:
+			fmt.Fprintf(w, "  NOT JUDGED\t%s\t%s\n", g.name, g.why)
+		case *g.ok:
+			fmt.Fprintf(w, "  PASS\t%s\t%s\n", g.name, g.text)
+		default:
+			fmt.Fprintf(w, "  FAIL\t%s\t%s\n", g.name, g.text)
+		}
+	}
+	_ = w.Flush()
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/metrics"
+	"slices"
+	"time"
+
+	"github.com/kmsguard/kmsguard/test/kmsenv"
+)
+
+const (
+	// heapSampleInterval is how often the migrator's heap is read during its run.
+	heapSampleInterval = 10 * time.Millisecond
+	// rssSampleInterval is how often the apiserver's VmRSS is read during a run.
+	rssSampleInterval = 50 * time.Millisecond
+)
+
+// rssSampler records the peak VmRSS of a process above its value when the sampler started.
+type rssSampler struct {
+	baseline, peak uint64
+	done, stopped  chan struct{}
+}
+
+func startRSSSampler(pid int) (*rssSampler, error) {
+	baseline, err := kmsenv.ProcessRSS(pid)
+	if err != nil {
+		return nil, err
+	}
+	s := &rssSampler{baseline: baseline, peak: baseline, done: make(chan struct{}), stopped: make(chan struct{})}
+	go func() {
+		defer close(s.stopped)
+		ticker := time.NewTicker(rssSampleInterval)
+		defer ticker.Stop()
+		for {
+			if rss, err := kmsenv.ProcessRSS(pid); err == nil {
+				s.peak = max(s.peak, rss)
+			}
+			select {
+			case <-s.done:
+				return
+			case <-ticker.C:
+			}
+		}
+	}()
+	return s, nil
+}
+
+// stop ends the sampling and returns the rise: peak minus baseline.
+func (s *rssSampler) stop() uint64 {
+	close(s.done)
+	<-s.stopped
+	return s.peak - s.baseline
+}
+
+// heapSampler records two peaks above their values after a GC: of HeapInuse, which includes garbage not yet
+// collected and so depends on when the GC happens to run, and of the live heap (runtime/metrics
+// /gc/heap/live:bytes, the bytes still reachable at the end of each GC), which is what the migrator holds. The
+// memory goal is judged on the live heap; both are printed.
+type heapSampler struct {
+	baseline, peak         uint64
+	liveBaseline, livePeak uint64
+}
+
+const liveHeapMetric = "/gc/heap/live:bytes"
+
+func (h *heapSampler) start() (stop func()) {
+	runtime.GC()
+	var stats runtime.MemStats
+	runtime.ReadMemStats(&stats)
+	live := []metrics.Sample{{Name: liveHeapMetric}}
+	metrics.Read(live)
+	h.baseline, h.peak = stats.HeapInuse, 0
+	h.liveBaseline, h.livePeak = live[0].Value.Uint64(), 0
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		ticker := time.NewTicker(heapSampleInterval)
+		defer ticker.Stop()
+		for {
+			runtime.ReadMemStats(&stats)
+			if stats.HeapInuse > h.baseline {
+				h.peak = max(h.peak, stats.HeapInuse-h.baseline)
+			}
+			metrics.Read(live)
+			if v := live[0].Value.Uint64(); v > h.liveBaseline {
+				h.livePeak = max(h.livePeak, v-h.liveBaseline)
+			}
+			select {
+			case <-done:
+				return
+			case <-ticker.C:
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
+}
+
+// spread is the median, minimum and maximum of some runs' values.
+type spread struct {
+	median, min, max float64
+	n                int
+}
+
+func spreadOf(values []float64) spread {
+	if len(values) == 0 {
+		return spread{}
+	}
+	sorted := slices.Clone(values)
+	slices.Sort(sorted)
+	n := len(sorted)
+	median := sorted[n/2]
+	if n%2 == 0 {
+		median = (sorted[n/2-1] + sorted[n/2]) / 2
+	}
+	return spread{median: median, min: sorted[0], max: sorted[n-1], n: n}
+}
+
+// format prints the median and the range with f, e.g. "1210 (1180-1250)".
+func (s spread) format(f func(float64) string) string {
+	if s.n == 0 {
+		return "-"
+	}
+	if s.n == 1 {
+		return f(s.median)
+	}
+	return fmt.Sprintf("%s (%s-%s)", f(s.median), f(s.min), f(s.max))
+}
+
+func mib(bytes uint64) string { return fmt.Sprintf("%.1f MiB", float64(bytes)/(1<<20)) }
+
+func mibf(bytes float64) string { return fmt.Sprintf("%.1f", bytes/(1<<20)) }
+
+func rate(v float64) string { return fmt.Sprintf("%.0f", v) }
+
+func seconds(v float64) string { return fmt.Sprintf("%.1f", v) }
