@@ -98,7 +98,7 @@ func allowedMessage(v verdict) string {
 			msg += fmt.Sprintf(", and promoted keys %v on one KEK id each", v.Keys.Promoted)
 		}
 		for _, a := range v.Admitted {
-			msg += fmt.Sprintf("; new read key %s: %s", a.KeyID, a.By)
+			msg += fmt.Sprintf("; new read key %s: %s", a.KeyID, a.by())
 		}
 	}
 	switch {
@@ -164,7 +164,7 @@ func (g *Gate) emitEvents(v verdict, previous []operatorv1.OperatorCondition, c 
 		for _, a := range v.Admitted {
 			if a.Unverified && g.announce(v.Hash+"/"+a.KeyID) {
 				recorder.Warningf(EventReadKeyAdmittedUnverified, "the KMS change in %s (%s) may roll out with new read key %s %s",
-					v.Configs.CandidateName, v.Hash, a.KeyID, a.By)
+					v.Configs.CandidateName, v.Hash, a.KeyID, a.by())
 			}
 		}
 	}

@@ -88,11 +88,11 @@ func (g *Gate) checkDropped(ctx context.Context, dropped []DroppedProvider, now 
 		)
 		switch {
 		case g.options.Census != nil:
-			d.Evidence, windowEnd, refused, err = g.censusVerdict(ctx, d, now)
+			d.Evidence, windowEnd, refused, err = g.censusVerdict(ctx, &d, now)
 		case g.options.Migration != nil:
-			d.Evidence, windowEnd, refused, err = g.annotationVerdict(ctx, d, now)
+			d.Evidence, windowEnd, refused, err = g.annotationVerdict(ctx, &d, now)
 		default:
-			d.Evidence, refused = "no evidence source is configured (Options.Census and Options.Migration are both nil)", true
+			d.cause, d.Evidence, refused = dropNoSource, "no evidence source is configured (Options.Census and Options.Migration are both nil)", true
 		}
 		if err != nil {
 			return nil, nil, err
@@ -121,7 +121,7 @@ func (g *Gate) checkDropped(ctx context.Context, dropped []DroppedProvider, now 
 
 // censusVerdict applies evidence.CanDropReadKey to the census report of the dropped key's resource. windowEnd is
 // set when only the rollback window stands in the way.
-func (g *Gate) censusVerdict(ctx context.Context, d DroppedProvider, now time.Time) (detail string, windowEnd time.Time, refused bool, err error) {
+func (g *Gate) censusVerdict(ctx context.Context, d *DroppedProvider, now time.Time) (detail string, windowEnd time.Time, refused bool, err error) {
 	gr := schema.ParseGroupResource(d.Resource)
 	report, finished, err := g.options.Census.ReadKeyEvidence(ctx, gr)
 	if err != nil {
@@ -144,10 +144,14 @@ func (g *Gate) censusVerdict(ctx context.Context, d DroppedProvider, now time.Ti
 	}
 	pruneErr := evidence.CanDropReadKey(report, d.readKey(), finished, g.options.RollbackWindow, now)
 	var pe *evidence.PruneError
+	if errors.As(pruneErr, &pe) {
+		d.cause, d.refusal = dropCause(pe.Reason), pe
+	}
 	switch {
 	case pruneErr == nil:
+		d.cause = dropCensusPassed
 		return fmt.Sprintf("no value stored under it and the rollback window of %s has passed (%s)", g.options.RollbackWindow, source), time.Time{}, false, nil
-	case errors.As(pruneErr, &pe) && pe.Reason == evidence.PruneRollbackWindow:
+	case pe != nil && pe.Reason == evidence.PruneRollbackWindow:
 		return fmt.Sprintf("no value stored under it, but the rollback window of %s lasts until %s (%s)", g.options.RollbackWindow, pe.Until.UTC().Format(time.RFC3339), source), pe.Until, false, nil
 	default:
 		why, _ := strings.CutPrefix(pruneErr.Error(), fmt.Sprintf("read key %s cannot be dropped: ", d.readKey()))
@@ -160,8 +164,9 @@ const annotationSource = "evidence: library-go's migrated-resources annotations,
 
 // annotationVerdict is the fallback without etcd access: library-go's record that the resource was migrated to a
 // newer key, and the rollback window from its migrated-timestamp. It never sees etcd, which the message says.
-func (g *Gate) annotationVerdict(ctx context.Context, d DroppedProvider, now time.Time) (detail string, windowEnd time.Time, refused bool, err error) {
+func (g *Gate) annotationVerdict(ctx context.Context, d *DroppedProvider, now time.Time) (detail string, windowEnd time.Time, refused bool, err error) {
 	if d.KeyID == "" {
+		d.cause = dropNoKeyID
 		return fmt.Sprintf("library-go records no migration away from %s (%s)", d.readKey(), annotationSource), time.Time{}, true, nil
 	}
 	record, err := g.options.Migration.Rewritten(ctx, schema.ParseGroupResource(d.Resource), d.KeyID)
@@ -170,12 +175,16 @@ func (g *Gate) annotationVerdict(ctx context.Context, d DroppedProvider, now tim
 	}
 	switch until := record.Finished.Add(g.options.RollbackWindow); {
 	case !record.Rewritten:
+		d.cause = dropNotRewritten
 		return fmt.Sprintf("%s (%s)", record.Missing, annotationSource), time.Time{}, true, nil
 	case record.Finished.IsZero():
+		d.cause = dropNoTimestamp
 		return fmt.Sprintf("the migration is recorded without a migrated-timestamp, so the rollback window cannot be measured (%s)", annotationSource), time.Time{}, true, nil
 	case now.Before(until):
+		d.cause = dropAnnotationsWindow
 		return fmt.Sprintf("migrated %s, but the rollback window of %s lasts until %s (%s)", record.Finished.UTC().Format(time.RFC3339), g.options.RollbackWindow, until.UTC().Format(time.RFC3339), annotationSource), until, false, nil
 	default:
+		d.cause = dropAnnotationsPassed
 		return fmt.Sprintf("migrated %s and the rollback window of %s has passed (%s)", record.Finished.UTC().Format(time.RFC3339), g.options.RollbackWindow, annotationSource), time.Time{}, false, nil
 	}
 }

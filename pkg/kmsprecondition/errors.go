@@ -113,7 +113,31 @@ type DroppedProvider struct {
 	KeyID string
 	// Evidence says what the evidence showed: why data may remain, or why it may go.
 	Evidence string
+	// cause is the rule that decided, the typed form of Evidence; refusal is the census's refusal
+	// (evidence.CanDropReadKey), nil where the census let the key go or the annotations decided.
+	cause   dropCause
+	refusal *evidence.PruneError
 }
+
+// dropCause names the rule that decided a dropped read key: a census refusal is its evidence.PruneReason.
+type dropCause string
+
+const (
+	// dropNoSource: neither Options.Census nor Options.Migration is set.
+	dropNoSource dropCause = "NoEvidenceSource"
+	// dropCensusPassed: the census shows no value under the key, and the rollback window has passed.
+	dropCensusPassed dropCause = "CensusPassed"
+	// dropNoKeyID: the annotations cannot speak for a key without a library-go key id (identity).
+	dropNoKeyID dropCause = "AnnotationsNoKeyID"
+	// dropNotRewritten: library-go records no migration of the resource to a newer key.
+	dropNotRewritten dropCause = "AnnotationsNotRewritten"
+	// dropNoTimestamp: the migration is recorded without its migrated-timestamp.
+	dropNoTimestamp dropCause = "AnnotationsNoTimestamp"
+	// dropAnnotationsWindow: migrated, inside the rollback window.
+	dropAnnotationsWindow dropCause = "AnnotationsRollbackWindow"
+	// dropAnnotationsPassed: migrated, and the rollback window has passed.
+	dropAnnotationsPassed dropCause = "AnnotationsPassed"
+)
 
 // readKey is the key as the evidence package counts values: the whole provider or key, every KEK id of it.
 func (d DroppedProvider) readKey() evidence.ReadKey {
@@ -200,6 +224,27 @@ func (e *PluginsNotHealthyError) Error() string {
 }
 func (e *PluginsNotHealthyError) Unwrap() error  { return e.Err }
 func (e *PluginsNotHealthyError) Reason() Reason { return ReasonKMSPluginsNotHealthy }
+
+// keyNotEvaluatedError: kmsstate's latest evaluation, at At, did not include a new key yet (it evaluated the keys
+// Evaluated): its key list reads the configs every sync.
+type keyNotEvaluatedError struct {
+	KeyID     string
+	Evaluated []string
+	At        time.Time
+}
+
+func (e *keyNotEvaluatedError) Error() string {
+	return fmt.Sprintf("kmsstate has not evaluated new key %s yet (it evaluated keys %v at %s)", e.KeyID, e.Evaluated, e.At.UTC().Format(time.RFC3339))
+}
+
+// kekNotSettledError: a key the candidate promotes to write key has plugins that have not agreed on one KEK id.
+type kekNotSettledError struct {
+	KeyID string
+}
+
+func (e *kekNotSettledError) Error() string {
+	return fmt.Sprintf("key %s becomes a write key, and its plugins have not agreed on one KEK id on every node yet", e.KeyID)
+}
 
 // sortBlocking orders blocking errors most severe first.
 func sortBlocking(errs []BlockingError) {

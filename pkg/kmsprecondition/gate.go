@@ -379,13 +379,29 @@ func classifyKeys(deployed, candidate *apiserverv1.EncryptionConfiguration) keyC
 	return c
 }
 
-// admittedKey is a new read key the gate lets through, and why.
+// admittedKey is a new read key the gate lets through, and on which evidence (by says it in words): a preflight
+// bound to its configuration, its plugin healthy on HealthyOn ahead of its revision, or, Unverified, the policy.
 type admittedKey struct {
 	KeyID string
-	// By says on which evidence: a bound preflight, health ahead of its revision, or the policy.
-	By string
+	// Preflight is what library-go's preflight proved about the key's configuration.
+	Preflight PreflightEvidence
+	// HealthyOn are the nodes its plugin is healthy on ahead of its revision, when that admitted it.
+	HealthyOn []string
 	// Unverified is true when the policy admitted it without evidence.
 	Unverified bool
+}
+
+// by says on which evidence the key was admitted.
+func (a admittedKey) by() string {
+	switch {
+	case a.Unverified:
+		return fmt.Sprintf("UNVERIFIED (%s; no node runs its plugin yet); admitted by the %s policy: a read key writes nothing, and a revision whose kube-apiserver cannot reach its plugin is reverted by kmsrollback",
+			a.Preflight.Detail, AdmitUnverifiedReadKeys)
+	case len(a.HealthyOn) > 0:
+		return fmt.Sprintf("its plugin is healthy on nodes %v ahead of its revision", a.HealthyOn)
+	default:
+		return a.Preflight.Detail
+	}
 }
 
 // allowed says whether the candidate may roll out: nothing blocks it, or the override forces it.
@@ -501,8 +517,7 @@ func (g *Gate) checkKeys(ctx context.Context, v *verdict, deployed, candidate *a
 	}
 	for _, id := range v.Keys.Promoted {
 		if _, ok := state.SettledKEKID(id); !ok {
-			kept = append(kept, &PluginsNotHealthyError{Err: fmt.Errorf(
-				"key %s becomes a write key, and its plugins have not agreed on one KEK id on every node yet", id)})
+			kept = append(kept, &PluginsNotHealthyError{Err: &kekNotSettledError{KeyID: id}})
 		}
 	}
 	if err := g.blockKeptKeys(ctx, v, kept); err != nil {
@@ -553,12 +568,12 @@ func (g *Gate) askRevert(ctx context.Context, v *verdict) error {
 func (g *Gate) checkNewReadKeys(ctx context.Context, v *verdict, state *kmsstate.State, staleErr error) error {
 	var unverified []string
 	var details []string
+	var unverifiedEvidence []PreflightEvidence
 	for _, id := range v.Keys.NewRead {
 		if state != nil && !slices.Contains(state.KeyIDs, id) {
 			// kmsstate has not looked at the key yet (its key list reads the configs every sync): what it will
 			// find may refute the key, so no policy decides before it has.
-			v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: fmt.Errorf(
-				"kmsstate has not evaluated new key %s yet (it evaluated keys %v at %s)", id, state.KeyIDs, state.EvaluatedAt.UTC().Format(time.RFC3339))})
+			v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: &keyNotEvaluatedError{KeyID: id, Evaluated: state.KeyIDs, At: state.EvaluatedAt}})
 			continue
 		}
 		preflight := PreflightEvidence{Outcome: PreflightUnverified, Detail: "no preflight reader is configured"}
@@ -587,12 +602,13 @@ func (g *Gate) checkNewReadKeys(ctx context.Context, v *verdict, state *kmsstate
 			// A plugin that runs ahead of its revision and fails is evidence, whatever a preflight on one node said.
 			v.Blocking = append(v.Blocking, &PluginsNotHealthyError{Err: &kmsstate.UnhealthyError{Failures: faults}})
 		case preflight.Outcome == PreflightSucceeded:
-			v.Admitted = append(v.Admitted, admittedKey{KeyID: id, By: preflight.Detail})
+			v.Admitted = append(v.Admitted, admittedKey{KeyID: id, Preflight: preflight})
 		case healthErr == nil:
-			v.Admitted = append(v.Admitted, admittedKey{KeyID: id, By: fmt.Sprintf("its plugin is healthy on nodes %v ahead of its revision", v.Nodes)})
+			v.Admitted = append(v.Admitted, admittedKey{KeyID: id, Preflight: preflight, HealthyOn: v.Nodes})
 		default:
 			unverified = append(unverified, id)
 			details = append(details, preflight.Detail)
+			unverifiedEvidence = append(unverifiedEvidence, preflight)
 		}
 	}
 	if len(unverified) == 0 {
@@ -605,9 +621,7 @@ func (g *Gate) checkNewReadKeys(ctx context.Context, v *verdict, state *kmsstate
 		return nil
 	}
 	for i, id := range unverified {
-		v.Admitted = append(v.Admitted, admittedKey{KeyID: id, Unverified: true, By: fmt.Sprintf(
-			"UNVERIFIED (%s; no node runs its plugin yet); admitted by the %s policy: a read key writes nothing, and a revision whose kube-apiserver cannot reach its plugin is reverted by kmsrollback",
-			details[i], AdmitUnverifiedReadKeys)})
+		v.Admitted = append(v.Admitted, admittedKey{KeyID: id, Preflight: unverifiedEvidence[i], Unverified: true})
 	}
 	return nil
 }

@@ -2,17 +2,22 @@ package kmsprecondition
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	"k8s.io/client-go/kubernetes/fake"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -51,14 +56,17 @@ func TestPrecondition(t *testing.T) {
 		wantProgressing operatorv1.ConditionStatus
 		wantReason      Reason
 		wantDegraded    operatorv1.ConditionStatus
-		wantInMessage   []string
-		wantEvents      []string
+		// wantDecision is the verdict the conditions are rendered from (TestGateConditions); its Hash is the
+		// candidate's.
+		wantDecision decision
+		wantEvents   []string
 	}{
 		{
 			name:            "no encryption",
 			health:          health(nil),
 			wantAllowed:     true,
 			wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantDecision: decision{},
 		},
 		{
 			name:        "non-KMS change rolls out while KMS is down",
@@ -66,13 +74,14 @@ func TestPrecondition(t *testing.T) {
 			candidate:   ectest.WithConfigMaps(ectest.Secrets(ectest.KMS("1"), ectest.Identity()), ectest.AESCBC("2", ectest.AESKeyB), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
 			health:      health([]string{"1"}), // no report at all
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"no KMS provider change"},
+			wantDecision: decision{},
 		},
 		{
 			name:        "aescbc encryption added is not the gate's business",
 			candidate:   ectest.Secrets(ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
 			health:      health(nil),
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantDecision: decision{},
 		},
 		// New read keys: no plugin of theirs runs before their revision, so the evidence is a preflight bound to
 		// their configuration or reports of a plugin that runs ahead; without either, the policy decides.
@@ -82,7 +91,7 @@ func TestPrecondition(t *testing.T) {
 			health:      health([]string{"1"}), // no node runs it yet
 			preflight:   preflightOf("1", operatorv1.KMSPreflightResultSucceeded, "kek-a"),
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"may roll out; new read key 1: the preflight of key 1's configuration", `succeeded (KEK id "kek-a")`},
+			wantDecision: decision{KMSChanged: true, Admitted: []string{"1 by preflight"}},
 		},
 		{
 			name:        "a new read key with the always-succeed stub's result is admitted unverified by default",
@@ -90,8 +99,8 @@ func TestPrecondition(t *testing.T) {
 			health:      health([]string{"1"}),
 			preflight:   preflightOf("1", operatorv1.KMSPreflightResultSucceeded, AlwaysSucceedRemoteKeyID),
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"new read key 1: UNVERIFIED (the preflight of key 1's configuration", "always-succeed stub", "admitted by the Admit policy"},
-			wantEvents:    []string{EventReadKeyAdmittedUnverified},
+			wantEvents:   []string{EventReadKeyAdmittedUnverified},
+			wantDecision: decision{KMSChanged: true, Admitted: []string{"1 by policy"}},
 		},
 		{
 			name:            "a new read key with the stub's result, policy Block",
@@ -100,8 +109,8 @@ func TestPrecondition(t *testing.T) {
 			preflight:       preflightOf("1", operatorv1.KMSPreflightResultSucceeded, AlwaysSucceedRemoteKeyID),
 			policy:          BlockUnverifiedReadKeys,
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightNotPassed, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"new read keys [1] are unverified", "always-succeed stub", "the policy Block blocks them"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonPreflightNotPassed}},
 		},
 		{
 			name:      "a new read key with a preflight result for another configuration (stale hash) is unverified",
@@ -110,8 +119,8 @@ func TestPrecondition(t *testing.T) {
 			// The last preflight was key 1's; the result is operator-wide.
 			preflight:   preflightOf("1", operatorv1.KMSPreflightResultSucceeded, "kek-a"),
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"new read key 2: UNVERIFIED (the preflight result (Succeeded) is for configuration"},
-			wantEvents:    []string{EventReadKeyAdmittedUnverified},
+			wantEvents:   []string{EventReadKeyAdmittedUnverified},
+			wantDecision: decision{KMSChanged: true, Admitted: []string{"2 by policy"}},
 		},
 		{
 			name:            "a new read key with a stale hash, policy Block",
@@ -120,7 +129,8 @@ func TestPrecondition(t *testing.T) {
 			preflight:       preflightOf("1", operatorv1.KMSPreflightResultSucceeded, "kek-a"),
 			policy:          BlockUnverifiedReadKeys,
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightNotPassed, wantDegraded: operatorv1.ConditionFalse,
-			wantEvents: []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonPreflightNotPassed}},
 		},
 		{
 			name:        "a new read key with no preflight result, policy Admit",
@@ -128,8 +138,8 @@ func TestPrecondition(t *testing.T) {
 			health:      health([]string{"1"}),
 			policy:      AdmitUnverifiedReadKeys,
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"UNVERIFIED (no preflight result recorded"},
-			wantEvents:    []string{EventReadKeyAdmittedUnverified},
+			wantEvents:   []string{EventReadKeyAdmittedUnverified},
+			wantDecision: decision{KMSChanged: true, Admitted: []string{"1 by policy"}},
 		},
 		{
 			name:            "a new read key with no preflight result, policy Block",
@@ -137,8 +147,8 @@ func TestPrecondition(t *testing.T) {
 			health:          health([]string{"1"}),
 			policy:          BlockUnverifiedReadKeys,
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightNotPassed, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"no preflight result recorded"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonPreflightNotPassed}},
 		},
 		{
 			name:        "a new read key without a preflight reader is unverified",
@@ -146,16 +156,16 @@ func TestPrecondition(t *testing.T) {
 			health:      health([]string{"1"}),
 			noPreflight: true,
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"UNVERIFIED (no preflight reader is configured"},
-			wantEvents:    []string{EventReadKeyAdmittedUnverified},
+			wantEvents:   []string{EventReadKeyAdmittedUnverified},
+			wantDecision: decision{KMSChanged: true, Admitted: []string{"1 by policy"}},
 		},
 		{
 			name:            "a new read key kmsstate has not evaluated yet waits for it, whatever the policy",
 			candidate:       ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
 			health:          health(nil),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"kmsstate has not evaluated new key 1 yet"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonKMSPluginsNotHealthy}, NotEvaluated: []string{"1"}},
 		},
 		{
 			name:            "a new read key whose preflight failed degrades at once",
@@ -163,8 +173,8 @@ func TestPrecondition(t *testing.T) {
 			health:          allHealthy("1"),
 			preflight:       preflightOf("1", operatorv1.KMSPreflightResultFailed, ""),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightFailed, wantDegraded: operatorv1.ConditionTrue,
-			wantInMessage: []string{"the preflight of key 1's configuration", "failed"},
-			wantEvents:    []string{EventBlocked, EventDegraded},
+			wantEvents:   []string{EventBlocked, EventDegraded},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonPreflightFailed}},
 		},
 		{
 			name:        "a new read key whose plugin runs ahead of its revision, healthy on every node",
@@ -172,7 +182,7 @@ func TestPrecondition(t *testing.T) {
 			health:      allHealthy("1"),
 			noPreflight: true,
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"new read key 1: its plugin is healthy on nodes [master-0 master-1] ahead of its revision"},
+			wantDecision: decision{KMSChanged: true, Admitted: []string{"1 by health on [master-0 master-1]"}},
 		},
 		{
 			name:      "a new read key whose plugin a node reports failing is held, whatever the preflight said",
@@ -181,8 +191,8 @@ func TestPrecondition(t *testing.T) {
 				NodeName: "master-1", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusError, Detail: "connection refused", LastCheckedTime: metav1.NewTime(t0.Add(-5 * time.Second))}),
 			preflight:       preflightOf("1", operatorv1.KMSPreflightResultSucceeded, "kek-a"),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"(PluginUnreachable)", "node master-1 key 1: connection refused", "forceRevision"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonKMSPluginsNotHealthy}, Faults: []kmsstate.Failure{{Reason: kmsstate.ReasonPluginUnreachable, Node: "master-1", KeyID: "1"}}},
 		},
 		{
 			name:            "a new key as write key is refused at once, whatever the evidence",
@@ -190,8 +200,8 @@ func TestPrecondition(t *testing.T) {
 			health:          allHealthy("1"),
 			preflight:       preflightOf("1", operatorv1.KMSPreflightResultSucceeded, "kek-a"),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonNewKMSKeyWrites, wantDegraded: operatorv1.ConditionTrue,
-			wantInMessage: []string{"KMS keys [1] are new to the candidate and already write a resource"},
-			wantEvents:    []string{EventBlocked, EventDegraded},
+			wantEvents:   []string{EventBlocked, EventDegraded},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonNewKMSKeyWrites}, NewWrite: []string{"1"}},
 		},
 		// Keys the deployed config has: their plugins run on every node, and are judged there.
 		{
@@ -201,8 +211,8 @@ func TestPrecondition(t *testing.T) {
 			health: health([]string{"1"}, healthyReport("master-0", "1"), operatorv1.KMSPluginHealthReport{
 				NodeName: "master-1", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusUnhealthy, Detail: "key disabled", LastCheckedTime: metav1.NewTime(t0.Add(-5 * time.Second))}),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"(PluginUnhealthy)", "node master-1 key 1: key disabled"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonKMSPluginsNotHealthy, ReasonKMSPluginsNotHealthy}, Faults: []kmsstate.Failure{{Reason: kmsstate.ReasonPluginUnhealthy, Node: "master-1", KeyID: "1"}}, Unsettled: []string{"1"}},
 		},
 		{
 			name:        "promotion with every node healthy on one KEK id",
@@ -210,7 +220,7 @@ func TestPrecondition(t *testing.T) {
 			candidate:   ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:      allHealthy("1"),
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"may roll out: keys [1] healthy on nodes [master-0 master-1], and promoted keys [1] on one KEK id each"},
+			wantDecision: decision{KMSChanged: true, Healthy: []string{"1"}, Promoted: []string{"1"}},
 		},
 		{
 			name:      "promotion while the nodes report different KEK ids",
@@ -219,8 +229,8 @@ func TestPrecondition(t *testing.T) {
 			health: health([]string{"1"}, healthyReport("master-0", "1"), operatorv1.KMSPluginHealthReport{
 				NodeName: "master-1", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "kek-b", LastCheckedTime: metav1.NewTime(t0.Add(-5 * time.Second))}),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"key 1 becomes a write key, and its plugins have not agreed on one KEK id"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonKMSPluginsNotHealthy}, Unsettled: []string{"1"}},
 		},
 		{
 			name:        "promoting a running read key over another needs no preflight",
@@ -229,7 +239,7 @@ func TestPrecondition(t *testing.T) {
 			health:      allHealthy("1", "2"),
 			noPreflight: true,
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"promoted keys [2]"},
+			wantDecision: decision{KMSChanged: true, Healthy: []string{"1", "2"}, Promoted: []string{"2"}},
 		},
 		{
 			name:      "a new read key while a deployed key has a stale report",
@@ -239,8 +249,8 @@ func TestPrecondition(t *testing.T) {
 				NodeName: "master-1", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "kek-a", LastCheckedTime: metav1.NewTime(t0.Add(-10 * time.Minute))}),
 			preflight:       preflightOf("2", operatorv1.KMSPreflightResultSucceeded, "kek-b"),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"HealthReportStale", "master-1"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonKMSPluginsNotHealthy}, Faults: []kmsstate.Failure{{Reason: kmsstate.ReasonHealthReportStale, Node: "master-1", KeyID: "1"}}, Admitted: []string{"2 by preflight"}},
 		},
 		{
 			name:            "a new read key while a deployed key has no report for a node",
@@ -249,8 +259,8 @@ func TestPrecondition(t *testing.T) {
 			health:          health([]string{"1", "2"}, healthyReport("master-0", "1")),
 			preflight:       preflightOf("2", operatorv1.KMSPreflightResultSucceeded, "kek-b"),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"HealthReportMissing", "master-1"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonKMSPluginsNotHealthy}, Faults: []kmsstate.Failure{{Reason: kmsstate.ReasonHealthReportMissing, Node: "master-1", KeyID: "1"}}, Admitted: []string{"2 by preflight"}},
 		},
 		{
 			name:            "kmsstate has no fresh verdict: a deployed key cannot be judged",
@@ -259,16 +269,16 @@ func TestPrecondition(t *testing.T) {
 			health:          kmsVerdict{err: &kmsstate.UnhealthyError{Failures: []kmsstate.Failure{{Reason: kmsstate.ReasonStateStale, Detail: "syncs stopped"}}}},
 			preflight:       preflightOf("2", operatorv1.KMSPreflightResultSucceeded, "kek-b"),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"(StateStale)", "syncs stopped"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonKMSPluginsNotHealthy}, Faults: []kmsstate.Failure{{Reason: kmsstate.ReasonStateStale}}, Admitted: []string{"2 by preflight"}},
 		},
 		{
 			name:            "kmsstate has no fresh verdict: a new read key waits, whatever the policy",
 			candidate:       ectest.Secrets(ectest.Identity(), ectest.KMS("1")),
 			health:          kmsVerdict{err: &kmsstate.UnhealthyError{Failures: []kmsstate.Failure{{Reason: kmsstate.ReasonStateStale, Detail: "syncs stopped"}}}},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"new key 1: KMS plugins not healthy: StateStale"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonKMSPluginsNotHealthy}, Faults: []kmsstate.Failure{{Reason: kmsstate.ReasonStateStale}}},
 		},
 		{
 			name:        "kmsstate has no fresh verdict: a new read key with a bound preflight comes in",
@@ -276,7 +286,7 @@ func TestPrecondition(t *testing.T) {
 			health:      kmsVerdict{err: &kmsstate.UnhealthyError{Failures: []kmsstate.Failure{{Reason: kmsstate.ReasonStateStale, Detail: "syncs stopped"}}}},
 			preflight:   preflightOf("1", operatorv1.KMSPreflightResultSucceeded, "kek-a"),
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"new read key 1: the preflight of key 1's configuration"},
+			wantDecision: decision{KMSChanged: true, Admitted: []string{"1 by preflight"}},
 		},
 		{
 			name:            "a failed preflight and an unhealthy deployed key: the reason is the preflight, the message lists both",
@@ -285,8 +295,8 @@ func TestPrecondition(t *testing.T) {
 			health:          health([]string{"1", "2"}, healthyReport("master-0", "1")),
 			preflight:       preflightOf("2", operatorv1.KMSPreflightResultFailed, ""),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonPreflightFailed, wantDegraded: operatorv1.ConditionTrue,
-			wantInMessage: []string{"the KMS preflight failed", "HealthReportMissing"},
-			wantEvents:    []string{EventBlocked, EventDegraded},
+			wantEvents:   []string{EventBlocked, EventDegraded},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonPreflightFailed, ReasonKMSPluginsNotHealthy}, Faults: []kmsstate.Failure{{Reason: kmsstate.ReasonHealthReportMissing, Node: "master-1", KeyID: "1"}}},
 		},
 		{
 			name:            "a write key change is a KMS change",
@@ -294,7 +304,8 @@ func TestPrecondition(t *testing.T) {
 			candidate:       ectest.Secrets(ectest.KMS("1"), ectest.Identity()),
 			health:          health([]string{"1"}, healthyReport("master-0", "1")),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonKMSPluginsNotHealthy, wantDegraded: operatorv1.ConditionFalse,
-			wantEvents: []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonKMSPluginsNotHealthy, ReasonKMSPluginsNotHealthy}, Faults: []kmsstate.Failure{{Reason: kmsstate.ReasonHealthReportMissing, Node: "master-1", KeyID: "1"}}, Unsettled: []string{"1"}},
 		},
 		{
 			name:            "read key dropped too early",
@@ -303,9 +314,8 @@ func TestPrecondition(t *testing.T) {
 			health:          allHealthy("2"),
 			keySecrets:      []*corev1.Secret{keySecret("1", "secrets"), keySecret("2")},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"secrets read key kms-v2:1_secrets (key 1): no key newer than 1 lists secrets in encryption.apiserver.operator.openshift.io/migrated-resources",
-				"evidence: library-go's migrated-resources annotations, as no etcd access is configured"},
-			wantEvents: []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonReadKeyStillInUse}, Dropped: []string{"secrets kms-v2:1_secrets AnnotationsNotRewritten"}},
 		},
 		{
 			name:       "a read key waiting for its migration for long is never Degraded",
@@ -316,6 +326,7 @@ func TestPrecondition(t *testing.T) {
 			conditions: []operatorv1.OperatorCondition{{Type: ConditionProgressing, Status: operatorv1.ConditionTrue, Reason: string(ReasonReadKeyStillInUse),
 				LastTransitionTime: metav1.NewTime(t0.Add(-48 * time.Hour))}},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonReadKeyStillInUse}, Dropped: []string{"secrets kms-v2:1_secrets AnnotationsNotRewritten"}},
 		},
 		{
 			name:        "a revert drops the failed revision's new read key without migration evidence",
@@ -325,6 +336,7 @@ func TestPrecondition(t *testing.T) {
 			keySecrets:  []*corev1.Secret{keySecret("1", "secrets"), keySecret("2")},
 			revertOf:    "candidate",
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantDecision: decision{KMSChanged: true, Healthy: []string{"1"}, Dropped: []string{"secrets kms-v2:2_secrets"}, Revert: true},
 		},
 		{
 			// The 3-node lab with library-go's reporter, kube-apiserver-operator's timings: the failed revision's
@@ -338,6 +350,7 @@ func TestPrecondition(t *testing.T) {
 			keySecrets:  []*corev1.Secret{keySecret("1", "secrets"), keySecret("2")},
 			revertOf:    "candidate",
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantDecision: decision{KMSChanged: true, Dropped: []string{"secrets kms-v2:2_secrets"}, Revert: true},
 		},
 		{
 			name:      "the same stale report holds a candidate that is not a revert",
@@ -348,8 +361,8 @@ func TestPrecondition(t *testing.T) {
 			keySecrets:      []*corev1.Secret{keySecret("1", "secrets"), keySecret("2")},
 			revertOf:        "sha256:another-config",
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"HealthReportStale", "master-1"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonReadKeyStillInUse, ReasonKMSPluginsNotHealthy}, Faults: []kmsstate.Failure{{Reason: kmsstate.ReasonHealthReportStale, Node: "master-1", KeyID: "1"}}, Dropped: []string{"secrets kms-v2:2_secrets AnnotationsNotRewritten"}},
 		},
 		{
 			// A revert of a failed promotion drops no read key: it is still a revert.
@@ -361,6 +374,7 @@ func TestPrecondition(t *testing.T) {
 			keySecrets:  []*corev1.Secret{keySecret("1", "secrets"), keySecret("2")},
 			revertOf:    "candidate",
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantDecision: decision{KMSChanged: true, Revert: true},
 		},
 		{
 			name:            "the same drop is blocked when it is not the revert",
@@ -370,7 +384,8 @@ func TestPrecondition(t *testing.T) {
 			keySecrets:      []*corev1.Secret{keySecret("1", "secrets"), keySecret("2")},
 			revertOf:        "sha256:another-config",
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantEvents: []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonReadKeyStillInUse}, Dropped: []string{"secrets kms-v2:2_secrets AnnotationsNotRewritten"}},
 		},
 		{
 			name:        "no etcd access: read key dropped after migration and the window, by the annotations",
@@ -379,7 +394,7 @@ func TestPrecondition(t *testing.T) {
 			health:      allHealthy("2"),
 			keySecrets:  []*corev1.Secret{keySecretAt("1", t0.Add(-72*time.Hour), "secrets"), keySecretAt("2", t0.Add(-25*time.Hour), "secrets")},
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"dropped read keys: secrets read key kms-v2:1_secrets (key 1): migrated 2026-12-01T11:00:00Z and the rollback window of 24h0m0s has passed (evidence: library-go's migrated-resources annotations, as no etcd access is configured)"},
+			wantDecision: decision{KMSChanged: true, Healthy: []string{"2"}, Dropped: []string{"secrets kms-v2:1_secrets AnnotationsPassed"}},
 		},
 		{
 			name:            "no etcd access: migrated inside the window",
@@ -388,8 +403,8 @@ func TestPrecondition(t *testing.T) {
 			health:          allHealthy("2"),
 			keySecrets:      []*corev1.Secret{keySecret("1", "secrets"), keySecretAt("2", t0.Add(-time.Hour), "secrets")},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonRollbackWindowNotPassed, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"until 2026-12-03T11:00:00Z", "evidence: library-go's migrated-resources annotations"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonRollbackWindowNotPassed}, Dropped: []string{"secrets kms-v2:1_secrets AnnotationsRollbackWindow"}, WindowUntil: time.Date(2026, 12, 3, 11, 0, 0, 0, time.UTC)},
 		},
 		{
 			name:            "no etcd access: a migration recorded without a timestamp cannot open the window",
@@ -398,8 +413,8 @@ func TestPrecondition(t *testing.T) {
 			health:          allHealthy("2"),
 			keySecrets:      []*corev1.Secret{keySecret("1", "secrets"), keySecret("2", "secrets")},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"without a migrated-timestamp"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonReadKeyStillInUse}, Dropped: []string{"secrets kms-v2:1_secrets AnnotationsNoTimestamp"}},
 		},
 		{
 			name:            "no etcd access: an aescbc read key of a non-KMS change, not migrated",
@@ -408,8 +423,8 @@ func TestPrecondition(t *testing.T) {
 			health:          health(nil),
 			keySecrets:      []*corev1.Secret{keySecret("1", "secrets"), keySecret("2")},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"secrets read key aescbc:1: no key newer than 1 lists secrets", "annotations, as no etcd access is configured"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{Blocking: []Reason{ReasonReadKeyStillInUse}, Dropped: []string{"secrets aescbc:1 AnnotationsNotRewritten"}},
 		},
 		{
 			name:            "etcd census: aescbc read key dropped while values are still under it",
@@ -418,8 +433,8 @@ func TestPrecondition(t *testing.T) {
 			health:          health(nil), // not a KMS change: plugin health is not asked
 			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), map[evidence.Key]int64{{Kind: etcdvalue.KindAESCBC, Name: "1"}: 3})}, finished: t0.Add(-48 * time.Hour)},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"secrets read key aescbc:1: 3 objects are still stored under it (secrets) (evidence: raw etcd census of secrets started 2026-12-02T11:00:00Z"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{Blocking: []Reason{ReasonReadKeyStillInUse}, Dropped: []string{"secrets aescbc:1 ObjectsUnderKey (3 objects)"}},
 		},
 		{
 			name:      "etcd census: no value found where the API's count says the scan did not look",
@@ -432,8 +447,8 @@ func TestPrecondition(t *testing.T) {
 				return r
 			}()}, finished: t0.Add(-48 * time.Hour)},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"the API's object count does not confirm the scan: secrets: etcd holds 5 keys under /registry/secrets/, the API lists 9 objects"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{Blocking: []Reason{ReasonReadKeyStillInUse}, Dropped: []string{"secrets aescbc:1 CountNotConfirmed"}},
 		},
 		{
 			name:            "etcd census: no scan yet",
@@ -442,8 +457,8 @@ func TestPrecondition(t *testing.T) {
 			health:          health(nil),
 			census:          &fakeCensus{finished: t0.Add(-48 * time.Hour)},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"no census report", "raw etcd census, no report of secrets yet"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{Blocking: []Reason{ReasonReadKeyStillInUse}, Dropped: []string{"secrets aescbc:1 NoReport"}},
 		},
 		{
 			name:            "etcd census: no finished migration",
@@ -452,8 +467,8 @@ func TestPrecondition(t *testing.T) {
 			health:          health(nil),
 			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), nil)}},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"no migration to the write key has finished", "no finished migration known"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{Blocking: []Reason{ReasonReadKeyStillInUse}, Dropped: []string{"secrets aescbc:1 MigrationNotFinished"}},
 		},
 		{
 			name:            "etcd census: the scan predates the migration",
@@ -462,8 +477,8 @@ func TestPrecondition(t *testing.T) {
 			health:          health(nil),
 			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-48*time.Hour), nil)}, finished: t0.Add(-30 * time.Hour)},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"started before the migration finished"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{Blocking: []Reason{ReasonReadKeyStillInUse}, Dropped: []string{"secrets aescbc:1 ReportPredatesMigration"}},
 		},
 		{
 			name:            "etcd census: migrated and verified, inside the rollback window",
@@ -472,8 +487,8 @@ func TestPrecondition(t *testing.T) {
 			health:          health(nil),
 			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), nil)}, finished: t0.Add(-2 * time.Hour)},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonRollbackWindowNotPassed, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"before the rollback window has passed (until 2026-12-03T10:00:00Z)", "no value stored under it, but the rollback window of 24h0m0s lasts until 2026-12-03T10:00:00Z"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{Blocking: []Reason{ReasonRollbackWindowNotPassed}, Dropped: []string{"secrets aescbc:1 RollbackWindowNotPassed"}, WindowUntil: time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)},
 		},
 		{
 			name:      "etcd census: inside the window for long is never Degraded",
@@ -484,6 +499,7 @@ func TestPrecondition(t *testing.T) {
 				LastTransitionTime: metav1.NewTime(t0.Add(-20 * time.Hour))}},
 			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), nil)}, finished: t0.Add(-2 * time.Hour)},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonRollbackWindowNotPassed, wantDegraded: operatorv1.ConditionFalse,
+			wantDecision: decision{Blocking: []Reason{ReasonRollbackWindowNotPassed}, Dropped: []string{"secrets aescbc:1 RollbackWindowNotPassed"}, WindowUntil: time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)},
 		},
 		{
 			name:        "etcd census: migrated, verified and the window passed",
@@ -492,7 +508,7 @@ func TestPrecondition(t *testing.T) {
 			health:      health(nil),
 			census:      &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), nil)}, finished: t0.Add(-25 * time.Hour)},
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"may roll out; dropped read keys: secrets read key aescbc:1: no value stored under it and the rollback window of 24h0m0s has passed (evidence: raw etcd census of secrets started 2026-12-02T11:00:00Z, migration to kms-v2:2_secrets:kek-a finished 2026-12-01T11:00:00Z)"},
+			wantDecision: decision{Dropped: []string{"secrets aescbc:1 CensusPassed"}},
 		},
 		{
 			name:            "etcd census: a KMS provider dropped while values are under its older KEK id",
@@ -501,8 +517,8 @@ func TestPrecondition(t *testing.T) {
 			health:          allHealthy("2"),
 			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), map[evidence.Key]int64{{Kind: etcdvalue.KindKMSv2, Name: "1_secrets", KEKID: "kek-old", DEKSourceType: etcdvalue.DEKSourceHKDFSeed}: 2})}, finished: t0.Add(-48 * time.Hour)},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"secrets read key kms-v2:1_secrets (key 1): 2 objects are still stored under it"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonReadKeyStillInUse}, Dropped: []string{"secrets kms-v2:1_secrets ObjectsUnderKey (2 objects)"}},
 		},
 		{
 			name:            "etcd census: identity dropped while plaintext values remain",
@@ -511,8 +527,8 @@ func TestPrecondition(t *testing.T) {
 			health:          allHealthy("2"),
 			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), map[evidence.Key]int64{{Kind: etcdvalue.KindIdentity}: 1})}, finished: t0.Add(-48 * time.Hour)},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"secrets read key identity: 1 objects are still stored under it"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{Blocking: []Reason{ReasonReadKeyStillInUse}, Dropped: []string{"secrets identity ObjectsUnderKey (1 objects)"}},
 		},
 		{
 			name: "etcd census: a resource taken out of a wildcard loses the wildcard's read key",
@@ -524,8 +540,8 @@ func TestPrecondition(t *testing.T) {
 			health:          health(nil),
 			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), map[evidence.Key]int64{{Kind: etcdvalue.KindAESCBC, Name: "1"}: 4})}, finished: t0.Add(-48 * time.Hour)},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"secrets read key aescbc:1: 4 objects are still stored under it"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{Blocking: []Reason{ReasonReadKeyStillInUse}, Dropped: []string{"secrets aescbc:1 ObjectsUnderKey (4 objects)"}},
 		},
 		{
 			name:            "etcd census: a read key dropped from a wildcard has no census",
@@ -534,8 +550,8 @@ func TestPrecondition(t *testing.T) {
 			health:          health(nil),
 			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), nil)}, finished: t0.Add(-48 * time.Hour)},
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"*.apps read key aescbc:1: no census report", "list the resources *.apps covers explicitly"},
-			wantEvents:    []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{Blocking: []Reason{ReasonReadKeyStillInUse}, Dropped: []string{"*.apps aescbc:1 NoReport"}},
 		},
 		{
 			name:            "etcd census: a blocked drop can be forced",
@@ -546,8 +562,8 @@ func TestPrecondition(t *testing.T) {
 			force:           "candidate",
 			wantAllowed:     true,
 			wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonForced, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"FORCED", "3 objects are still stored under it"},
-			wantEvents:    []string{EventForced},
+			wantEvents:   []string{EventForced},
+			wantDecision: decision{Blocking: []Reason{ReasonReadKeyStillInUse}, Dropped: []string{"secrets aescbc:1 ObjectsUnderKey (3 objects)"}, Forced: true},
 		},
 		{
 			name:        "etcd census: a revert needs no evidence",
@@ -557,7 +573,7 @@ func TestPrecondition(t *testing.T) {
 			census:      &fakeCensus{},
 			revertOf:    "candidate",
 			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"it is a revert to an earlier revision's config, so the read keys it drops (secrets aescbc:1) never wrote anything"},
+			wantDecision: decision{Dropped: []string{"secrets aescbc:1"}, Revert: true},
 		},
 		{
 			name:            "KMS removed altogether while data may be under it",
@@ -565,7 +581,8 @@ func TestPrecondition(t *testing.T) {
 			candidate:       ectest.Secrets(ectest.Identity()),
 			health:          health(nil),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonReadKeyStillInUse, wantDegraded: operatorv1.ConditionFalse,
-			wantEvents: []string{EventBlocked},
+			wantEvents:   []string{EventBlocked},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonReadKeyStillInUse}, Dropped: []string{"secrets kms-v2:1_secrets AnnotationsNotRewritten"}},
 		},
 		{
 			name:            "undecodable candidate",
@@ -573,7 +590,8 @@ func TestPrecondition(t *testing.T) {
 			rawCandidate:    "kind: EncryptionConfiguration\napiVersion: apiserver.config.k8s.io/v1\nresources: {}\n",
 			health:          allHealthy("1"),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonInvalidEncryptionConfig, wantDegraded: operatorv1.ConditionTrue,
-			wantEvents: []string{EventBlocked, EventDegraded},
+			wantEvents:   []string{EventBlocked, EventDegraded},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonInvalidEncryptionConfig}},
 		},
 		{
 			name:            "forced: the override names this candidate",
@@ -582,8 +600,8 @@ func TestPrecondition(t *testing.T) {
 			force:           "candidate",
 			wantAllowed:     true,
 			wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonForced, wantDegraded: operatorv1.ConditionFalse,
-			wantInMessage: []string{"FORCED", "already write a resource"},
-			wantEvents:    []string{EventForced},
+			wantEvents:   []string{EventForced},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonNewKMSKeyWrites}, NewWrite: []string{"1"}, Forced: true},
 		},
 		{
 			name:            "the override for another candidate is ignored",
@@ -591,8 +609,8 @@ func TestPrecondition(t *testing.T) {
 			health:          health([]string{"1"}),
 			force:           revisions.CandidateHash([]byte("an older candidate")),
 			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonNewKMSKeyWrites, wantDegraded: operatorv1.ConditionTrue,
-			wantInMessage: []string{"names another candidate and is ignored"},
-			wantEvents:    []string{EventBlocked, EventDegraded},
+			wantEvents:   []string{EventBlocked, EventDegraded},
+			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonNewKMSKeyWrites}, NewWrite: []string{"1"}, IgnoredForce: true},
 		},
 	}
 	for _, s := range scenarios {
@@ -671,13 +689,10 @@ func TestPrecondition(t *testing.T) {
 			if degraded.Status == operatorv1.ConditionTrue && degraded.Reason != string(s.wantReason) {
 				t.Errorf("Degraded reason = %s, want %s", degraded.Reason, s.wantReason)
 			}
-			for _, want := range s.wantInMessage {
-				if !strings.Contains(progressing.Message, want) {
-					t.Errorf("Progressing message %q does not contain %q", progressing.Message, want)
-				}
-			}
-			if s.wantProgressing == operatorv1.ConditionTrue && !strings.Contains(progressing.Message, revisions.CandidateHash(candidate)) {
-				t.Errorf("a blocked message must name the candidate hash %s for the override: %q", revisions.CandidateHash(candidate), progressing.Message)
+			want := s.wantDecision
+			want.Hash = revisions.CandidateHash(candidate)
+			if diff := cmp.Diff(want, judged(t, gate)); diff != "" {
+				t.Errorf("verdict (-want +got):\n%s", diff)
 			}
 			if got, want := eventReasons(recorder), strings.Join(s.wantEvents, ","); got != want {
 				t.Errorf("events %q, want %q", got, want)
@@ -687,7 +702,7 @@ func TestPrecondition(t *testing.T) {
 }
 
 // TestPreconditionInvalidConfig: every class of kube-apiserver validation error blocks a KMS change and
-// degrades at once, with kube-apiserver's own words in the message.
+// degrades at once, on the field kube-apiserver's own validation refuses.
 func TestPreconditionInvalidConfig(t *testing.T) {
 	withKMS := func(mutate func(*apiserverv1.KMSConfiguration)) *apiserverv1.EncryptionConfiguration {
 		p := ectest.KMS("1")
@@ -698,14 +713,16 @@ func TestPreconditionInvalidConfig(t *testing.T) {
 	scenarios := []struct {
 		name      string
 		candidate *apiserverv1.EncryptionConfiguration
-		want      string
+		// wantFields are the fields kube-apiserver's validation refuses, with their values; the message carries its
+		// own words for each (TestGateConditions).
+		wantFields []string
 	}{
-		{"endpoint not unix", withKMS(func(k *apiserverv1.KMSConfiguration) { k.Endpoint = "tcp://10.0.0.1:9000" }), "only unix is supported"},
-		{"name with a colon", withKMS(func(k *apiserverv1.KMSConfiguration) { k.Name = "1:secrets" }), "must not contain ':'"},
-		{"duplicate v2 names", ectest.Secrets(ectest.KMS("1"), apiserverv1.ProviderConfiguration{KMS: &apiserverv1.KMSConfiguration{APIVersion: "v2", Name: "1_secrets", Endpoint: "unix:///var/run/kmsplugin/kms-2.sock"}}), "duplicate KMS provider name"},
-		{"cachesize on v2", withKMS(func(k *apiserverv1.KMSConfiguration) { k.CacheSize = &cacheSize }), "cachesize is not supported in v2"},
-		{"negative timeout", withKMS(func(k *apiserverv1.KMSConfiguration) { k.Timeout = &metav1.Duration{Duration: -time.Second} }), "timeout should be a positive value"},
-		{"no endpoint", withKMS(func(k *apiserverv1.KMSConfiguration) { k.Endpoint = "" }), "endpoint is a mandatory field"},
+		{"endpoint not unix", withKMS(func(k *apiserverv1.KMSConfiguration) { k.Endpoint = "tcp://10.0.0.1:9000" }), []string{"Invalid value resources[0].providers[0].kms.endpoint=tcp://10.0.0.1:9000"}},
+		{"name with a colon", withKMS(func(k *apiserverv1.KMSConfiguration) { k.Name = "1:secrets" }), []string{"Invalid value resources[0].providers[0].kms.name=1:secrets"}},
+		{"duplicate v2 names", ectest.Secrets(ectest.KMS("1"), apiserverv1.ProviderConfiguration{KMS: &apiserverv1.KMSConfiguration{APIVersion: "v2", Name: "1_secrets", Endpoint: "unix:///var/run/kmsplugin/kms-2.sock"}}), []string{"Invalid value resources[0].providers[1].kms.name=1_secrets"}},
+		{"cachesize on v2", withKMS(func(k *apiserverv1.KMSConfiguration) { k.CacheSize = &cacheSize }), []string{"Invalid value resources[0].providers[0].kms.cachesize=100"}},
+		{"negative timeout", withKMS(func(k *apiserverv1.KMSConfiguration) { k.Timeout = &metav1.Duration{Duration: -time.Second} }), []string{"Invalid value resources[0].providers[0].kms.timeout=&Duration{Duration:-1s,}"}},
+		{"no endpoint", withKMS(func(k *apiserverv1.KMSConfiguration) { k.Endpoint = "" }), []string{"Invalid value resources[0].providers[0].kms.endpoint="}},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
@@ -733,15 +750,15 @@ func TestPreconditionInvalidConfig(t *testing.T) {
 			if degraded == nil || degraded.Status != operatorv1.ConditionTrue || degraded.Reason != string(ReasonInvalidEncryptionConfig) {
 				t.Fatalf("Degraded = %+v, want True/%s", degraded, ReasonInvalidEncryptionConfig)
 			}
-			if !strings.Contains(degraded.Message, s.want) {
-				t.Errorf("message %q does not contain %q", degraded.Message, s.want)
+			if got := invalidFields(t, gate); !reflect.DeepEqual(got, s.wantFields) {
+				t.Errorf("refused fields %q, want %q", got, s.wantFields)
 			}
 		})
 	}
 }
 
 // TestPreconditionBlockedDuration: a promotion held by a fault degrades once Progressing has been True for
-// DegradedAfter, and a recovery emits KMSRolloutUnblocked.
+// DegradedAfter, and a recovery emits KMSRolloutUnblocked. TestGateConditions words the times.
 func TestPreconditionBlockedDuration(t *testing.T) {
 	blocked := func(since time.Duration) []operatorv1.OperatorCondition {
 		c := condition(ConditionProgressing, operatorv1.ConditionTrue, string(ReasonKMSPluginsNotHealthy), "waiting")
@@ -753,12 +770,12 @@ func TestPreconditionBlockedDuration(t *testing.T) {
 		conditions   []operatorv1.OperatorCondition
 		health       kmsVerdict
 		wantDegraded operatorv1.ConditionStatus
-		wantMessage  string
+		wantReason   Reason
 		wantEvents   string
 	}{
-		{"blocked for less than DegradedAfter", blocked(5 * time.Minute), health([]string{"1"}), operatorv1.ConditionFalse, "waiting since 2026-12-02T11:55:00Z; Degraded at 2026-12-02T12:10:00Z", ""},
-		{"blocked for longer than DegradedAfter", blocked(20 * time.Minute), health([]string{"1"}), operatorv1.ConditionTrue, "blocked since 2026-12-02T11:40:00Z", EventDegraded},
-		{"plugins healthy again", blocked(20 * time.Minute), allHealthy("1"), operatorv1.ConditionFalse, "", EventUnblocked},
+		{"blocked for less than DegradedAfter", blocked(5 * time.Minute), health([]string{"1"}), operatorv1.ConditionFalse, ReasonAsExpected, ""},
+		{"blocked for longer than DegradedAfter", blocked(20 * time.Minute), health([]string{"1"}), operatorv1.ConditionTrue, ReasonKMSPluginsNotHealthy, EventDegraded},
+		{"plugins healthy again", blocked(20 * time.Minute), allHealthy("1"), operatorv1.ConditionFalse, ReasonAsExpected, EventUnblocked},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
@@ -782,8 +799,8 @@ func TestPreconditionBlockedDuration(t *testing.T) {
 			}
 			_, status, _, _ := operator.GetOperatorState()
 			degraded := v1helpers.FindOperatorCondition(status.Conditions, ConditionDegraded)
-			if degraded.Status != s.wantDegraded || !strings.Contains(degraded.Message, s.wantMessage) {
-				t.Errorf("Degraded = %s %q, want %s containing %q", degraded.Status, degraded.Message, s.wantDegraded, s.wantMessage)
+			if degraded.Status != s.wantDegraded || degraded.Reason != string(s.wantReason) {
+				t.Errorf("Degraded = %s %s %q, want %s %s", degraded.Status, degraded.Reason, degraded.Message, s.wantDegraded, s.wantReason)
 			}
 			if got := eventReasons(recorder); got != s.wantEvents {
 				t.Errorf("events %q, want %q", got, s.wantEvents)
@@ -920,3 +937,31 @@ func TestSecondLineKeepsToTheSync(t *testing.T) {
 type healthFunc func() kmsVerdict
 
 func (f healthFunc) Current() (kmsstate.State, error) { return f().Current() }
+
+// invalidFields are the fields kube-apiserver's validation refused in the gate's verdict, "<type> <field>=<value>",
+// from the InvalidConfigError that blocks it.
+func invalidFields(t *testing.T, g *Gate) []string {
+	t.Helper()
+	configs, err := g.options.Configs.Configs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _, _, err := g.judge(context.Background(), configs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var invalid *InvalidConfigError
+	var aggregate utilerrors.Aggregate
+	if len(v.Blocking) == 0 || !errors.As(v.Blocking[0], &invalid) || !errors.As(invalid.Err, &aggregate) {
+		t.Fatalf("blocking %v, want kube-apiserver's validation errors first", v.Blocking)
+	}
+	var fields []string
+	for _, err := range aggregate.Errors() {
+		var fe *field.Error
+		if !errors.As(err, &fe) {
+			t.Fatalf("validation error %v is no field error", err)
+		}
+		fields = append(fields, fmt.Sprintf("%s %s=%v", fe.Type, fe.Field, fe.BadValue))
+	}
+	return fields
+}

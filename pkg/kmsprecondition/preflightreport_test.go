@@ -2,7 +2,6 @@ package kmsprecondition
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -67,6 +66,8 @@ func TestPreflightCondition(t *testing.T) {
 	failedFor := func(hash string) operatorv1.KMSPreflightResult {
 		return operatorv1.KMSPreflightResult{Status: operatorv1.KMSPreflightResultFailed, ConfigHash: hash}
 	}
+	const correct = "; correct spec.encryption.kms of apiserver/cluster, or the Secret or ConfigMap it references: " +
+		"the corrected configuration is checked again and rolls out if it passes"
 	scenarios := []struct {
 		name  string
 		check operatorv1.KMSPreflightCheck
@@ -75,23 +76,23 @@ func TestPreflightCondition(t *testing.T) {
 		now    time.Time
 		status operatorv1.ConditionStatus
 		reason Reason
-		// says are in the message, in this order.
-		says []string
+		// message is the whole message.
+		message string
 	}{
 		{
 			name: "no preflight asked", check: operatorv1.KMSPreflightCheck{},
 			pod:    preflightPod("old", "master-0", corev1.PodFailed, checkerPosted("old", pluginError)...),
-			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, says: []string{"no KMS configuration awaits a preflight"},
+			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, message: "no KMS configuration awaits a preflight",
 		},
 		{
 			name:   "succeeded through a plugin",
 			check:  asked("H", operatorv1.KMSPreflightResult{Status: operatorv1.KMSPreflightResultSucceeded, ConfigHash: "H", RemoteKeyID: "kek-1"}),
-			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, says: []string{"configuration H succeeded", `"kek-1"`},
+			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, message: "the KMS preflight of configuration H succeeded (KEK id \"kek-1\")",
 		},
 		{
 			name:   "succeeded by the always-succeed stub",
 			check:  asked("H", operatorv1.KMSPreflightResult{Status: operatorv1.KMSPreflightResultSucceeded, ConfigHash: "H", RemoteKeyID: AlwaysSucceedRemoteKeyID}),
-			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, says: []string{"configuration H", "always-succeed stub, which runs no plugin"},
+			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, message: "the KMS preflight of configuration H is library-go's always-succeed stub, which runs no plugin",
 		},
 		{
 			// library-go's checker posts its failure and exits 1; library-go reports only the exit code.
@@ -100,7 +101,7 @@ func TestPreflightCondition(t *testing.T) {
 			pod: exited(preflightPod("H", "master-1", corev1.PodFailed, checkerPosted("H", pluginError)...),
 				"kms-preflight-check", 1, "Error", ""),
 			status: operatorv1.ConditionTrue, reason: ReasonPreflightCheckFailed,
-			says: []string{"configuration H failed on node master-1: ", pluginError, "correct spec.encryption.kms of apiserver/cluster"},
+			message: "the KMS preflight of configuration H failed on node master-1: " + pluginError + correct,
 		},
 		{
 			// library-go's checker reports only its Status poll's deadline when the plugin never answers healthy.
@@ -108,13 +109,12 @@ func TestPreflightCondition(t *testing.T) {
 			check:  asked("H", failedFor("H")),
 			pod:    preflightPod("H", "master-1", corev1.PodFailed, checkerPosted("H", "context deadline exceeded")...),
 			status: operatorv1.ConditionTrue, reason: ReasonPreflightCheckFailed,
-			says: []string{"failed on node master-1: context deadline exceeded (the plugin never answered Status healthy",
-				"oc logs -n openshift-kube-apiserver kms-preflight -c kms-preflight-check)"},
+			message: "the KMS preflight of configuration H failed on node master-1: context deadline exceeded (the plugin never answered Status healthy; what it answered is in the checker's log: oc logs -n openshift-kube-apiserver kms-preflight -c kms-preflight-check)" + correct,
 		},
 		{
 			name: "the checker failed and library-go recorded it", check: asked("H", failedFor("H")),
 			pod:    preflightPod("H", "master-2", corev1.PodRunning, checkerPosted("H", pluginError)...),
-			status: operatorv1.ConditionTrue, reason: ReasonPreflightCheckFailed, says: []string{"failed on node master-2: ", pluginError},
+			status: operatorv1.ConditionTrue, reason: ReasonPreflightCheckFailed, message: "the KMS preflight of configuration H failed on node master-2: " + pluginError + correct,
 		},
 		{
 			name:  "the pod failed before the checker reported",
@@ -122,8 +122,7 @@ func TestPreflightCondition(t *testing.T) {
 			pod: exited(preflightPod("H", "master-0", corev1.PodFailed), "kms-preflight-check", 127, "ContainerCannotRun",
 				`exec: "cluster-kube-apiserver-operator": not found`),
 			status: operatorv1.ConditionTrue, reason: ReasonPreflightPodFailed,
-			says: []string{"pod of configuration H failed on node master-0 before its check reported: ",
-				`container kms-preflight-check exited with 127 (ContainerCannotRun): exec: "cluster-kube-apiserver-operator": not found`},
+			message: "the kms-preflight pod of configuration H failed on node master-0 before its check reported: container kms-preflight-check exited with 127 (ContainerCannotRun): exec: \"cluster-kube-apiserver-operator\": not found" + correct,
 		},
 		{
 			name:  "the pod failed and no container says why",
@@ -133,25 +132,25 @@ func TestPreflightCondition(t *testing.T) {
 				p.Status.Reason, p.Status.Message = "Evicted", "the node was low on memory"
 				return p
 			}(),
-			status: operatorv1.ConditionTrue, reason: ReasonPreflightPodFailed, says: []string{"on node (unscheduled)", "Evicted: the node was low on memory"},
+			status: operatorv1.ConditionTrue, reason: ReasonPreflightPodFailed, message: "the kms-preflight pod of configuration H failed on node (unscheduled) before its check reported: Evicted: the node was low on memory" + correct,
 		},
 		{
 			name: "library-go recorded a failure and the pod is gone", check: asked("H", failedFor("H")),
-			status: operatorv1.ConditionTrue, reason: ReasonPreflightCheckFailed, says: []string{"configuration H failed; no kms-preflight pod says on which node or why"},
+			status: operatorv1.ConditionTrue, reason: ReasonPreflightCheckFailed, message: "the KMS preflight of configuration H failed; no kms-preflight pod says on which node or why (library-go's EncryptionKMSPreflightControllerDegraded may still say why)" + correct,
 		},
 		{
 			name: "a failure of an earlier configuration's pod is not this one's", check: asked("H2", operatorv1.KMSPreflightResult{}),
 			pod:    preflightPod("H1", "master-0", corev1.PodFailed, checkerPosted("H1", pluginError)...),
-			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, says: []string{"configuration H2 has no result yet and no kms-preflight pod"},
+			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, message: "the KMS preflight of configuration H2 has no result yet and no kms-preflight pod",
 		},
 		{
 			name: "a recorded failure of an earlier configuration is not this one's", check: asked("H2", failedFor("H1")),
-			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, says: []string{"configuration H2 has no result yet"},
+			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, message: "the KMS preflight of configuration H2 has no result yet and no kms-preflight pod",
 		},
 		{
 			name: "the check runs", check: asked("H", operatorv1.KMSPreflightResult{}),
 			pod:    preflightPod("H", "master-0", corev1.PodRunning),
-			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, says: []string{"configuration H runs: kms-preflight pod Running on node master-0"},
+			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, message: "the KMS preflight of configuration H runs: kms-preflight pod Running on node master-0",
 		},
 		{
 			// A plugin image that cannot be pulled: library-go goes Degraded after the same 3 minutes.
@@ -160,20 +159,19 @@ func TestPreflightCondition(t *testing.T) {
 			pod:    waitingSince(preflightPod("H", "master-2", corev1.PodPending), t0, "vault-kms-plugin-1", "ImagePullBackOff", `Back-off pulling image "quay.io/vault/kms-plugn"`),
 			now:    t0.Add(PreflightStartupTimeout + time.Second),
 			status: operatorv1.ConditionTrue, reason: ReasonPreflightPodNotStarting,
-			says: []string{"pod of configuration H on node master-2 has not reported after 3m0s: ",
-				`container vault-kms-plugin-1 waiting: ImagePullBackOff: Back-off pulling image "quay.io/vault/kms-plugn"`},
+			message: "the kms-preflight pod of configuration H on node master-2 has not reported after 3m0s: container vault-kms-plugin-1 waiting: ImagePullBackOff: Back-off pulling image \"quay.io/vault/kms-plugn\"" + correct,
 		},
 		{
 			name:   "the pod has not reported yet, within the startup timeout",
 			check:  asked("H", operatorv1.KMSPreflightResult{}),
 			pod:    waitingSince(preflightPod("H", "master-2", corev1.PodPending), t0, "vault-kms-plugin-1", "ErrImagePull", ""),
 			now:    t0.Add(PreflightStartupTimeout),
-			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, says: []string{"configuration H runs: kms-preflight pod Pending on node master-2"},
+			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, message: "the KMS preflight of configuration H runs: kms-preflight pod Pending on node master-2",
 		},
 		{
 			name: "the checker passed, library-go has not recorded it yet", check: asked("H", operatorv1.KMSPreflightResult{}),
 			pod:    preflightPod("H", "master-0", corev1.PodSucceeded, checkerPosted("H", "")...),
-			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, says: []string{"configuration H runs"},
+			status: operatorv1.ConditionFalse, reason: ReasonAsExpected, message: "the KMS preflight of configuration H runs: kms-preflight pod Succeeded on node master-0",
 		},
 	}
 	for _, s := range scenarios {
@@ -186,13 +184,8 @@ func TestPreflightCondition(t *testing.T) {
 			if c.Type != ConditionPreflightDegraded || c.Status != s.status || c.Reason != string(s.reason) {
 				t.Fatalf("got %s %s %s: %s, want %s %s", c.Type, c.Status, c.Reason, c.Message, s.status, s.reason)
 			}
-			rest := c.Message
-			for _, want := range s.says {
-				i := strings.Index(rest, want)
-				if i < 0 {
-					t.Fatalf("message %q does not say %q (in order)", c.Message, want)
-				}
-				rest = rest[i+len(want):]
+			if c.Message != s.message {
+				t.Errorf("message\n%q\nwant\n%q", c.Message, s.message)
 			}
 		})
 	}
@@ -246,15 +239,17 @@ func TestPreflightReporter(t *testing.T) {
 		return hash
 	}
 	podStore := pods.Informer().GetStore()
-	sync := func(want operatorv1.ConditionStatus, reason Reason, says string, warnings int) {
+	// sync checks the condition the reporter applies: its status and reason, and that it is the rendering
+	// (TestPreflightCondition, TestSupersededPreflight) of what the reporter was to judge.
+	sync := func(want operatorv1.ConditionStatus, reason Reason, rendered operatorv1.OperatorCondition, warnings int) {
 		t.Helper()
 		if err := reporter.sync(ctx, factory.NewSyncContext("test", recorder)); err != nil {
 			t.Fatal(err)
 		}
 		_, st, _, _ := operator.GetOperatorState()
 		c := v1helpers.FindOperatorCondition(st.Conditions, ConditionPreflightDegraded)
-		if c == nil || c.Status != want || c.Reason != string(reason) || !strings.Contains(c.Message, says) {
-			t.Fatalf("%s = %+v, want %s %s saying %q", ConditionPreflightDegraded, c, want, reason, says)
+		if c == nil || c.Status != want || c.Reason != string(reason) || c.Message != rendered.Message {
+			t.Fatalf("%s = %+v, want %s %s: %q", ConditionPreflightDegraded, c, want, reason, rendered.Message)
 		}
 		var got int
 		for _, e := range recorder.Events() {
@@ -267,35 +262,71 @@ func TestPreflightReporter(t *testing.T) {
 		}
 	}
 
-	sync(operatorv1.ConditionFalse, ReasonAsExpected, "no KMS configuration awaits a preflight", 0)
+	judged := func(pod *corev1.Pod) operatorv1.OperatorCondition {
+		return preflightCondition(operatorv1.KMSPreflightCheck(status), pod, t0)
+	}
+	sync(operatorv1.ConditionFalse, ReasonAsExpected, judged(nil), 0)
 	h1 := asked()
 	status.ObservedConfigHash = h1
-	if err := podStore.Add(preflightPod(h1, "master-1", corev1.PodFailed, checkerPosted(h1, pluginError)...)); err != nil {
+	failedOnMaster1 := preflightPod(h1, "master-1", corev1.PodFailed, checkerPosted(h1, pluginError)...)
+	if err := podStore.Add(failedOnMaster1); err != nil {
 		t.Fatal(err)
 	}
-	sync(operatorv1.ConditionTrue, ReasonPreflightCheckFailed, "failed on node master-1", 1)
-	sync(operatorv1.ConditionTrue, ReasonPreflightCheckFailed, "failed on node master-1", 1)
+	sync(operatorv1.ConditionTrue, ReasonPreflightCheckFailed, judged(failedOnMaster1), 1)
+	sync(operatorv1.ConditionTrue, ReasonPreflightCheckFailed, judged(failedOnMaster1), 1)
 	// The admin sets another address. Until library-go's key controller asks for its preflight, the failed result
 	// and pod are of a configuration that is no longer the APIServer resource's.
 	setEncryption(vault("https://vault.example.com:8200"))
 	h2 := asked()
-	sync(operatorv1.ConditionFalse, ReasonAsExpected, "no longer matters: the APIServer resource's KMS configuration is "+h2, 1)
+	superseded, _ := supersededPreflight(h1, h2, true)
+	sync(operatorv1.ConditionFalse, ReasonAsExpected, superseded, 1)
 	// library-go asks, and the new pod fails too.
 	status.ObservedConfigHash = h2
-	if err := podStore.Update(exited(preflightPod(h2, "master-2", corev1.PodFailed), "kms-preflight-check", 1, "Error", "no credentials")); err != nil {
+	failedOnMaster2 := exited(preflightPod(h2, "master-2", corev1.PodFailed), "kms-preflight-check", 1, "Error", "no credentials")
+	if err := podStore.Update(failedOnMaster2); err != nil {
 		t.Fatal(err)
 	}
-	sync(operatorv1.ConditionTrue, ReasonPreflightPodFailed, "failed on node master-2", 2)
+	sync(operatorv1.ConditionTrue, ReasonPreflightPodFailed, judged(failedOnMaster2), 2)
 	// The admin leaves KMS: library-go asks for no preflight at all.
 	setEncryption(configv1.APIServerEncryption{Type: configv1.EncryptionTypeAESCBC})
-	sync(operatorv1.ConditionFalse, ReasonAsExpected, "the APIServer resource's encryption is not KMS", 2)
+	notKMS, _ := supersededPreflight(h2, "", false)
+	sync(operatorv1.ConditionFalse, ReasonAsExpected, notKMS, 2)
 	// Back to the second address, which passes now: library-go records it and deletes the pod.
 	setEncryption(vault("https://vault.example.com:8200"))
 	status.Result = operatorv1.KMSPreflightResult{Status: operatorv1.KMSPreflightResultSucceeded, ConfigHash: h2, RemoteKeyID: "kek-2"}
 	if err := podStore.Delete(preflightPod(h2, "", "")); err != nil {
 		t.Fatal(err)
 	}
-	sync(operatorv1.ConditionFalse, ReasonAsExpected, "succeeded", 2)
+	sync(operatorv1.ConditionFalse, ReasonAsExpected, judged(nil), 2)
+}
+
+// TestSupersededPreflight is the wording of KMSPreflightDegraded once the configuration its preflight was asked for
+// is no longer the APIServer resource's.
+func TestSupersededPreflight(t *testing.T) {
+	scenarios := []struct {
+		name           string
+		current        string
+		isKMS          bool
+		wantSuperseded bool
+		wantMessage    string
+	}{
+		{name: "still the configuration", current: "H1", isKMS: true},
+		{name: "another KMS configuration", current: "H2", isKMS: true, wantSuperseded: true,
+			wantMessage: "the KMS preflight of configuration H1 no longer matters: the APIServer resource's KMS configuration is H2 now"},
+		{name: "not KMS any more", isKMS: false, wantSuperseded: true,
+			wantMessage: "the KMS preflight of configuration H1 no longer matters: the APIServer resource's encryption is not KMS"},
+	}
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) {
+			c, superseded := supersededPreflight("H1", s.current, s.isKMS)
+			if superseded != s.wantSuperseded {
+				t.Fatalf("superseded %v, want %v", superseded, s.wantSuperseded)
+			}
+			if superseded && (c.Type != ConditionPreflightDegraded || c.Status != operatorv1.ConditionFalse || c.Reason != string(ReasonAsExpected) || c.Message != s.wantMessage) {
+				t.Errorf("condition %+v, want False %s %q", c, ReasonAsExpected, s.wantMessage)
+			}
+		})
+	}
 }
 
 func TestNewPreflightReporterRequiredOptions(t *testing.T) {
