@@ -95,7 +95,7 @@ func TestRevertWhileKMSGuardConfigMapsCannotBeDecrypted(t *testing.T) {
 	if err := operator.ApplyStaticPodOperatorStatus(ctx, "e2e-installer", applyoperatorv1.StaticPodOperatorStatus().
 		WithLatestAvailableRevision(5).
 		WithNodeStatuses(applyoperatorv1.NodeStatus().WithNodeName(node).WithCurrentRevision(4).WithTargetRevision(0).
-			WithLastFailedRevision(5).WithLastFailedReason("OperandFailed").WithLastFailedCount(1).WithLastFailedTime(metav1.Now()).
+			WithLastFailedRevision(5).WithLastFailedReason(string(kmsrollback.SourceOperandFailed)).WithLastFailedCount(1).WithLastFailedTime(metav1.Now()).
 			WithLastFailedRevisionErrors("kube-apiserver: readyz check kms-providers failed"))); err != nil {
 		t.Fatal(err)
 	}

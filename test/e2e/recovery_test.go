@@ -3,11 +3,13 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +30,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
@@ -165,6 +168,20 @@ func TestLostKeyRecovery(t *testing.T) {
 		t.Logf("with consent %q, decided after %s", consent, time.Since(start).Round(time.Millisecond))
 		return cond
 	}
+	// waitForRecord waits until the recovery's lasting record on the KubeAPIServer resource satisfies ok.
+	records := kmsrecovery.NewRecordStore(operatorstate.KubeAPIServer(kubeAPIServers))
+	waitForRecord := func(what string, ok func(kmsrecovery.Record) bool) {
+		t.Helper()
+		var record kmsrecovery.Record
+		err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
+			r, found, err := records.Load(ctx)
+			record = r
+			return err == nil && found && ok(r), nil
+		})
+		if err != nil {
+			t.Fatalf("the recovery record never showed %s: %+v", what, record)
+		}
+	}
 	hasReason := func(status operatorv1.ConditionStatus, reason kmsrecovery.Reason) func(*operatorv1.OperatorCondition) bool {
 		return func(c *operatorv1.OperatorCondition) bool { return c.Status == status && c.Reason == string(reason) }
 	}
@@ -182,18 +199,30 @@ func TestLostKeyRecovery(t *testing.T) {
 	}
 
 	// 4. No consent: every lost Secret is found and listed, none deleted.
-	cond := decided("", hasReason(operatorv1.ConditionTrue, kmsrecovery.ReasonUndecryptableObjects))
-	// Of every Secret: those of the test and the operator's encryption-config-1, under the live key.
-	if wantMsg := fmt.Sprintf("secrets: %d of %d (key %s:%s: %d)", lost, lost+survivors+1, lostProvider, lostKeyID, lost); !strings.Contains(cond.Message, wantMsg) {
-		t.Errorf("message does not contain %q: %s", wantMsg, cond.Message)
-	}
+	lostConsent := lostProvider + ":" + lostKeyID
+	decided("", hasReason(operatorv1.ConditionTrue, kmsrecovery.ReasonUndecryptableObjects))
+	// The lasting record: the lost Secrets, all under the lost key.
+	waitForRecord("the lost Secrets under the lost key", func(r kmsrecovery.Record) bool {
+		return r.Undecryptable == lost && slices.Equal(r.ConsentIDs, []kmsrecovery.ConsentCount{{ConsentID: lostConsent, Count: lost}})
+	})
 	cm, err := client.CoreV1().ConfigMaps(operatorNamespace).Get(ctx, kmsrecovery.ConfigMapName, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	var listed []kmsrecovery.Object
+	if err := json.Unmarshal([]byte(cm.Data[kmsrecovery.ConfigMapKeyObjects]), &listed); err != nil {
+		t.Fatalf("%s of %s: %v", kmsrecovery.ConfigMapKeyObjects, kmsrecovery.ConfigMapName, err)
+	}
+	listedNames := map[string]bool{}
+	for _, o := range listed {
+		listedNames[o.Name] = true
+		if o.Resource != secretsGR || o.ConsentID != lostConsent {
+			t.Errorf("listed %s under %s, want Secrets under %s", o.ObjectRef, o.ConsentID, lostConsent)
+		}
+	}
 	for i := 0; i < lost+survivors; i++ {
-		if listed := strings.Contains(cm.Data[kmsrecovery.ConfigMapKeyObjects], `"name":"`+name(i)+`"`); listed == isSurvivor(i) {
-			t.Errorf("secret %s listed as undecryptable: %v", name(i), listed)
+		if listedNames[name(i)] == isSurvivor(i) {
+			t.Errorf("secret %s listed as undecryptable: %v", name(i), listedNames[name(i)])
 		}
 	}
 	if n := lostKeys(); n != lost {
@@ -217,10 +246,10 @@ func TestLostKeyRecovery(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, etcdFlags := range [][]string{nil, {"--etcd-endpoints=" + cp.EtcdEndpoint()}} {
-		args := append([]string{"recover", "--kubeconfig=" + kubeconfig, "--resources=secrets", "--confirm-data-loss=unknown", "--dry-run=false"}, etcdFlags...)
+		args := append([]string{"recover", "--kubeconfig=" + kubeconfig, "--resources=secrets", "--confirm-data-loss=unknown", "--dry-run=false", "-o", "json"}, etcdFlags...)
 		code, out, stderr := runKMSGuard(t, kmsguard, args...)
-		if code != 4 || !strings.Contains(out, "--confirm-data-loss refused (ConsentUnprovable)") {
-			t.Errorf("kmsguard %s: exit %d, want 4 (ConsentUnprovable)\n%s\n%s", strings.Join(args, " "), code, out, stderr)
+		if refusal := recoverRefusal(t, out); code != 4 || refusal != kmsrecovery.ReasonConsentUnprovable {
+			t.Errorf("kmsguard %s: exit %d, refused %q; want 4, %s\n%s\n%s", strings.Join(args, " "), code, refusal, kmsrecovery.ReasonConsentUnprovable, out, stderr)
 		}
 		if n := lostKeys(); n != lost {
 			t.Fatalf("%d of the %d lost secrets are left in etcd after kmsguard recover --confirm-data-loss=unknown", n, lost)
@@ -238,13 +267,10 @@ func TestLostKeyRecovery(t *testing.T) {
 		}
 		return false
 	})
-	cond = decided(lostProvider+":"+lostKeyID, hasReason(operatorv1.ConditionTrue, kmsrecovery.ReasonKMSUnhealthy))
-	if !strings.Contains(cond.Message, "PluginUnhealthy: node master-0 key "+lostProvider) {
-		t.Fatalf("with consent while the plugin is unhealthy: %s %s: %s", cond.Status, cond.Reason, cond.Message)
-	}
-	args := []string{"recover", "--kubeconfig=" + kubeconfig, "--resources=secrets", "--etcd-endpoints=" + cp.EtcdEndpoint(), "--confirm-data-loss=" + lostKeyID, "--dry-run=false"}
-	if code, out, stderr := runKMSGuard(t, kmsguard, args...); code != 5 || !strings.Contains(out, "(ConsentNamesCurrentKey)") {
-		t.Errorf("kmsguard %s: exit %d, want 5 (ConsentNamesCurrentKey)\n%s\n%s", strings.Join(args, " "), code, out, stderr)
+	decided(lostConsent, hasReason(operatorv1.ConditionTrue, kmsrecovery.ReasonKMSUnhealthy))
+	args := []string{"recover", "--kubeconfig=" + kubeconfig, "--resources=secrets", "--etcd-endpoints=" + cp.EtcdEndpoint(), "--confirm-data-loss=" + lostKeyID, "--dry-run=false", "-o", "json"}
+	if code, out, stderr := runKMSGuard(t, kmsguard, args...); code != 5 || recoverRefusal(t, out) != kmsrecovery.ReasonConsentNamesCurrentKey {
+		t.Errorf("kmsguard %s: exit %d, want 5, refused %s\n%s\n%s", strings.Join(args, " "), code, kmsrecovery.ReasonConsentNamesCurrentKey, out, stderr)
 	}
 	if n := lostKeys(); n != lost {
 		t.Fatalf("%d of the %d lost secrets are left in etcd after a consent while the plugin is unhealthy", n, lost)
@@ -258,9 +284,10 @@ func TestLostKeyRecovery(t *testing.T) {
 		return s.Healthy(s.Nodes, s.KeyIDs) == nil && ok && kek == newKeyID
 	})
 	// The consent is the one given in 5c: the next scan deletes.
-	deleted := fmt.Sprintf("deleted %d undecryptable objects stored under key %s:%s", lost, lostProvider, lostKeyID)
-	decided(lostProvider+":"+lostKeyID, func(c *operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionFalse && strings.Contains(c.Message, deleted)
+	decided(lostConsent, hasReason(operatorv1.ConditionFalse, kmsrecovery.ReasonAsExpected))
+	waitForRecord("the deletion of the lost Secrets", func(r kmsrecovery.Record) bool {
+		d := r.LastDeletion
+		return r.Undecryptable == 0 && d != nil && d.ConsentID == lostConsent && !d.DryRun && d.Deleted == lost && d.Failed == 0
 	})
 	if n := lostKeys(); n != 0 {
 		t.Errorf("%d lost secrets are still in etcd", n)
@@ -311,6 +338,26 @@ func runKMSGuard(t *testing.T, bin string, args ...string) (int, string, string)
 		t.Fatalf("running kmsguard: %v", err)
 	}
 	return 0, stdout.String(), stderr.String()
+}
+
+// recoverRefusal is the reason `kmsguard recover -o json` printed for refusing the consent, empty when it printed
+// none.
+func recoverRefusal(t *testing.T, out string) kmsrecovery.Reason {
+	t.Helper()
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var record struct {
+			Refusal *struct {
+				Reason kmsrecovery.Reason `json:"reason"`
+			} `json:"refusal"`
+		}
+		if err := json.Unmarshal([]byte(line), &record); err != nil {
+			t.Fatalf("kmsguard recover -o json printed %q: %v", line, err)
+		}
+		if record.Refusal != nil {
+			return record.Refusal.Reason
+		}
+	}
+	return ""
 }
 
 // setRecoveryConsent sets spec.unsupportedConfigOverrides.kmsguard.confirmDataLoss and waits until the

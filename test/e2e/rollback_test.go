@@ -2,10 +2,11 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -29,6 +30,8 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/pluginprobe"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
@@ -87,7 +90,7 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 	if err := operator.ApplyStaticPodOperatorStatus(ctx, "e2e-installer", applyoperatorv1.StaticPodOperatorStatus().
 		WithLatestAvailableRevision(5).
 		WithNodeStatuses(applyoperatorv1.NodeStatus().WithNodeName(node).WithCurrentRevision(4).WithTargetRevision(0).
-			WithLastFailedRevision(5).WithLastFailedReason("OperandFailed").WithLastFailedCount(1).WithLastFailedTime(metav1.Now()).
+			WithLastFailedRevision(5).WithLastFailedReason(string(kmsrollback.SourceOperandFailed)).WithLastFailedCount(1).WithLastFailedTime(metav1.Now()).
 			WithLastFailedRevisionErrors("kube-apiserver: readyz check kms-providers failed"))); err != nil {
 		t.Fatal(err)
 	}
@@ -98,12 +101,24 @@ func TestKMSRollbackRevertsDeadSocket(t *testing.T) {
 	g.start(controllersCtx)
 
 	start = time.Now()
-	cond, _ := waitForCondition(t, operator, kmsrollback.ConditionDegraded, operatorv1.ConditionTrue, string(kmsrollback.ReasonRevertedFailingKMSConfig))
-	t.Logf("reverted %s after the controllers started: %s", time.Since(start).Round(10*time.Millisecond), cond.Message)
-	for _, want := range []string{"revision 5", "nodes [master-0]", "KMS keys [" + deadProvider + "]", "PluginUnreachable", "reverted to that of revision 4", "To fix"} {
-		if !strings.Contains(cond.Message, want) {
-			t.Errorf("KMSRollbackDegraded message %q does not contain %q", cond.Message, want)
-		}
+	waitForCondition(t, operator, kmsrollback.ConditionDegraded, operatorv1.ConditionTrue, string(kmsrollback.ReasonRevertedFailingKMSConfig))
+	t.Logf("reverted %s after the controllers started", time.Since(start).Round(10*time.Millisecond))
+	// The revert kmsrollback holds: revision 5 failed on master-0 with the new key, and revision 4's config is back.
+	holds, err := kmsrollback.NewHoldStore(operatorstate.KubeAPIServer(kubeAPIServers)).Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := holds.Active(); h == nil || h.FailedRevision != 5 || h.RevertedTo != 4 || !slices.Equal(h.Nodes, []string{node}) || !slices.Equal(h.KeyIDs, []string{deadProvider}) {
+		t.Errorf("kmsrollback holds %+v, want revision 5 of nodes [%s] and keys [%s] reverted to revision 4", holds, node, deadProvider)
+	}
+	// Its KMS evidence: kmsstate finds the new key's plugin unreachable on the node (pending there, now that the
+	// node runs revision 4 again).
+	var unhealthy *kmsstate.UnhealthyError
+	want := kmsstate.Failure{Reason: kmsstate.ReasonPluginUnreachable, Node: node, KeyID: deadProvider}
+	if state, err := g.KMSState.Current(); err != nil {
+		t.Fatal(err)
+	} else if err := state.Healthy([]string{node}, []string{deadProvider}); !errors.As(err, &unhealthy) || !slices.Contains(withoutDetail(unhealthy.Failures), want) {
+		t.Errorf("kmsstate says of key %s on %s: %v; want %+v", deadProvider, node, err, want)
 	}
 	assertRevertedTo4(ctx, t, a, kubeAPIServers, goodData)
 	desired, err := kubeClient.CoreV1().Secrets("openshift-config-managed").Get(ctx, "encryption-config-"+operandNamespace, metav1.GetOptions{})
