@@ -8,14 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kmsguard/kmsguard/internal/cli"
-
+	"github.com/google/go-cmp/cmp"
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 
+	"github.com/kmsguard/kmsguard/internal/cli"
 	"github.com/kmsguard/kmsguard/internal/etcdtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/evidence"
@@ -23,24 +23,33 @@ import (
 
 // TestVerifyCanDrop: --can-drop applies evidence.CanDropReadKey, the rollout gate's rule, to the scan: refused
 // while values are under the key, refused inside the rollback window, allowed after it; the text and JSON
-// reports say why, and the exit code is exitReadKeyInUse while a named key may not go.
+// reports carry the rule's verdict, and the exit code is exitReadKeyInUse while a named key may not go.
+// TestPrintDropVerdicts words the text report.
 func TestVerifyCanDrop(t *testing.T) {
 	secretsGR := schema.GroupResource{Resource: "secrets"}
 	want := evidence.WriteKey{Kind: etcdvalue.KindKMSv2, Name: "vault", KEKID: "kek-2"}
+	aescbc1 := evidence.ReadKey{Kind: etcdvalue.KindAESCBC, Name: "1"}
 	scenarios := []struct {
 		name        string
 		old         int
 		finishedAgo time.Duration
 		wantCode    int
-		wantReason  evidence.PruneReason
-		wantText    string
+		// wantRefusal is the rule's refusal, given when the migration finished; nil when the key may go.
+		wantRefusal func(finished time.Time) *evidence.PruneError
 	}{
-		{name: "objects under the read key", old: 1, finishedAgo: 48 * time.Hour, wantCode: exitReadKeyInUse, wantReason: evidence.PruneObjectsUnderKey,
-			wantText: "ObjectsUnderKey: read key aescbc:1 cannot be dropped: 1 objects are still stored under it (secrets)"},
-		{name: "inside the rollback window", finishedAgo: time.Hour, wantCode: exitReadKeyInUse, wantReason: evidence.PruneRollbackWindow,
-			wantText: "RollbackWindowNotPassed: read key aescbc:1 cannot be dropped: the rollback window lasts until"},
-		{name: "no finished migration", wantCode: exitReadKeyInUse, wantReason: evidence.PruneMigrationNotFinished},
-		{name: "after the window", finishedAgo: 48 * time.Hour, wantCode: cli.ExitOK, wantText: "aescbc:1  secrets   true"},
+		{name: "objects under the read key", old: 1, finishedAgo: 48 * time.Hour, wantCode: exitReadKeyInUse,
+			wantRefusal: func(time.Time) *evidence.PruneError {
+				return &evidence.PruneError{Reason: evidence.PruneObjectsUnderKey, Key: aescbc1, Objects: 1, Resources: []string{"secrets"}}
+			}},
+		{name: "inside the rollback window", finishedAgo: time.Hour, wantCode: exitReadKeyInUse,
+			wantRefusal: func(finished time.Time) *evidence.PruneError {
+				return &evidence.PruneError{Reason: evidence.PruneRollbackWindow, Key: aescbc1, Until: finished.Add(24 * time.Hour)}
+			}},
+		{name: "no finished migration", wantCode: exitReadKeyInUse,
+			wantRefusal: func(time.Time) *evidence.PruneError {
+				return &evidence.PruneError{Reason: evidence.PruneMigrationNotFinished, Key: aescbc1}
+			}},
+		{name: "after the window", finishedAgo: 48 * time.Hour, wantCode: cli.ExitOK},
 	}
 	for _, s := range scenarios {
 		for _, format := range []cli.OutputFormat{cli.OutputText, cli.OutputJSON} {
@@ -54,7 +63,18 @@ func TestVerifyCanDrop(t *testing.T) {
 				}
 				finished := time.Time{}
 				if s.finishedAgo > 0 {
-					finished = time.Now().Add(-s.finishedAgo)
+					// Whole seconds: the JSON report keeps no more.
+					finished = time.Now().Add(-s.finishedAgo).Truncate(time.Second)
+				}
+				// The verdict the report must carry.
+				wantVerdict := dropVerdict{ReadKey: "aescbc:1", Resource: "secrets", MayDrop: s.wantRefusal == nil}
+				if !finished.IsZero() {
+					at := metav1.NewTime(finished)
+					wantVerdict.MigrationFinished = &at
+				}
+				if s.wantRefusal != nil {
+					refusal := s.wantRefusal(finished)
+					wantVerdict.Reason, wantVerdict.Message = refusal.Reason, refusal.Error()
 				}
 				c := verifyClients{kv: kv, counter: countsCounter{secretsGR: count}, lookup: crdLookup{},
 					migrationFinished: func(context.Context, schema.GroupResource) (time.Time, error) { return finished, nil }}
@@ -69,8 +89,11 @@ func TestVerifyCanDrop(t *testing.T) {
 					t.Fatalf("got %d, %v; want %d\n%s", code, err, s.wantCode, out.String())
 				}
 				if format == cli.OutputText {
-					if s.wantText != "" && !strings.Contains(out.String(), s.wantText) {
-						t.Errorf("output does not contain %q:\n%s", s.wantText, out.String())
+					// The report ends with the verdicts' table.
+					var verdicts bytes.Buffer
+					printDropVerdicts(&verdicts, []dropVerdict{wantVerdict})
+					if !strings.HasSuffix(out.String(), verdicts.String()) {
+						t.Errorf("output does not end with the verdicts\n%s\n:\n%s", verdicts.String(), out.String())
 					}
 					return
 				}
@@ -84,16 +107,37 @@ func TestVerifyCanDrop(t *testing.T) {
 				if len(report.CanDrop) != 1 {
 					t.Fatalf("canDrop %+v, want one verdict", report.CanDrop)
 				}
-				v := report.CanDrop[0]
-				if v.ReadKey != "aescbc:1" || v.Resource != "secrets" || v.MayDrop != (s.wantReason == "") || v.Reason != s.wantReason ||
-					(s.wantReason != "" && !strings.Contains(v.Message, "cannot be dropped")) {
-					t.Errorf("verdict %+v, want reason %q", v, s.wantReason)
+				if diff := cmp.Diff(wantVerdict, report.CanDrop[0]); diff != "" {
+					t.Errorf("verdict (-want +got):\n%s", diff)
 				}
 				if report.Verified != (s.old == 0) {
 					t.Errorf("verified %v with %d objects under the old key", report.Verified, s.old)
 				}
 			})
 		}
+	}
+}
+
+// TestPrintDropVerdicts is the wording of the text report's verdicts: a table, with the rule's reason and words
+// for a key that may not go.
+func TestPrintDropVerdicts(t *testing.T) {
+	finished := metav1.NewTime(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
+	var out bytes.Buffer
+	printDropVerdicts(&out, []dropVerdict{
+		{ReadKey: "aescbc:1", Resource: "secrets", MayDrop: true, MigrationFinished: &finished},
+		{ReadKey: "aescbc:1", Resource: "configmaps", Reason: evidence.PruneObjectsUnderKey,
+			Message: "read key aescbc:1 cannot be dropped: 2 objects are still stored under it (configmaps)"},
+	})
+	want := "\n" +
+		"READ KEY  RESOURCE    MAY DROP  MIGRATION FINISHED    WHY NOT\n" +
+		"aescbc:1  secrets     true      2026-12-01T12:00:00Z  -\n" +
+		"aescbc:1  configmaps  false     -                     ObjectsUnderKey: read key aescbc:1 cannot be dropped: 2 objects are still stored under it (configmaps)\n"
+	if out.String() != want {
+		t.Errorf("output\n%q\nwant\n%q", out.String(), want)
+	}
+	out.Reset()
+	if printDropVerdicts(&out, nil); out.Len() != 0 {
+		t.Errorf("no verdicts printed %q, want nothing", out.String())
 	}
 }
 
