@@ -27,7 +27,7 @@ import (
 func TestStatus(t *testing.T) {
 	now := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 	evaluatedAt := now.Add(-10 * time.Second)
-	degraded := operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionTrue, Reason: "PluginUnreachable", Message: "node master-1 key 1", LastTransitionTime: metav1.NewTime(evaluatedAt)}
+	degraded := operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionTrue, Reason: string(kmsstate.ReasonPluginUnreachable), Message: "node master-1 key 1", LastTransitionTime: metav1.NewTime(evaluatedAt)}
 	kas := func(verdict operatorv1.OperatorCondition) *operatorv1.KubeAPIServer {
 		return &operatorv1.KubeAPIServer{
 			ObjectMeta: metav1.ObjectMeta{Name: "cluster"},
@@ -97,14 +97,14 @@ func TestStatus(t *testing.T) {
 				})
 				return &state
 			}(),
-			verdict:  operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionFalse, Reason: "AsExpected", LastTransitionTime: metav1.NewTime(evaluatedAt)},
+			verdict:  operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionFalse, Reason: kmsstate.ReasonAsExpected, LastTransitionTime: metav1.NewTime(evaluatedAt)},
 			wantExit: cli.ExitOK,
 			want:     []string{"master-0  1    Healthy            1s before     kek-a", "master-1  1    Missing (pending)  never"},
 		},
 		{
 			name:      "stale published evaluation",
 			published: published(evaluated(now.Add(-5*time.Minute), "1")),
-			verdict:   operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionTrue, Reason: "PluginUnreachable", LastTransitionTime: metav1.NewTime(now.Add(-6 * time.Minute))},
+			verdict:   operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionTrue, Reason: string(kmsstate.ReasonPluginUnreachable), LastTransitionTime: metav1.NewTime(now.Add(-6 * time.Minute))},
 			wantExit:  cli.ExitIncomplete,
 			want:      []string{"Evaluated at 2026-12-02T11:55:00Z", "STALE: kmsstate's latest evaluation is from 2026-12-02T11:55:00Z, 5m0s ago, older than 2m0s"},
 			wantNot:   []string{"older than the KMSPluginsDegraded condition"},
@@ -112,7 +112,7 @@ func TestStatus(t *testing.T) {
 		{
 			name:      "published evaluation older than the condition",
 			published: published(evaluated(evaluatedAt, "1")),
-			verdict:   operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionFalse, Reason: "AsExpected", LastTransitionTime: metav1.NewTime(now.Add(-time.Second))},
+			verdict:   operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionFalse, Reason: kmsstate.ReasonAsExpected, LastTransitionTime: metav1.NewTime(now.Add(-time.Second))},
 			wantExit:  cli.ExitIncomplete,
 			want: []string{
 				"STALE: the published evaluation (2026-12-02T11:59:50Z) is older than the KMSPluginsDegraded condition's last transition (2026-12-02T11:59:59Z)",
@@ -132,7 +132,7 @@ func TestStatus(t *testing.T) {
 		{
 			name:      "no KMS key",
 			published: published(evaluated(evaluatedAt)),
-			verdict:   operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionFalse, Reason: "KMSNotConfigured", LastTransitionTime: metav1.NewTime(evaluatedAt)},
+			verdict:   operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionFalse, Reason: kmsstate.ReasonKMSNotConfigured, LastTransitionTime: metav1.NewTime(evaluatedAt)},
 			wantExit:  cli.ExitOK,
 			want:      []string{"kubeapiserver: no KMS key in the encryption config"},
 		},
@@ -150,7 +150,7 @@ func TestStatus(t *testing.T) {
 				if !report.Published || report.State == nil || len(report.State.Plugins) != 2 || report.State.Plugins[1].Health != kmsstate.PluginUnreachable {
 					t.Errorf("unexpected state: %+v", report)
 				}
-				if report.Verdict == nil || report.Verdict.Reason != "PluginUnreachable" || len(report.Conditions) != 1 || len(report.Stale) != 0 {
+				if report.Verdict == nil || report.Verdict.Reason != string(kmsstate.ReasonPluginUnreachable) || len(report.Conditions) != 1 || len(report.Stale) != 0 {
 					t.Errorf("unexpected verdict: %+v", report)
 				}
 			},
