@@ -25,6 +25,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
@@ -204,13 +205,18 @@ func (g *guard) eventReasons(reasons ...string) []string {
 	return got
 }
 
-// migratorClient is the dynamic client of kmsguard's migrator: room for its workers (client-go's default is
-// 5 QPS), and its writes show as kmsguard-migrator in managedFields.
+// migratorClient is the dynamic client of kmsguard's migrator (migratorConfig).
 func migratorClient(a *kmsenv.APIServer) dynamic.Interface {
+	return dynamic.NewForConfigOrDie(migratorConfig(a))
+}
+
+// migratorConfig is the client config of kmsguard's migrator: room for its workers (client-go's default is
+// 5 QPS), and its writes show as kmsguard-migrator in managedFields.
+func migratorConfig(a *kmsenv.APIServer) *rest.Config {
 	config := a.RESTConfig()
 	config.QPS, config.Burst = -1, 100
 	config.UserAgent = "kmsguard-migrator"
-	return dynamic.NewForConfigOrDie(config)
+	return config
 }
 
 // secretsMapper maps Secrets, the one resource these tests encrypt.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kmsguard/kmsguard/internal/conflictretry"
@@ -74,7 +76,8 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 
 	// The health of the write key as kmsstate would judge it; the last phase switches to a second KMS.
 	kmsView := &probedKMS{}
-	m := newE2EMigrator(t, a, kmsmigration.Options{HealthInterval: time.Second, KMS: kmsView})
+	puts := &putCounter{}
+	m := newE2EMigrator(t, a, puts, kmsmigration.Options{HealthInterval: time.Second, KMS: kmsView})
 
 	t.Run("migrate with concurrent writers", func(t *testing.T) {
 		writers := startWriters(ctx, t, a.Client(), "mig", 200, 4)
@@ -168,22 +171,22 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 		atPause := m.Progress()[0]
 		t.Logf("paused %s after the plugin stopped: %s", time.Since(stopped).Round(time.Millisecond), atPause.PauseDetail)
 		// A pause stops new writes; those already sent finish (KMS v2 encrypts with its cached DEK while the plugin
-		// is down), at most one per in-flight slot.
-		var paused kmsmigration.Counts
-		waitFor(t, "the writes in flight at the pause finished", func() bool {
-			before := m.Progress()[0].Counts
-			time.Sleep(time.Second)
-			paused = m.Progress()[0].Counts
-			return paused.Done() == before.Done()
-		})
+		// is down), at most one per in-flight slot. The migrator's PUTs are counted as they leave and return.
+		waitFor(t, "the migrator's writes in flight at the pause to finish", func() bool { return puts.inFlight.Load() == 0 })
+		// A write that passed the pause latch just before the pause is sent well within the migrator's next health
+		// read, which finds the plugin still down.
+		waitForHealthReads(t, kmsView, 1)
+		paused, sent := m.Progress()[0].Counts, puts.started.Load()
 		drained := paused.Done() - atPause.Counts.Done()
 		if drained > int64(atPause.InFlightLimit) {
 			t.Errorf("%d objects were migrated after the pause, more than the %d writes that can be in flight", drained, atPause.InFlightLimit)
 		}
 		t.Logf("%d writes in flight at the pause finished (in-flight limit %d)", drained, atPause.InFlightLimit)
-		time.Sleep(3 * time.Second)
-		if now := m.Progress()[0].Counts; now.Done() != paused.Done() {
-			t.Errorf("%d objects were migrated while paused", now.Done()-paused.Done())
+		// To write again the migrator must first read the KMS health and find it healthy: after two more reads
+		// that find the plugin down, not one PUT was sent and nothing was migrated.
+		waitForHealthReads(t, kmsView, 2)
+		if p := m.Progress()[0]; p.Counts.Done() != paused.Done() || puts.started.Load() != sent || p.Paused != kmsmigration.PausedKMSUnhealthy {
+			t.Errorf("while paused: %d objects migrated, %d PUTs sent, pause %q", p.Counts.Done()-paused.Done(), puts.started.Load()-sent, p.Paused)
 		}
 		if err := plugin2.Start(); err != nil {
 			t.Fatal(err)
@@ -206,6 +209,15 @@ func TestMigrationFromAESCBCToKMS(t *testing.T) {
 // key, so the migrator has no plugin to wait for.
 type probedKMS struct {
 	watched atomic.Pointer[watchedPlugin]
+	// reads counts the Current calls that have returned: the migrator's reads of the KMS health.
+	reads atomic.Int64
+}
+
+// waitForHealthReads waits until the migrator has read k n more times.
+func waitForHealthReads(t *testing.T, k *probedKMS, n int64) {
+	t.Helper()
+	want := k.reads.Load() + n
+	waitFor(t, fmt.Sprintf("%d more reads of the KMS health by the migrator", n), func() bool { return k.reads.Load() >= want })
 }
 
 type watchedPlugin struct {
@@ -218,6 +230,7 @@ func (k *probedKMS) watch(keyID string, probe pluginprobe.Plugin) {
 }
 
 func (k *probedKMS) Current() (kmsstate.State, error) {
+	defer k.reads.Add(1)
 	now := time.Now()
 	observation := kmsstate.Observation{Now: now, Nodes: []string{"master-0"}}
 	if w := k.watched.Load(); w != nil {
@@ -239,9 +252,11 @@ func (k *probedKMS) Current() (kmsstate.State, error) {
 	return state, nil
 }
 
-func newE2EMigrator(t *testing.T, a *kmsenv.APIServer, opts kmsmigration.Options) *kmsmigration.Migrator {
+func newE2EMigrator(t *testing.T, a *kmsenv.APIServer, puts *putCounter, opts kmsmigration.Options) *kmsmigration.Migrator {
 	t.Helper()
-	opts.Dynamic, opts.Mapper = migratorClient(a), secretsMapper()
+	config := migratorConfig(a)
+	config.Wrap(puts.wrap)
+	opts.Dynamic, opts.Mapper = dynamic.NewForConfigOrDie(config), secretsMapper()
 	if opts.QPS == 0 {
 		opts.QPS = -1
 	}
@@ -251,6 +266,27 @@ func newE2EMigrator(t *testing.T, a *kmsenv.APIServer, opts kmsmigration.Options
 	}
 	return m
 }
+
+// putCounter counts the PUT requests of a client: the migrator's writes.
+type putCounter struct {
+	started, inFlight atomic.Int64
+}
+
+func (c *putCounter) wrap(rt http.RoundTripper) http.RoundTripper {
+	return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
+		if req.Method != http.MethodPut {
+			return rt.RoundTrip(req)
+		}
+		c.started.Add(1)
+		c.inFlight.Add(1)
+		defer c.inFlight.Add(-1)
+		return rt.RoundTrip(req)
+	})
+}
+
+type roundTripperFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripperFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
 // createSecrets creates n Secrets <prefix>-<i> in default from 8 goroutines.
 func createSecrets(t *testing.T, client kubernetes.Interface, prefix string, n int) {
