@@ -18,13 +18,15 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
-// newTestController is NewController for options a test knows to be complete.
+// newTestController is NewController for options a test knows to be complete. When the test ends, the reasons of
+// the conditions it left are checked against the package's registry (ConditionReasons).
 func newTestController(t testing.TB, opts Options) *Controller {
 	t.Helper()
 	c, err := NewController("test", opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	conventionstest.ExpectRegisteredReasonsAtEnd(t, opts.OperatorClient, ConditionReasons())
 	return c
 }
 

@@ -8,14 +8,6 @@ import (
 	"k8s.io/component-base/metrics/legacyregistry"
 )
 
-// failureReasons are the values of the reason label of kmsguard_kms_failures: every Reason a KMSPluginsDegraded
-// condition can carry, in severity order. StateStale and StateNotEvaluated are left out: only the Reader
-// answers with them, and a kmsstate that does not evaluate sets no metric either.
-var failureReasons = []Reason{
-	ReasonDecryptFailing, ReasonPluginUnreachable, ReasonPluginUnhealthy, ReasonAPIServerKMSCheckFailing,
-	ReasonKEKIDMismatch, ReasonHealthReportStale, ReasonHealthReportMissing,
-}
-
 // pluginStates are the values of the state label of kmsguard_kms_plugin_state: every PluginHealth, in a fixed
 // order. Each plugin has one series per state, all present, so that a state change moves a 1 between series
 // that already exist rather than creating one.

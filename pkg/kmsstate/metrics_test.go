@@ -16,6 +16,7 @@ import (
 	"k8s.io/component-base/metrics/testutil"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/kmsguard/kmsguard/internal/conventionstest"
 	"github.com/kmsguard/kmsguard/internal/metricstest"
 )
 
@@ -27,6 +28,7 @@ func newMetricsTestController(t *testing.T, opts Options) *Controller {
 	if err != nil {
 		t.Fatal(err)
 	}
+	conventionstest.ExpectRegisteredReasonsAtEnd(t, opts.OperatorClient, ConditionReasons())
 	return c
 }
 
