@@ -49,6 +49,13 @@ const (
 	labelKeyIDHash    = "key_id_hash"
 )
 
+// ReadMetrics are the names of the kube-apiserver metrics the Prober reads, the constants above. The runbooks
+// cite them beside the metrics kmsguard registers (each package's RegisterMetrics), and docs/runbooks_test.go
+// checks every metric a runbook names against both.
+func ReadMetrics() []string {
+	return []string{kmsOperationsMetric, transformationsMetric, keyIDStatusMetric}
+}
+
 // kmsPrefixes are the transformer_prefix values, up to the provider name, of values encrypted by KMS.
 var kmsPrefixes = []string{"k8s:enc:kms:v2:", "k8s:enc:kms:v1:"}
 
