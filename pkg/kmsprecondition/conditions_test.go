@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kmsguard/kmsguard/internal/conventionstest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/evidence"
@@ -127,6 +128,7 @@ func TestGateConditions(t *testing.T) {
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			got := g.conditions(s.v, s.previous, t0)
+			conventionstest.ExpectRegisteredReasons(t, ConditionReasons(), got.progressing, got.degraded)
 			s.progressing.Type, s.degraded.Type = ConditionProgressing, ConditionDegraded
 			if diff := cmp.Diff(s.progressing, got.progressing); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", ConditionProgressing, diff)

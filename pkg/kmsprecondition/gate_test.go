@@ -22,6 +22,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/kmsguard/kmsguard/internal/conventionstest"
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
@@ -675,6 +676,7 @@ func TestPrecondition(t *testing.T) {
 				t.Errorf("allowed = %v, want %v", allowed, s.wantAllowed)
 			}
 			_, status, _, _ := operator.GetOperatorState()
+			conventionstest.ExpectRegisteredReasons(t, ConditionReasons(), status.Conditions...)
 			progressing := v1helpers.FindOperatorCondition(status.Conditions, ConditionProgressing)
 			degraded := v1helpers.FindOperatorCondition(status.Conditions, ConditionDegraded)
 			if progressing == nil || degraded == nil {

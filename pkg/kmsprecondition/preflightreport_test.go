@@ -181,6 +181,7 @@ func TestPreflightCondition(t *testing.T) {
 				now = t0
 			}
 			c := preflightCondition(s.check, s.pod, now)
+			conventionstest.ExpectRegisteredReasons(t, ConditionReasons(), c)
 			if c.Type != ConditionPreflightDegraded || c.Status != s.status || c.Reason != string(s.reason) {
 				t.Fatalf("got %s %s %s: %s, want %s %s", c.Type, c.Status, c.Reason, c.Message, s.status, s.reason)
 			}
@@ -247,6 +248,7 @@ func TestPreflightReporter(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, st, _, _ := operator.GetOperatorState()
+		conventionstest.ExpectRegisteredReasons(t, ConditionReasons(), st.Conditions...)
 		c := v1helpers.FindOperatorCondition(st.Conditions, ConditionPreflightDegraded)
 		if c == nil || c.Status != want || c.Reason != string(reason) || c.Message != rendered.Message {
 			t.Fatalf("%s = %+v, want %s %s: %q", ConditionPreflightDegraded, c, want, reason, rendered.Message)
