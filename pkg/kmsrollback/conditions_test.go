@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	operatorv1 "github.com/openshift/api/operator/v1"
 
+	"github.com/kmsguard/kmsguard/internal/conventionstest"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -68,9 +69,11 @@ func TestConditionRendering(t *testing.T) {
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			s.want.Type = ConditionDegraded
-			if diff := cmp.Diff(s.want, c.condition(s.verdict, s.latest, s.now)); diff != "" {
+			got := c.condition(s.verdict, s.latest, s.now)
+			if diff := cmp.Diff(s.want, got); diff != "" {
 				t.Errorf("condition (-want +got):\n%s", diff)
 			}
+			conventionstest.ExpectRegisteredReasons(t, ConditionReasons(), got)
 		})
 	}
 

@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/kmsguard/kmsguard/internal/conventionstest"
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
@@ -163,6 +164,7 @@ func (f *fixture) condition() operatorv1.OperatorCondition {
 	if err != nil {
 		f.t.Fatal(err)
 	}
+	conventionstest.ExpectRegisteredReasons(f.t, ConditionReasons(), status.Conditions...)
 	c := v1helpers.FindOperatorCondition(status.Conditions, ConditionDegraded)
 	if c == nil {
 		f.t.Fatalf("no %s condition", ConditionDegraded)

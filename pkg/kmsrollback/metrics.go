@@ -9,11 +9,6 @@ import (
 	"github.com/kmsguard/kmsguard/internal/metricsutil"
 )
 
-// reasons are the values of the reason label of kmsguard_kms_rollback_state: every reason of KMSRollbackDegraded.
-// All series are present once the controller synced, so that a change moves a 1 between series that already
-// exist and an alert's "for:" runs from the first sync that set it.
-var reasons = []Reason{ReasonAsExpected, ReasonFailureNotAttributedToKMS, ReasonRevertedFailingKMSConfig, ReasonCannotRevertKMSConfig, ReasonNotReverted}
-
 // metricsSet are the rollback metrics, registered once in component-base's legacy registry, which library-go
 // operators serve on /metrics:
 //
@@ -76,13 +71,9 @@ func RegisterMetrics() []metrics.Registerable {
 	return registeredMetrics().all()
 }
 
-// setState sets the series of every reason: 1 for reason, 0 for the others.
+// setState sets the series of every reason (reasons): 1 for reason, 0 for the others.
 func (m *componentMetrics) setState(reason string) {
-	values := make([]string, 0, len(reasons))
-	for _, r := range reasons {
-		values = append(values, string(r))
-	}
-	metricsutil.SetOneOf(m.state, reason, values, m.component)
+	metricsutil.SetOneOf(m.state, reason, ConditionReasons(), m.component)
 }
 
 // reverted counts a revert written.
