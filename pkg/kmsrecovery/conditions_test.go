@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
 
+	"github.com/kmsguard/kmsguard/internal/conventionstest"
 	"github.com/kmsguard/kmsguard/internal/recoverytest"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 )
@@ -102,9 +103,11 @@ func TestConditionRendering(t *testing.T) {
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			s.want.Type = kmsrecovery.ConditionDegraded
-			if diff := cmp.Diff(s.want, env.ctrl.Condition(s.v)); diff != "" {
+			got := env.ctrl.Condition(s.v)
+			if diff := cmp.Diff(s.want, got); diff != "" {
 				t.Errorf("condition (-want +got):\n%s", diff)
 			}
+			conventionstest.ExpectRegisteredReasons(t, kmsrecovery.ConditionReasons(), got)
 		})
 	}
 }

@@ -27,6 +27,7 @@ import (
 
 	"github.com/kmsguard/kmsguard/internal/apiservertest"
 	"github.com/kmsguard/kmsguard/internal/configmapdata"
+	"github.com/kmsguard/kmsguard/internal/conventionstest"
 	"github.com/kmsguard/kmsguard/internal/recoverytest"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/operatorstate"
@@ -116,6 +117,7 @@ func (e *controllerEnv) condition(t *testing.T) *operatorv1.OperatorCondition {
 	if err != nil {
 		t.Fatal(err)
 	}
+	conventionstest.ExpectRegisteredReasons(t, kmsrecovery.ConditionReasons(), status.Conditions...)
 	return v1helpers.FindOperatorCondition(status.Conditions, kmsrecovery.ConditionDegraded)
 }
 
