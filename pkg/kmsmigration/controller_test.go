@@ -16,6 +16,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/kmsguard/kmsguard/internal/apiservertest"
+	"github.com/kmsguard/kmsguard/internal/conventionstest"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
@@ -120,6 +121,7 @@ func TestConditionsFor(t *testing.T) {
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			c := conditionsFor(s.progress)
+			conventionstest.ExpectRegisteredReasons(t, ConditionReasons(), c.progressing, c.degraded)
 			if c.progressing.Status != s.wantProgressing {
 				t.Errorf("Progressing %s (%s), want %s", c.progressing.Status, c.progressing.Message, s.wantProgressing)
 			}

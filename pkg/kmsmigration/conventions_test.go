@@ -18,13 +18,15 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
-// newTestController is NewController for options a test knows to be complete.
+// newTestController is NewController for options a test knows to be complete. When the test ends, the reasons of
+// the conditions it left are checked against the package's registry (ConditionReasons).
 func newTestController(t testing.TB, options ControllerOptions) *Controller {
 	t.Helper()
 	c, err := NewController("test", options)
 	if err != nil {
 		t.Fatal(err)
 	}
+	conventionstest.ExpectRegisteredReasonsAtEnd(t, options.OperatorClient, ConditionReasons())
 	return c
 }
 

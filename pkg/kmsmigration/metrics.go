@@ -107,7 +107,7 @@ func (m *componentMetrics) finished(gr schema.GroupResource) {
 	m.setPaused(gr.String(), NotPaused)
 }
 
-// setPaused sets the paused gauge of every reason: 1 for the current one, 0 for the others.
+// setPaused sets the paused gauge of every reason (pauseReasons): 1 for the current one, 0 for the others.
 func (m *componentMetrics) setPaused(resource string, paused PauseReason) {
-	metricsutil.SetOneOf(m.paused, string(paused), []string{string(PausedKMSUnhealthy), string(PausedErrorThreshold), string(PausedRetryAfter)}, m.component, resource)
+	metricsutil.SetOneOf(m.paused, string(paused), pauseReasons, m.component, resource)
 }
