@@ -15,6 +15,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/kmsguard/kmsguard/internal/conventionstest"
 	"github.com/kmsguard/kmsguard/internal/etcdtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/evidence"
@@ -111,6 +112,7 @@ func TestCensusController(t *testing.T) {
 				t.Fatalf("sync error %v, want %v", err, s.wantErr)
 			}
 			_, status, _, _ := operatorClient.GetOperatorState()
+			conventionstest.ExpectRegisteredReasons(t, evidence.ConditionReasons(), status.Conditions...)
 			cond := v1helpers.FindOperatorCondition(status.Conditions, evidence.ConditionVerified)
 			if cond == nil || cond.Status != s.want || cond.Reason != s.wantReason {
 				t.Fatalf("condition %+v, want %s/%s", cond, s.want, s.wantReason)

@@ -18,11 +18,6 @@ type censusMetrics struct {
 	resourceVerified *metrics.GaugeVec
 }
 
-// verificationReasons are the values of the reason label of kmsguard_encryption_verification_state: every reason
-// of KMSEncryptionVerified. All series are present once the controller synced, so that a change moves a 1 between
-// series that already exist.
-var verificationReasons = []string{ReasonVerified, ReasonNotVerified, ReasonCensusFailed, ReasonCensusDeadlineExceeded, ReasonNothingToVerify}
-
 var (
 	metricsOnce sync.Once
 	sharedSet   *censusMetrics

@@ -23,6 +23,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/kmsguard/kmsguard/internal/conventionstest"
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/internal/etcdtest"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
@@ -217,6 +218,7 @@ func TestGateOnCensus(t *testing.T) {
 			if verified == nil || verified.Status != s.wantVerified {
 				t.Fatalf("KMSEncryptionVerified %+v, want %s", verified, s.wantVerified)
 			}
+			conventionstest.ExpectRegisteredReasons(t, evidence.ConditionReasons(), *verified)
 
 			gate, err := kmsprecondition.NewGate("kube-apiserver", kmsprecondition.Options{
 				Configs:        configs,
