@@ -1,14 +1,15 @@
-// Package docs_test keeps docs/runbooks true to the code: every condition reason kmsguard sets has a runbook,
-// every runbook names a reason the code sets, the index lists them all, and what they cite exists.
+// Package docs_test keeps docs/runbooks true to the code: every reason the packages register (registry_test.go)
+// has a runbook, every runbook names a registered reason, the index lists them all, and what they cite exists.
 package docs_test
 
 import (
-	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,12 +26,12 @@ var (
 	metricName = regexp.MustCompile(`\b(?:kmsguard|apiserver)_[a-z0-9_]+`)
 )
 
-// checkRunbooks returns what is wrong with the runbooks, files by name (README.md is the index), against the
-// reasons the code sets and the metric names it registers or reads. exists says whether a relative link other
-// than to a runbook leads to a file.
+// checkRunbooks returns what is wrong with the runbooks, files by name (README.md is the index, the one page that
+// is no runbook), against the registered reasons and the metric names kmsguard registers or reads. exists says
+// whether a relative link other than to a runbook leads to a file.
 func checkRunbooks(found reasons, files map[string]string, metrics map[string]bool, exists func(rel string) bool) []string {
 	var problems []string
-	for _, reason := range sortedKeys(found) {
+	for _, reason := range slices.Sorted(maps.Keys(found)) {
 		if _, ok := files[reason+".md"]; !ok {
 			problems = append(problems, fmt.Sprintf("reason %s (%s) has no runbook %s.md", reason, strings.Join(found[reason], ", "), reason))
 		}
@@ -47,7 +48,7 @@ func checkRunbooks(found reasons, files map[string]string, metrics map[string]bo
 			}
 		}
 	}
-	for _, name := range sortedKeys(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		content := files[name]
 		if name != "README.md" {
 			reason, isMarkdown := strings.CutSuffix(name, ".md")
@@ -56,7 +57,7 @@ func checkRunbooks(found reasons, files map[string]string, metrics map[string]bo
 				problems = append(problems, name+": not a runbook (<Reason>.md)")
 				continue
 			case found[reason] == nil:
-				problems = append(problems, name+": no condition reason "+reason+" is set in the code: a stale runbook")
+				problems = append(problems, name+": no registry lists reason "+reason+": a stale runbook")
 			}
 			if !indexed[name] {
 				problems = append(problems, name+": not in the index table of README.md")
@@ -103,48 +104,39 @@ func checkRunbook(name, reason, content string) []string {
 	return problems
 }
 
-// repository is the non-test code of pkg/ and internal/ of the module the docs describe, parsed.
-func repository(t *testing.T) *tree {
+// moduleRoot is the root of the module the docs describe.
+func moduleRoot(t *testing.T) string {
 	t.Helper()
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	module, err := modulePath(filepath.Join(root, "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	code, err := loadTree(root, module, "pkg", "internal")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return code
+	return root
 }
 
-func modulePath(goMod string) (string, error) {
+// modulePath is the path of the module the docs describe, from its go.mod.
+func modulePath(t *testing.T) string {
+	t.Helper()
+	goMod := filepath.Join(moduleRoot(t), "go.mod")
 	data, err := os.ReadFile(goMod)
 	if err != nil {
-		return "", err
+		t.Fatal(err)
 	}
 	for _, line := range strings.Split(string(data), "\n") {
 		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
-			return strings.Trim(strings.TrimSpace(rest), `"`), nil
+			return strings.Trim(strings.TrimSpace(rest), `"`)
 		}
 	}
-	return "", errors.New(goMod + " has no module line")
+	t.Fatal(goMod + " has no module line")
+	return ""
 }
 
-// TestRunbooks fails when a condition reason the code sets has no runbook in docs/runbooks, when a runbook names
-// no reason the code sets, when the index misses a runbook, or when a runbook cites a link or a metric that does
-// not exist.
+// TestRunbooks fails when a registered reason has no runbook in docs/runbooks, when a runbook names no registered
+// reason, when the index misses a runbook, or when a runbook cites a link or a metric that does not exist.
 func TestRunbooks(t *testing.T) {
-	code := repository(t)
-	found, errs := collectReasons(code)
-	for _, err := range errs {
-		t.Error(err)
-	}
+	found := collectReasons(append(conditionRegistries(), quotedReasons()...)...)
 	if len(found) == 0 {
-		t.Fatal("no condition reason found in the code: the rule that finds them is broken")
+		t.Fatal("no registered reason: the registries are not read")
 	}
 	entries, err := os.ReadDir(runbookDir)
 	if err != nil {
@@ -162,18 +154,8 @@ func TestRunbooks(t *testing.T) {
 		_, err := os.Stat(filepath.Join(runbookDir, filepath.FromSlash(path.Clean(rel))))
 		return err == nil
 	}
-	for _, p := range checkRunbooks(found, files, collectMetricNames(code), exists) {
+	for _, p := range checkRunbooks(found, files, metricNames(), exists) {
 		t.Error(p)
-	}
-}
-
-// TestNoLiteralReasons fails when the code sets a condition reason from a string literal that no reason constant
-// declares: TestRunbooks, which reads the constants, would not see that reason.
-func TestNoLiteralReasons(t *testing.T) {
-	code := repository(t)
-	found, _ := collectReasons(code)
-	for _, l := range literalReasons(code, found) {
-		t.Errorf("%v: declare it as a Reason constant of its package and write its runbook", l)
 	}
 }
 
@@ -182,7 +164,7 @@ func TestCheckRunbooks(t *testing.T) {
 		return "# " + reason + "\n\n" + strings.Join(runbookSections, "\n\n") + "\n\n" + body + "\n"
 	}
 	index := "| reason | link |\n| --- | --- |\n| Foo | [Foo](Foo.md) |\n| Bar | [Bar](Bar.md) |\n"
-	found := reasons{"Foo": {"pkg.ReasonFoo"}, "Bar": {"pkg.ReasonBar"}}
+	found := reasons{"Foo": {"a.ConditionReasons"}, "Bar": {"a.ConditionReasons", "b.ConditionReasons"}}
 	metrics := map[string]bool{"kmsguard_foo_total": true}
 	scenarios := []struct {
 		name  string
@@ -196,12 +178,12 @@ func TestCheckRunbooks(t *testing.T) {
 		{
 			name:  "a reason without a runbook",
 			files: map[string]string{"README.md": index, "Foo.md": runbook("Foo", "")},
-			want:  []string{"reason Bar (pkg.ReasonBar) has no runbook Bar.md", "README.md: links to Bar.md, which is no runbook"},
+			want:  []string{"reason Bar (a.ConditionReasons, b.ConditionReasons) has no runbook Bar.md", "README.md: links to Bar.md, which is no runbook"},
 		},
 		{
 			name:  "a runbook of no reason",
 			files: map[string]string{"README.md": index + "| Baz | [Baz](Baz.md) |\n", "Foo.md": runbook("Foo", ""), "Bar.md": runbook("Bar", ""), "Baz.md": runbook("Baz", "")},
-			want:  []string{"Baz.md: no condition reason Baz is set in the code: a stale runbook"},
+			want:  []string{"Baz.md: no registry lists reason Baz: a stale runbook"},
 		},
 		{
 			name:  "a runbook missing from the index",
