@@ -63,6 +63,17 @@ type Observer struct {
 // <namespace>/<name> (true) or <name>; the list must be cluster-wide (no
 // namespace), as the continue key it builds is relative to the resource.
 func PageFunc(list ListFunc, namespaced bool, observer Observer) pager.ListPageFunc {
+	return PageFuncOf(list, namespaced, observer, func(next string) *unstructured.UnstructuredList {
+		empty := &unstructured.UnstructuredList{Object: map[string]interface{}{}}
+		empty.SetContinue(next)
+		return empty
+	})
+}
+
+// PageFuncOf is PageFunc for a list type of the caller's (kmsmigration lists
+// raw protobuf pages); empty returns a list without items whose continue
+// token is next.
+func PageFuncOf[L runtime.Object](list func(context.Context, metav1.ListOptions) (L, error), namespaced bool, observer Observer, empty func(next string) L) pager.ListPageFunc {
 	return func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 		limit := opts.Limit
 		for {
@@ -100,9 +111,7 @@ func PageFunc(list ListFunc, namespaced bool, observer Observer) pager.ListPageF
 			if err != nil {
 				return nil, err
 			}
-			empty := &unstructured.UnstructuredList{Object: map[string]interface{}{}}
-			empty.SetContinue(next)
-			return empty, nil
+			return empty(next), nil
 		}
 	}
 }

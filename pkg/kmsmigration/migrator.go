@@ -165,6 +165,11 @@ func (m *Migrator) newRun(gr schema.GroupResource, cp Checkpoint) (*run, error) 
 	if err != nil {
 		return nil, fmt.Errorf("kmsmigration: resolving the scope of %s: %w", gvr, err)
 	}
+	namespaced := mapping.Scope.Name() == meta.RESTScopeNameNamespace
+	raw, err := newRawClient(m.opts.RESTConfig, gvr, gvk, namespaced)
+	if err != nil {
+		return nil, fmt.Errorf("kmsmigration: a protobuf client for %s: %w", gvr, err)
+	}
 	rate := flowcontrol.NewFakeAlwaysRateLimiter()
 	if m.opts.QPS > 0 {
 		rate = flowcontrol.NewTokenBucketRateLimiter(m.opts.QPS, m.opts.Burst)
@@ -173,7 +178,8 @@ func (m *Migrator) newRun(gr schema.GroupResource, cp Checkpoint) (*run, error) 
 		opts:       m.opts,
 		gr:         gr,
 		client:     m.opts.Dynamic.Resource(gvr),
-		namespaced: mapping.Scope.Name() == meta.RESTScopeNameNamespace,
+		raw:        raw,
+		namespaced: namespaced,
 		latch:      newPauseLatch(m.opts.Clock, m.opts.ErrorThreshold, m.opts.ErrorWindow, m.opts.ErrorPause),
 		health:     writeKeyHealth(m.opts.KMS, cp.Target.WriteKey),
 		inFlight:   newLatencyLimiter(m.opts.Concurrency, m.opts.LatencyFactor),

@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 )
 
@@ -59,6 +60,11 @@ type Options struct {
 	Component string
 
 	Dynamic dynamic.Interface
+	// RESTConfig, when set, lets the migrator LIST and PUT the resources kube-apiserver itself serves (every
+	// group of client-go's scheme) in protobuf, sending each object back exactly as listed without decoding it
+	// (raw.go): the cheapest rewrite for the apiserver and for the migrator. Custom resources take Dynamic,
+	// which stays required. The config's own rate limit is not used: QPS and Burst below set the rate.
+	RESTConfig *rest.Config
 	// Mapper resolves a GroupResource to its preferred version and scope,
 	// e.g. restmapper.NewDeferredDiscoveryRESTMapper over a cached discovery
 	// client.

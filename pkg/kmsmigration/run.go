@@ -7,6 +7,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -23,9 +24,12 @@ import (
 
 // run is one migration of one resource to one target.
 type run struct {
-	opts       Options
-	gr         schema.GroupResource
-	client     dynamic.NamespaceableResourceInterface
+	opts   Options
+	gr     schema.GroupResource
+	client dynamic.NamespaceableResourceInterface
+	// raw lists and rewrites in protobuf when the resource is built in and Options.RESTConfig is set; nil
+	// means client.
+	raw        *rawClient
 	namespaced bool
 	latch      *pauseLatch
 	health     healthFunc // kmsstate's verdict on the write key (writeKeyHealth); nil never pauses
@@ -95,8 +99,17 @@ const (
 )
 
 type work struct {
-	obj  *unstructured.Unstructured
+	obj  object
 	page *page
+}
+
+// object is a listed object: *unstructured.Unstructured from the dynamic
+// client, or *rawObject from the protobuf path (raw.go).
+type object interface {
+	runtime.Object
+	GetNamespace() string
+	GetName() string
+	GetResourceVersion() string
 }
 
 func (r *run) execute(parent context.Context) error {
@@ -168,19 +181,22 @@ func (r *run) execute(parent context.Context) error {
 // list walks the resource from the checkpoint's continue token and hands
 // every object to the workers, one page buffered ahead.
 func (r *run) list(ctx context.Context, queue chan<- work) error {
-	inner := pagedlist.PageFunc(
-		r.listPage,
-		r.namespaced,
-		pagedlist.Observer{
-			Unreadable: func(keys []string) {
-				r.lock.Lock()
-				defer r.lock.Unlock()
-				r.pendingUnreadable = append(r.pendingUnreadable, keys...)
-			},
-			Expired: func() {
-				klog.V(2).Infof("kmsmigration: %s: continue token expired, resuming after the last key listed", r.gr)
-			},
+	observer := pagedlist.Observer{
+		Unreadable: func(keys []string) {
+			r.lock.Lock()
+			defer r.lock.Unlock()
+			r.pendingUnreadable = append(r.pendingUnreadable, keys...)
+		},
+		Expired: func() {
+			klog.V(2).Infof("kmsmigration: %s: continue token expired, resuming after the last key listed", r.gr)
+		},
+	}
+	inner := pagedlist.PageFunc(r.listPage, r.namespaced, observer)
+	if r.raw != nil {
+		inner = pagedlist.PageFuncOf(r.listRawPage, r.namespaced, observer, func(next string) *rawList {
+			return &rawList{ListMeta: metav1.ListMeta{Continue: next}}
 		})
+	}
 	// The pager LISTs in a goroutine of its own that it does not wait for
 	// when the migration stops. A LIST still in flight then must neither
 	// add a page after the final checkpoint nor outlive execute.
@@ -204,15 +220,15 @@ func (r *run) list(ctx context.Context, queue chan<- work) error {
 		listing.Add(1)
 		r.lock.Unlock()
 		defer listing.Done()
-		obj, err := inner(ctx, opts)
+		list, err := inner(ctx, opts)
 		if err != nil {
 			return nil, err
 		}
-		list, ok := obj.(*unstructured.UnstructuredList)
-		if !ok {
-			return nil, fmt.Errorf("listing %s returned %T", r.gr, obj)
+		listMeta, err := meta.ListAccessor(list)
+		if err != nil {
+			return nil, fmt.Errorf("listing %s returned %T: %w", r.gr, list, err)
 		}
-		r.addPage(opts.Continue, list)
+		r.addPage(opts.Continue, listMeta, meta.LenList(list))
 		return list, nil
 	})
 	p.PageSize = r.opts.PageSize
@@ -227,11 +243,11 @@ func (r *run) list(ctx context.Context, queue chan<- work) error {
 	start := r.cp.Continue
 	r.lock.Unlock()
 	return p.EachListItem(ctx, metav1.ListOptions{Continue: start}, func(obj runtime.Object) error {
-		u, ok := obj.(*unstructured.Unstructured)
+		o, ok := obj.(object)
 		if !ok {
 			return fmt.Errorf("listing %s returned an item of type %T", r.gr, obj)
 		}
-		w := work{obj: u, page: r.dispatch()}
+		w := work{obj: o, page: r.dispatch()}
 		select {
 		case queue <- w:
 			return nil
@@ -246,14 +262,34 @@ func (r *run) list(ctx context.Context, queue chan<- work) error {
 // does not end a long migration (library-go would prune it and start over).
 // 410 Expired and StorageReadError go to pagedlist, which handles them.
 func (r *run) listPage(ctx context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
+	var list *unstructured.UnstructuredList
+	err := r.retryList(ctx, func(ctx context.Context) (err error) {
+		list, err = r.client.List(ctx, opts)
+		return err
+	})
+	return list, err
+}
+
+// listRawPage is listPage on the protobuf path.
+func (r *run) listRawPage(ctx context.Context, opts metav1.ListOptions) (*rawList, error) {
+	var list *rawList
+	err := r.retryList(ctx, func(ctx context.Context) (err error) {
+		list, err = r.raw.list(ctx, opts)
+		return err
+	})
+	return list, err
+}
+
+// retryList calls list until it succeeds or fails for good (see listPage).
+func (r *run) retryList(ctx context.Context, list func(context.Context) error) error {
 	for attempt := 0; ; {
 		if err := r.latch.wait(ctx); err != nil {
-			return nil, err
+			return err
 		}
-		list, err := r.client.List(ctx, opts)
+		err := list(ctx)
 		if err == nil || ctx.Err() != nil || permanent(err) ||
 			apierrors.IsResourceExpired(err) || apierrors.IsGone(err) || apierrors.IsStoreReadError(err) {
-			return list, err
+			return err
 		}
 		if seconds, ok := apierrors.SuggestsClientDelay(err); ok && apierrors.IsTooManyRequests(err) {
 			r.latch.retryAfter(time.Duration(max(seconds, 1)) * time.Second)
@@ -265,18 +301,18 @@ func (r *run) listPage(ctx context.Context, opts metav1.ListOptions) (*unstructu
 		r.latch.transientError(err)
 		attempt++
 		if attempt > r.opts.MaxRetries {
-			return nil, fmt.Errorf("listing %s failed %d times: %w", r.gr, attempt, err)
+			return fmt.Errorf("listing %s failed %d times: %w", r.gr, attempt, err)
 		}
 		if err := sleep(ctx, r.opts.Clock, retryDelay(attempt)); err != nil {
-			return nil, err
+			return err
 		}
 	}
 }
 
-func (r *run) addPage(token string, list *unstructured.UnstructuredList) {
+func (r *run) addPage(token string, list metav1.ListInterface, items int) {
 	r.lock.Lock()
 	defer r.lock.Unlock()
-	pg := &page{token: token, next: list.GetContinue(), items: len(list.Items)}
+	pg := &page{token: token, next: list.GetContinue(), items: items}
 	pg.undecryptable, r.pendingUnreadable = r.pendingUnreadable, nil
 	pg.counts.Undecryptable = int64(len(pg.undecryptable))
 	for range pg.undecryptable {
@@ -284,7 +320,7 @@ func (r *run) addPage(token string, list *unstructured.UnstructuredList) {
 	}
 	r.pages = append(r.pages, pg)
 	// Objects stepped over as unreadable belong to the resource too.
-	r.fetched += int64(len(list.Items) + len(pg.undecryptable))
+	r.fetched += int64(items + len(pg.undecryptable))
 	r.cp.Total = 0
 	if remaining := list.GetRemainingItemCount(); remaining != nil {
 		r.cp.Total = r.fetched + *remaining
@@ -309,7 +345,7 @@ func (r *run) dispatch() *page {
 	return pg
 }
 
-func (r *run) settle(pg *page, obj *unstructured.Unstructured, o outcome) {
+func (r *run) settle(pg *page, obj object, o outcome) {
 	if o == outcomeAborted {
 		return
 	}
@@ -398,8 +434,7 @@ func (r *run) checkpointEvery(ctx context.Context) {
 
 // rewrite stores obj again, unchanged, with its resourceVersion as
 // precondition, so that a concurrent write always wins.
-func (r *run) rewrite(ctx context.Context, obj *unstructured.Unstructured) outcome {
-	client := r.client.Namespace(obj.GetNamespace())
+func (r *run) rewrite(ctx context.Context, obj object) outcome {
 	for attempt := 0; ; {
 		if err := r.latch.wait(ctx); err != nil {
 			return outcomeAborted
@@ -412,13 +447,13 @@ func (r *run) rewrite(ctx context.Context, obj *unstructured.Unstructured) outco
 		}
 		started := r.opts.Clock.Now()
 		putCtx, cancel := context.WithTimeout(ctx, r.opts.RequestTimeout)
-		updated, err := client.Update(putCtx, obj, metav1.UpdateOptions{})
+		resourceVersion, err := r.put(putCtx, obj)
 		cancel()
 		latency := r.opts.Clock.Since(started)
 		switch {
 		case err == nil:
 			r.inFlight.release(latency)
-			if updated.GetResourceVersion() == obj.GetResourceVersion() {
+			if resourceVersion == obj.GetResourceVersion() {
 				return outcomeUnchanged
 			}
 			return outcomeRewritten
@@ -462,6 +497,22 @@ func (r *run) rewrite(ctx context.Context, obj *unstructured.Unstructured) outco
 			return outcomeAborted
 		}
 	}
+}
+
+// put stores obj again, unchanged, through the client that listed it, and
+// returns its resourceVersion afterwards.
+func (r *run) put(ctx context.Context, obj object) (string, error) {
+	switch o := obj.(type) {
+	case *rawObject:
+		return r.raw.put(ctx, o)
+	case *unstructured.Unstructured:
+		updated, err := r.client.Namespace(o.GetNamespace()).Update(ctx, o, metav1.UpdateOptions{})
+		if err != nil {
+			return "", err
+		}
+		return updated.GetResourceVersion(), nil
+	}
+	return "", fmt.Errorf("kmsmigration: cannot rewrite a %T", obj)
 }
 
 // permanent errors are the client's fault: retrying the same request cannot
