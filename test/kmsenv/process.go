@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // PID returns the process id of the running kube-apiserver, for a caller that reads its /proc entries (the
@@ -20,7 +21,16 @@ func (a *APIServer) PID() (int, error) {
 	if server == nil {
 		return 0, fmt.Errorf("kube-apiserver-%d is not running", a.index)
 	}
-	want := "--cert-dir=" + filepath.Join(a.dir, "certs")
+	return findProcess("kube-apiserver", "--cert-dir="+filepath.Join(a.dir, "certs"))
+}
+
+// EtcdPID returns the process id of the running etcd, found in /proc by its --data-dir. Linux only.
+func (cp *ControlPlane) EtcdPID() (int, error) {
+	return findProcess("etcd", "--data-dir="+cp.etcd.DataDir)
+}
+
+// findProcess returns the process whose executable is named name and that has arg among its arguments.
+func findProcess(name, arg string) (int, error) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return 0, err
@@ -35,16 +45,46 @@ func (a *APIServer) PID() (int, error) {
 			continue // exited, or not ours to read
 		}
 		args := strings.Split(string(bytes.TrimRight(cmdline, "\x00")), "\x00")
-		if filepath.Base(args[0]) != "kube-apiserver" {
+		if filepath.Base(args[0]) != name {
 			continue
 		}
-		for _, arg := range args[1:] {
-			if arg == want {
+		for _, a := range args[1:] {
+			if a == arg {
 				return pid, nil
 			}
 		}
 	}
-	return 0, errors.New("no kube-apiserver process with " + want)
+	return 0, errors.New("no " + name + " process with " + arg)
+}
+
+// clockTicks is the unit of /proc/<pid>/stat's CPU times (USER_HZ), 100 on every Linux architecture Go runs on.
+const clockTicks = 100
+
+// ProcessCPU returns the CPU time process pid has used so far, user and system (/proc/<pid>/stat).
+func ProcessCPU(pid int) (time.Duration, error) {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0, err
+	}
+	// The command name, field 2, is in parentheses and may contain spaces: count fields after its end.
+	end := bytes.LastIndexByte(stat, ')')
+	if end < 0 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	fields := strings.Fields(string(stat[end+1:]))
+	// fields[0] is field 3 (state); utime and stime are fields 14 and 15.
+	if len(fields) < 13 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	utime, err := strconv.ParseUint(fields[11], 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	stime, err := strconv.ParseUint(fields[12], 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	return time.Duration(utime+stime) * time.Second / clockTicks, nil
 }
 
 // ProcessRSS returns the resident set size of process pid in bytes (VmRSS of /proc/<pid>/status).

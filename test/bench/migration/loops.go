@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -11,12 +12,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/restmapper"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
@@ -29,6 +32,9 @@ const (
 	kindLimit
 	kindMigrator
 	kindInTree
+	// kindMigratorJSON is the migrator without Options.RESTConfig: the dynamic client, JSON. Run only when
+	// -loops names it (migrator-json), to measure what protobuf buys.
+	kindMigratorJSON
 )
 
 // loop is one way of rewriting every Secret.
@@ -52,6 +58,7 @@ func (b *bench) allLoops() []*loop {
 }
 
 func selectLoops(all []*loop, names string) ([]*loop, error) {
+	all = append(all, &loop{name: "migrator-json", kind: kindMigratorJSON})
 	var out []*loop
 	for _, name := range strings.Split(names, ",") {
 		name = strings.TrimSpace(name)
@@ -76,11 +83,19 @@ type sample struct {
 	rssRise uint64
 	// Migrator only: its live heap peak above the value before the run, and HeapInuse's.
 	heapLive, heapInuse uint64
+	// cpu is the CPU time the apiserver, etcd and the client (this process, or the controller manager for the
+	// in-tree run) used during the run.
+	cpu [3]time.Duration
 	// note is printed after the run's line.
 	note string
 }
 
 func (s sample) rate() float64 { return float64(s.rewritten) / s.elapsed.Seconds() }
+
+// cpuPerObject is the CPU time of process i of sample.cpu per object rewritten, in µs.
+func (s sample) cpuPerObject(i int) float64 {
+	return float64(s.cpu[i].Microseconds()) / float64(max(s.rewritten, 1))
+}
 
 func (b *bench) secrets() (dynamic.NamespaceableResourceInterface, error) {
 	client, err := dynamic.NewForConfig(b.restConfig())
@@ -106,14 +121,26 @@ func (b *bench) measure(ctx context.Context, l *loop, objects, size int) (sample
 		}
 		defer inTree.stop()
 	}
+	etcdPID, err := b.cp.EtcdPID()
+	if err != nil {
+		return sample{}, err
+	}
+	clientPID := os.Getpid()
+	if inTree != nil {
+		clientPID = inTree.cmd.Process.Pid
+	}
 	runtime.GC()
+	cpu, err := startCPU(pid, etcdPID, clientPID)
+	if err != nil {
+		return sample{}, err
+	}
 	rss, err := startRSSSampler(pid)
 	if err != nil {
 		return sample{}, err
 	}
 	var heap heapSampler
 	stopHeap := func() {}
-	if l.kind == kindMigrator {
+	if l.kind == kindMigrator || l.kind == kindMigratorJSON {
 		stopHeap = heap.start()
 	}
 	var s sample
@@ -123,8 +150,8 @@ func (b *bench) measure(ctx context.Context, l *loop, objects, size int) (sample
 		s.rewritten, err = b.sequential(ctx)
 	case kindLimit:
 		s.rewritten, err = b.concurrent(ctx, l.workers)
-	case kindMigrator:
-		s.rewritten, s.note, err = b.migrate(ctx, size)
+	case kindMigrator, kindMigratorJSON:
+		s.rewritten, s.note, err = b.migrate(ctx, size, l.kind == kindMigrator)
 	case kindInTree:
 		s.note, err = inTree.run(ctx)
 	}
@@ -133,6 +160,9 @@ func (b *bench) measure(ctx context.Context, l *loop, objects, size int) (sample
 	s.rssRise = rss.stop()
 	s.heapLive, s.heapInuse = heap.livePeak, heap.peak
 	if err != nil {
+		return s, err
+	}
+	if s.cpu, err = cpu.stop(); err != nil {
 		return s, err
 	}
 	if l.kind == kindInTree {
@@ -145,9 +175,10 @@ func (b *bench) measure(ctx context.Context, l *loop, objects, size int) (sample
 	if s.rewritten != int64(objects) {
 		return s, fmt.Errorf("rewrote %d of %d Secrets: the run did not start with all of them stale", s.rewritten, objects)
 	}
-	fmt.Printf("    %-14s %6d rewritten in %7s  %6.0f objects/s  apiserver RSS +%s  (write provider %s)\n",
-		l.name, s.rewritten, s.elapsed.Round(10*time.Millisecond), s.rate(), mib(s.rssRise), b.writer)
-	if l.kind == kindMigrator {
+	fmt.Printf("    %-14s %6d rewritten in %7s  %6.0f objects/s  apiserver RSS +%s  CPU µs/object apiserver %.0f etcd %.0f client %.0f  (write provider %s)\n",
+		l.name, s.rewritten, s.elapsed.Round(10*time.Millisecond), s.rate(), mib(s.rssRise),
+		s.cpuPerObject(0), s.cpuPerObject(1), s.cpuPerObject(2), b.writer)
+	if l.kind == kindMigrator || l.kind == kindMigratorJSON {
 		s.note = fmt.Sprintf("live heap +%s (HeapInuse +%s); %s", mib(s.heapLive), mib(s.heapInuse), s.note)
 	}
 	if s.note != "" {
@@ -157,8 +188,12 @@ func (b *bench) measure(ctx context.Context, l *loop, objects, size int) (sample
 }
 
 // migrate runs the migrator once over the Secrets and reports its in-flight limit.
-func (b *bench) migrate(ctx context.Context, size int) (int64, string, error) {
+func (b *bench) migrate(ctx context.Context, size int, protobuf bool) (int64, string, error) {
 	config := b.restConfig()
+	restConfig := config
+	if !protobuf {
+		restConfig = nil
+	}
 	client, err := dynamic.NewForConfig(config)
 	if err != nil {
 		return 0, "", err
@@ -169,6 +204,7 @@ func (b *bench) migrate(ctx context.Context, size int) (int64, string, error) {
 	}
 	m, err := kmsmigration.New(kmsmigration.Options{
 		Dynamic:       client,
+		RESTConfig:    restConfig,
 		Mapper:        restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc)),
 		QPS:           -1,
 		LatencyFactor: b.latencyFactor,
@@ -247,54 +283,9 @@ func (b *bench) sequential(ctx context.Context) (int64, error) {
 	return rewritten, err
 }
 
-// limitFormat is the wire format of the concurrent loops.
-const limitFormat = "JSON"
-
-// concurrent PUTs every Secret with workers in parallel and no rate limit. A page of objects is buffered, so
-// that the next LIST runs while the workers write.
-func (b *bench) concurrent(ctx context.Context, workers int) (int64, error) {
-	client, err := b.secrets()
-	if err != nil {
-		return 0, err
-	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	queue := make(chan *unstructured.Unstructured, listPageSize)
-	var rewritten atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for obj := range queue {
-				changed, err := rewrite(ctx, client, obj)
-				if err != nil {
-					cancel(err)
-					continue
-				}
-				if changed {
-					rewritten.Add(1)
-				}
-			}
-		}()
-	}
-	err = eachPage(ctx, client, func(items []unstructured.Unstructured) error {
-		for i := range items {
-			select {
-			case queue <- &items[i]:
-			case <-ctx.Done():
-				return context.Cause(ctx)
-			}
-		}
-		return nil
-	})
-	close(queue)
-	wg.Wait()
-	if cause := context.Cause(ctx); cause != nil {
-		return rewritten.Load(), cause
-	}
-	return rewritten.Load(), err
-}
+// limitFormat is the wire format of the concurrent loops: the migrator's for built-in resources, so that the
+// limit is what the apiserver can take from a client like it, not what JSON costs.
+const limitFormat = "protobuf (client-go's typed Secrets client)"
 
 // rewrite PUTs obj unchanged and says whether the apiserver stored it again.
 func rewrite(ctx context.Context, client dynamic.NamespaceableResourceInterface, obj *unstructured.Unstructured) (bool, error) {
@@ -360,4 +351,56 @@ func parallel(ctx context.Context, workers, n int, f func(ctx context.Context, i
 	}
 	wg.Wait()
 	return context.Cause(ctx)
+}
+
+// concurrent PUTs every Secret unchanged with workers in parallel and no rate limit, through client-go's typed
+// client in protobuf. A page of objects is buffered, so that the next LIST runs while the workers write.
+func (b *bench) concurrent(ctx context.Context, workers int) (int64, error) {
+	config := b.restConfig()
+	config.ContentType = "application/vnd.kubernetes.protobuf"
+	client, err := kubernetes.NewForConfig(config)
+	if err != nil {
+		return 0, err
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	queue := make(chan *corev1.Secret, listPageSize)
+	var rewritten atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for obj := range queue {
+				updated, err := client.CoreV1().Secrets(obj.Namespace).Update(ctx, obj, metav1.UpdateOptions{})
+				if err != nil {
+					cancel(err)
+					continue
+				}
+				if updated.ResourceVersion != obj.ResourceVersion {
+					rewritten.Add(1)
+				}
+			}
+		}()
+	}
+	token := ""
+	for ctx.Err() == nil {
+		list, err := client.CoreV1().Secrets("").List(ctx, metav1.ListOptions{Limit: listPageSize, Continue: token})
+		if err != nil {
+			cancel(err)
+			break
+		}
+		for i := range list.Items {
+			select {
+			case queue <- &list.Items[i]:
+			case <-ctx.Done():
+			}
+		}
+		if token = list.Continue; token == "" {
+			break
+		}
+	}
+	close(queue)
+	wg.Wait()
+	return rewritten.Load(), context.Cause(ctx)
 }

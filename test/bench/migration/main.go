@@ -214,8 +214,8 @@ func (b *bench) printHeader() {
 	if b.latencyFactor > 1 {
 		factor = fmt.Sprint(b.latencyFactor)
 	}
-	fmt.Printf("  migrator: kmsmigration.Options{Concurrency: %d (default), PageSize: %d (default), QPS: -1 (token bucket\n"+
-		"    disabled: the apiserver is the limit), LatencyFactor: %s}\n",
+	fmt.Printf("  migrator: kmsmigration.Options{RESTConfig (protobuf, objects not decoded), Concurrency: %d (default),\n"+
+		"    PageSize: %d (default), QPS: -1 (token bucket disabled: the apiserver is the limit), LatencyFactor: %s}\n",
 		kmsmigration.DefaultConcurrency, kmsmigration.DefaultPageSize, factor)
 	fmt.Printf("  in-tree: kube-controller-manager %s (KUBEBUILDER_ASSETS) with --controllers=%s,\n"+
 		"    --feature-gates=StorageVersionMigrator=true, its default client QPS; apiserver --runtime-config=%s;\n"+

@@ -45,6 +45,9 @@ func sampleRate(s sample) float64 { return s.rate() }
 func sampleWall(s sample) float64 { return s.elapsed.Seconds() }
 func sampleRSS(s sample) float64  { return float64(s.rssRise) }
 func sampleHeap(s sample) float64 { return float64(s.heapLive) }
+func sampleCPU(i int) func(sample) float64 {
+	return func(s sample) float64 { return s.cpuPerObject(i) }
+}
 func (r *sizeResult) rate(name string) spread {
 	if s := r.series[name]; s != nil {
 		return s.spread(sampleRate)
@@ -125,7 +128,7 @@ func (b *bench) measureCensus(ctx context.Context, r *sizeResult, round int) err
 func (b *bench) printSize(r *sizeResult) {
 	fmt.Printf("\n  %d Secrets: medians of %d rounds (min-max)\n", r.objects, b.rounds)
 	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "  LOOP\tOBJECTS/S\tWALL S\tAPISERVER RSS RISE MiB\tLIVE HEAP MiB")
+	fmt.Fprintln(w, "  LOOP\tOBJECTS/S\tWALL S\tAPISERVER RSS RISE MiB\tLIVE HEAP MiB\tCPU µs/OBJECT APISERVER/ETCD/CLIENT")
 	for _, l := range b.loops {
 		s := r.series[l.name]
 		if s.err != nil {
@@ -133,11 +136,12 @@ func (b *bench) printSize(r *sizeResult) {
 			continue
 		}
 		heap := "-"
-		if l.kind == kindMigrator {
+		if l.kind == kindMigrator || l.kind == kindMigratorJSON {
 			heap = s.spread(sampleHeap).format(mibf)
 		}
-		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\t%s\n", l.name, s.spread(sampleRate).format(rate), s.spread(sampleWall).format(seconds),
-			s.spread(sampleRSS).format(mibf), heap)
+		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\t%s\t%s/%s/%s\n", l.name, s.spread(sampleRate).format(rate), s.spread(sampleWall).format(seconds),
+			s.spread(sampleRSS).format(mibf), heap,
+			rate(s.spread(sampleCPU(0)).median), rate(s.spread(sampleCPU(1)).median), rate(s.spread(sampleCPU(2)).median))
 	}
 	fmt.Fprintf(w, "  census keys/s\t%s\t\t\t\n", spreadOf(r.census).format(rate))
 	fmt.Fprintf(w, "  unpaged keys/s\t%s\t\t\t\n", spreadOf(r.unpaged).format(rate))

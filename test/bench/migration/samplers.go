@@ -135,3 +135,33 @@ func mibf(bytes float64) string { return fmt.Sprintf("%.1f", bytes/(1<<20)) }
 func rate(v float64) string { return fmt.Sprintf("%.0f", v) }
 
 func seconds(v float64) string { return fmt.Sprintf("%.1f", v) }
+
+// cpuMeter reads the CPU time of some processes at its start and at its stop.
+type cpuMeter struct {
+	pids  []int
+	start []time.Duration
+}
+
+func startCPU(pids ...int) (*cpuMeter, error) {
+	m := &cpuMeter{pids: pids}
+	for _, pid := range pids {
+		t, err := kmsenv.ProcessCPU(pid)
+		if err != nil {
+			return nil, err
+		}
+		m.start = append(m.start, t)
+	}
+	return m, nil
+}
+
+// stop returns the CPU time each process used since start.
+func (m *cpuMeter) stop() (used [3]time.Duration, err error) {
+	for i, pid := range m.pids {
+		t, err := kmsenv.ProcessCPU(pid)
+		if err != nil {
+			return used, err
+		}
+		used[i] = t - m.start[i]
+	}
+	return used, nil
+}
