@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -67,6 +68,10 @@ func selectLoops(all []*loop, names string) ([]*loop, error) {
 			if l.name == name {
 				out, found = append(out, l), true
 			}
+		}
+		if n, err := strconv.Atoi(strings.TrimPrefix(name, "migrator-")); !found && err == nil && n > 0 {
+			// migrator-<n>: the migrator with Concurrency n, to compare concurrencies in one run.
+			out, found = append(out, &loop{name: name, kind: kindMigrator, workers: n}), true
 		}
 		if !found {
 			return nil, fmt.Errorf("no loop %q (sequential, limit-<one of -workers>, migrator, in-tree)", name)
@@ -151,7 +156,7 @@ func (b *bench) measure(ctx context.Context, l *loop, objects, size int) (sample
 	case kindLimit:
 		s.rewritten, err = b.concurrent(ctx, l.workers)
 	case kindMigrator, kindMigratorJSON:
-		s.rewritten, s.note, err = b.migrate(ctx, size, l.kind == kindMigrator)
+		s.rewritten, s.note, err = b.migrate(ctx, size, l.kind == kindMigrator, cmp.Or(l.workers, b.concurrency))
 	case kindInTree:
 		s.note, err = inTree.run(ctx)
 	}
@@ -188,7 +193,7 @@ func (b *bench) measure(ctx context.Context, l *loop, objects, size int) (sample
 }
 
 // migrate runs the migrator once over the Secrets and reports its in-flight limit.
-func (b *bench) migrate(ctx context.Context, size int, protobuf bool) (int64, string, error) {
+func (b *bench) migrate(ctx context.Context, size int, protobuf bool, concurrency int) (int64, string, error) {
 	config := b.restConfig()
 	restConfig := config
 	if !protobuf {
@@ -208,6 +213,7 @@ func (b *bench) migrate(ctx context.Context, size int, protobuf bool) (int64, st
 		Mapper:        restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc)),
 		QPS:           -1,
 		LatencyFactor: b.latencyFactor,
+		Concurrency:   concurrency,
 	})
 	if err != nil {
 		return 0, "", err

@@ -87,11 +87,12 @@ func main() {
 	loops := flag.String("loops", "", "comma-separated loops to run (sequential, limit-<workers>, migrator, in-tree); empty runs all")
 	secretBytes := flag.Int("secret-bytes", 1024, "bytes of data per Secret")
 	latencyFactor := flag.Float64("latency-factor", 0, "the migrator's LatencyFactor; 0 keeps its default")
+	concurrency := flag.Int("concurrency", 0, "the migrator's Concurrency; 0 keeps its default")
 	flag.Parse()
 	// envtest logs through controller-runtime's logger and warns once when none is set.
 	ctrllog.SetLogger(zap.New(zap.WriteTo(os.Stderr)))
 
-	b := &bench{secretBytes: *secretBytes, latencyFactor: *latencyFactor, rounds: *rounds}
+	b := &bench{secretBytes: *secretBytes, latencyFactor: *latencyFactor, concurrency: *concurrency, rounds: *rounds}
 	var err error
 	if b.sizes, err = parseInts(*sizes); err != nil {
 		fail(fmt.Errorf("-sizes: %w", err))
@@ -125,6 +126,7 @@ type bench struct {
 	loops          []*loop
 	secretBytes    int
 	latencyFactor  float64
+	concurrency    int
 	args           []string
 
 	dir     string
@@ -214,9 +216,13 @@ func (b *bench) printHeader() {
 	if b.latencyFactor > 1 {
 		factor = fmt.Sprint(b.latencyFactor)
 	}
-	fmt.Printf("  migrator: kmsmigration.Options{RESTConfig (protobuf, objects not decoded), Concurrency: %d (default),\n"+
+	concurrency := fmt.Sprintf("%d (default)", kmsmigration.DefaultConcurrency)
+	if b.concurrency > 0 {
+		concurrency = fmt.Sprint(b.concurrency)
+	}
+	fmt.Printf("  migrator: kmsmigration.Options{RESTConfig (protobuf, objects not decoded), Concurrency: %s,\n"+
 		"    PageSize: %d (default), QPS: -1 (token bucket disabled: the apiserver is the limit), LatencyFactor: %s}\n",
-		kmsmigration.DefaultConcurrency, kmsmigration.DefaultPageSize, factor)
+		concurrency, kmsmigration.DefaultPageSize, factor)
 	fmt.Printf("  in-tree: kube-controller-manager %s (KUBEBUILDER_ASSETS) with --controllers=%s,\n"+
 		"    --feature-gates=StorageVersionMigrator=true, its default client QPS; apiserver --runtime-config=%s;\n"+
 		"    timed from the StorageVersionMigration's creation to its Succeeded condition, with the controller manager\n"+
