@@ -149,6 +149,7 @@ func (b *bench) measure(ctx context.Context, l *loop, objects, size int) (sample
 		stopHeap = heap.start()
 	}
 	var s sample
+	retriedBefore := retries.Load()
 	start := time.Now()
 	switch l.kind {
 	case kindSequential:
@@ -176,6 +177,9 @@ func (b *bench) measure(ctx context.Context, l *loop, objects, size int) (sample
 			return s, err
 		}
 		s.note += "; 1 Secret touched by the benchmark (" + inTree.touched + "), see intree.go"
+	}
+	if n := retries.Load() - retriedBefore; n > 0 {
+		s.note = strings.TrimPrefix(s.note+fmt.Sprintf("; %d requests retried after errors (stderr)", n), "; ")
 	}
 	if s.rewritten != int64(objects) {
 		return s, fmt.Errorf("rewrote %d of %d Secrets: the run did not start with all of them stale", s.rewritten, objects)
@@ -295,11 +299,38 @@ const limitFormat = "protobuf (client-go's typed Secrets client)"
 
 // rewrite PUTs obj unchanged and says whether the apiserver stored it again.
 func rewrite(ctx context.Context, client dynamic.NamespaceableResourceInterface, obj *unstructured.Unstructured) (bool, error) {
-	updated, err := client.Namespace(obj.GetNamespace()).Update(ctx, obj, metav1.UpdateOptions{})
+	var updated *unstructured.Unstructured
+	err := retry(ctx, func() (err error) {
+		updated, err = client.Namespace(obj.GetNamespace()).Update(ctx, obj, metav1.UpdateOptions{})
+		return err
+	})
 	if err != nil {
 		return false, err
 	}
 	return updated.GetResourceVersion() != obj.GetResourceVersion(), nil
+}
+
+// retries counts the requests of the loops that were retried after an error, for the run's note.
+var retries atomic.Int64
+
+// retry calls f until it succeeds, up to 5 times for an error that may pass (a 5xx, a lost connection): the
+// migrator retries those too, and one of them on a shared machine must not end a half-hour benchmark. A
+// Conflict, NotFound or any other client error is returned at once: in the benchmark none is expected.
+func retry(ctx context.Context, f func() error) error {
+	for attempt := 1; ; attempt++ {
+		err := f()
+		if err == nil || attempt == 5 || ctx.Err() != nil || apierrors.IsConflict(err) || apierrors.IsNotFound(err) ||
+			apierrors.IsBadRequest(err) || apierrors.IsInvalid(err) || apierrors.IsForbidden(err) {
+			return err
+		}
+		retries.Add(1)
+		fmt.Fprintf(os.Stderr, "bench-migration: retrying after: %v\n", err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(attempt) * 100 * time.Millisecond):
+		}
+	}
 }
 
 // eachPage lists every Secret, listPageSize at a time, following the apiserver's inconsistent continue token
@@ -307,7 +338,11 @@ func rewrite(ctx context.Context, client dynamic.NamespaceableResourceInterface,
 func eachPage(ctx context.Context, client dynamic.NamespaceableResourceInterface, page func([]unstructured.Unstructured) error) error {
 	token := ""
 	for {
-		list, err := client.List(ctx, metav1.ListOptions{Limit: listPageSize, Continue: token})
+		var list *unstructured.UnstructuredList
+		err := retry(ctx, func() (err error) {
+			list, err = client.List(ctx, metav1.ListOptions{Limit: listPageSize, Continue: token})
+			return err
+		})
 		var status apierrors.APIStatus
 		if apierrors.IsResourceExpired(err) && errors.As(err, &status) && status.Status().ListMeta.Continue != "" {
 			token = status.Status().ListMeta.Continue
@@ -378,7 +413,11 @@ func (b *bench) concurrent(ctx context.Context, workers int) (int64, error) {
 		go func() {
 			defer wg.Done()
 			for obj := range queue {
-				updated, err := client.CoreV1().Secrets(obj.Namespace).Update(ctx, obj, metav1.UpdateOptions{})
+				var updated *corev1.Secret
+				err := retry(ctx, func() (err error) {
+					updated, err = client.CoreV1().Secrets(obj.Namespace).Update(ctx, obj, metav1.UpdateOptions{})
+					return err
+				})
 				if err != nil {
 					cancel(err)
 					continue
@@ -391,7 +430,11 @@ func (b *bench) concurrent(ctx context.Context, workers int) (int64, error) {
 	}
 	token := ""
 	for ctx.Err() == nil {
-		list, err := client.CoreV1().Secrets("").List(ctx, metav1.ListOptions{Limit: listPageSize, Continue: token})
+		var list *corev1.SecretList
+		err := retry(ctx, func() (err error) {
+			list, err = client.CoreV1().Secrets("").List(ctx, metav1.ListOptions{Limit: listPageSize, Continue: token})
+			return err
+		})
 		if err != nil {
 			cancel(err)
 			break

@@ -142,12 +142,19 @@ type bench struct {
 	kcmRuns int
 }
 
-func (b *bench) run(ctx context.Context) error {
+func (b *bench) run(ctx context.Context) (err error) {
 	dir, err := os.MkdirTemp("", "kmsbench-") // short: it holds the plugins' unix sockets
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer func() {
+		if err != nil {
+			// The process logs say what went wrong.
+			fmt.Fprintf(os.Stderr, "bench-migration: the control plane's logs are kept in %s\n", dir)
+			return
+		}
+		os.RemoveAll(dir)
+	}()
 	b.dir = dir
 	b.kms = fake.NewKMS()
 	pluginA := fake.NewPlugin(b.kms, filepath.Join(dir, "a.sock"))
@@ -174,7 +181,11 @@ func (b *bench) run(ctx context.Context) error {
 	b.writer, b.lastKMS = providerAESCBC, providerKMSB
 
 	b.printHeader()
-	b.cp, err = kmsenv.Start(kmsenv.Options{APIServerOptions: b.apiServerOptions(providerAESCBC)})
+	cpDir := filepath.Join(dir, "control-plane")
+	if err := os.Mkdir(cpDir, 0o700); err != nil {
+		return err
+	}
+	b.cp, err = kmsenv.Start(kmsenv.Options{Dir: cpDir, APIServerOptions: b.apiServerOptions(providerAESCBC)})
 	if err != nil {
 		return err
 	}

@@ -163,20 +163,22 @@ func judged(name string, value float64, ok bool, text string) goal {
 	return goal{name: name, value: value, ok: &ok, text: text}
 }
 
+// migratorLoop is the loop the goals judge: migrator, or in a run of migrator-<n> loops only the first.
+func (b *bench) migratorLoop() string {
+	for _, l := range b.loops {
+		if l.kind == kindMigrator {
+			return l.name
+		}
+	}
+	return "migrator"
+}
+
 func (b *bench) goals() []goal {
 	var goals []goal
 	for _, r := range b.results {
 		at := fmt.Sprintf(" at %d", r.objects)
-		migrator := r.rate("migrator")
-		if migrator.n == 0 {
-			// A run of migrator-<n> loops only: judge the first.
-			for _, l := range b.loops {
-				if l.kind == kindMigrator {
-					migrator = r.rate(l.name)
-					break
-				}
-			}
-		}
+		name := b.migratorLoop()
+		migrator := r.rate(name)
 		if migrator.n == 0 {
 			goals = append(goals, goal{name: "migrator" + at, why: "the migrator was not run"})
 			continue
@@ -185,7 +187,7 @@ func (b *bench) goals() []goal {
 			v := migrator.median / limit.median
 			goals = append(goals, judged("migrator/limit"+at, v, v >= goalVsLimit,
 				fmt.Sprintf("%.0f / %.0f (%s) = %.2f >= %.2f", migrator.median, limit.median, l.name, v, goalVsLimit)))
-			rise := r.series["migrator"].spread(sampleRSS).median
+			rise := r.series[name].spread(sampleRSS).median
 			limitRise := r.series[l.name].spread(sampleRSS).median
 			goals = append(goals, judged("apiserver RSS rise, migrator <= limit"+at, rise, rise <= limitRise,
 				fmt.Sprintf("+%s MiB <= +%s MiB (%s)", mibf(rise), mibf(limitRise), l.name)))
@@ -208,8 +210,8 @@ func (b *bench) goals() []goal {
 	}
 	if n := len(b.results); n >= 2 {
 		small, large := b.results[0], b.results[n-1]
-		hs, hl := small.series["migrator"].spread(sampleHeap), large.series["migrator"].spread(sampleHeap)
-		if hs.n > 0 && hl.n > 0 {
+		if name := b.migratorLoop(); small.series[name] != nil && large.series[name] != nil {
+			hs, hl := small.series[name].spread(sampleHeap), large.series[name].spread(sampleHeap)
 			v := hl.median / hs.median
 			goals = append(goals, judged(fmt.Sprintf("migrator live heap %d/%d", large.objects, small.objects), v, v <= goalHeapRatio,
 				fmt.Sprintf("%s / %s MiB = %.2f <= %.1f", mibf(hl.median), mibf(hs.median), v, goalHeapRatio)))
