@@ -5,6 +5,8 @@ import (
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+
+	"github.com/kmsguard/kmsguard/internal/tbrecorder"
 )
 
 func TestExpectRegisteredReasons(t *testing.T) {
@@ -26,7 +28,7 @@ func TestExpectRegisteredReasons(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			got := failures(func(t testing.TB) { ExpectRegisteredReasons(t, registered, s.conds...) })
+			got := tbrecorder.Failures(func(t testing.TB) { ExpectRegisteredReasons(t, registered, s.conds...) })
 			if len(got) != s.wantFail {
 				t.Errorf("failures %q, want %d", got, s.wantFail)
 			}
@@ -49,20 +51,20 @@ func TestExpectRegisteredReasonsAtEnd(t *testing.T) {
 				{Type: "FooDegraded", Status: operatorv1.ConditionTrue, Reason: s.reason}}}); err != nil {
 				t.Fatal(err)
 			}
-			if len(r.failures) > 0 {
-				t.Fatalf("checked before the test ended: %q", r.failures)
+			if len(r.Failures) > 0 {
+				t.Fatalf("checked before the test ended: %q", r.Failures)
 			}
 			r.cleanup()
-			if (len(r.failures) > 0) != s.wantFail {
-				t.Errorf("failures %q, want a failure: %v", r.failures, s.wantFail)
+			if (len(r.Failures) > 0) != s.wantFail {
+				t.Errorf("failures %q, want a failure: %v", r.Failures, s.wantFail)
 			}
 		})
 	}
 }
 
-// cleanupTB is a recordingTB that keeps its cleanups until cleanup runs them.
+// cleanupTB is a tbrecorder.TB that keeps its cleanups until cleanup runs them.
 type cleanupTB struct {
-	recordingTB
+	tbrecorder.TB
 	cleanups []func()
 }
 

@@ -3,6 +3,8 @@ package conventionstest
 import (
 	"errors"
 	"testing"
+
+	"github.com/kmsguard/kmsguard/internal/tbrecorder"
 )
 
 func TestExpectRefused(t *testing.T) {
@@ -26,7 +28,7 @@ func TestExpectRefused(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			got := failures(func(t testing.TB) { expectRefused(t, s.built, s.err, s.missing) })
+			got := tbrecorder.Failures(func(t testing.TB) { expectRefused(t, s.built, s.err, s.missing) })
 			if (len(got) > 0) != s.wantFail {
 				t.Errorf("failures %q, want a failure: %v", got, s.wantFail)
 			}

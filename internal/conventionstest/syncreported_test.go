@@ -6,6 +6,8 @@ import (
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+
+	"github.com/kmsguard/kmsguard/internal/tbrecorder"
 )
 
 func TestExpectSyncReported(t *testing.T) {
@@ -48,7 +50,7 @@ func TestExpectSyncReported(t *testing.T) {
 			if s.conditionType != "" {
 				conditionType = s.conditionType
 			}
-			got := failures(func(t testing.TB) { ExpectSyncReported(t, client, conditionType, s.syncErr, s.wantMessage) })
+			got := tbrecorder.Failures(func(t testing.TB) { ExpectSyncReported(t, client, conditionType, s.syncErr, s.wantMessage) })
 			if (len(got) > 0) != s.wantFail {
 				t.Errorf("failures %q, want a failure: %v", got, s.wantFail)
 			}

@@ -1,8 +1,6 @@
 package clitest
 
 import (
-	"fmt"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -10,25 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kmsguard/kmsguard/internal/cli"
+	"github.com/kmsguard/kmsguard/internal/tbrecorder"
 )
-
-// recordingTB is a testing.TB that records failures instead of failing, so that a test can check that
-// CheckCommandsDocumented fails when a command is not documented. Like testing's, its Fatal ends the goroutine.
-type recordingTB struct {
-	testing.TB
-	failures []string
-}
-
-func (r *recordingTB) Helper() {}
-
-func (r *recordingTB) Errorf(format string, args ...any) {
-	r.failures = append(r.failures, fmt.Sprintf(format, args...))
-}
-
-func (r *recordingTB) Fatal(args ...any) {
-	r.failures = append(r.failures, fmt.Sprint(args...))
-	runtime.Goexit()
-}
 
 // codes are the exit codes of the commands of the trees below.
 var codes = []cli.ExitCode{{Code: cli.ExitOK, Meaning: "done"}, {Code: cli.ExitError, Meaning: "error"}}
@@ -71,20 +52,14 @@ func TestCheckCommandsDocumented(t *testing.T) {
 				s.breakTree(root, lab, tour)
 				return root
 			}
-			r := &recordingTB{}
 			var documented map[string][]int
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				documented = CheckCommandsDocumented(r, newRoot)
-			}()
-			<-done
-			if len(r.failures) != len(s.wantFailures) {
-				t.Fatalf("failures %q, want %q", r.failures, s.wantFailures)
+			failures := tbrecorder.Failures(func(tb testing.TB) { documented = CheckCommandsDocumented(tb, newRoot) })
+			if len(failures) != len(s.wantFailures) {
+				t.Fatalf("failures %q, want %q", failures, s.wantFailures)
 			}
 			for i, want := range s.wantFailures {
-				if !strings.HasPrefix(r.failures[i], want) {
-					t.Errorf("failure %q, want one starting %q", r.failures[i], want)
+				if !strings.HasPrefix(failures[i], want) {
+					t.Errorf("failure %q, want one starting %q", failures[i], want)
 				}
 			}
 			if len(s.wantFailures) == 0 {
