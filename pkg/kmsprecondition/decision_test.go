@@ -109,6 +109,12 @@ func decide(v verdict) decision {
 // judged is the verdict the gate makes of its configs now, as Precondition does, without writing anything.
 func judged(t *testing.T, g *Gate) decision {
 	t.Helper()
+	return decide(judgeNow(t, g))
+}
+
+// judgeNow is the gate's verdict on its configs now, as Precondition computes it, without writing anything.
+func judgeNow(t *testing.T, g *Gate) verdict {
+	t.Helper()
 	configs, err := g.options.Configs.Configs(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -117,5 +123,5 @@ func judged(t *testing.T, g *Gate) decision {
 	if err != nil {
 		t.Fatalf("judge: %v", err)
 	}
-	return decide(v)
+	return v
 }

@@ -944,14 +944,7 @@ func (f healthFunc) Current() (kmsstate.State, error) { return f().Current() }
 // from the InvalidConfigError that blocks it.
 func invalidFields(t *testing.T, g *Gate) []string {
 	t.Helper()
-	configs, err := g.options.Configs.Configs(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, _, _, err := g.judge(context.Background(), configs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := judgeNow(t, g)
 	var invalid *InvalidConfigError
 	var aggregate utilerrors.Aggregate
 	if len(v.Blocking) == 0 || !errors.As(v.Blocking[0], &invalid) || !errors.As(invalid.Err, &aggregate) {
