@@ -2,9 +2,11 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,11 +123,23 @@ func checkLabCommands(t *testing.T, l *lab.Lab, kmsKeyID string, switchedAt time
 	}
 
 	bin := buildKMSGuard(t)
-	out, code, stderr := execKMSGuard(t, bin, "status", "--kubeconfig", l.KubeConfigPath())
+	out, code, stderr := execKMSGuard(t, bin, "status", "--kubeconfig", l.KubeConfigPath(), "-o", "json")
 	if code != 0 {
 		t.Errorf("kmsguard status exited %d; stderr:\n%s", code, stderr)
 	}
-	if healthy := strings.Count(string(out), " Healthy "); healthy != len(l.Nodes()) {
+	var status struct {
+		State *kmsstate.State `json:"state"`
+	}
+	if err := json.Unmarshal(out, &status); err != nil || status.State == nil {
+		t.Fatalf("kmsguard status -o json printed no evaluation (%v):\n%s", err, out)
+	}
+	healthy := 0
+	for _, p := range status.State.Plugins {
+		if p.Health == kmsstate.PluginHealthy {
+			healthy++
+		}
+	}
+	if healthy != len(l.Nodes()) {
 		t.Errorf("kmsguard status shows %d healthy plugins, want one per node (%d):\n%s", healthy, len(l.Nodes()), out)
 	}
 
@@ -150,10 +164,15 @@ func checkLabCommands(t *testing.T, l *lab.Lab, kmsKeyID string, switchedAt time
 				return false, nil
 			}
 			last = fmt.Sprintf("%s %s: %s", cond.Status, cond.Reason, cond.Message)
-			return cond.Status == want && (want == operatorv1.ConditionFalse || strings.Contains(cond.Message, "node "+node)), nil
+			if cond.Status != want || want == operatorv1.ConditionFalse {
+				return cond.Status == want, nil
+			}
+			// True: kmsstate's verdict behind it has a failure on the node.
+			state, err := l.KMSState()
+			return err == nil && slices.ContainsFunc(state.Failures, func(f kmsstate.Failure) bool { return f.Node == node }), nil
 		})
 		if err != nil {
-			t.Fatalf("%s never %s naming %s (last: %s)", kmsstate.ConditionKMSPluginsDegraded, want, node, last)
+			t.Fatalf("%s never %s with a failure on %s (last: %s)", kmsstate.ConditionKMSPluginsDegraded, want, node, last)
 		}
 		t.Logf("%s %s", kmsstate.ConditionKMSPluginsDegraded, last)
 	}

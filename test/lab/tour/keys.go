@@ -3,7 +3,8 @@ package tour
 import (
 	"context"
 	"errors"
-	"strings"
+	"maps"
+	"slices"
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
@@ -21,8 +22,10 @@ func keyDisabled(ctx context.Context, env *Env, res *Result) error {
 	disabled := time.Now()
 	env.Logf("%s", did)
 	timings := env.Lab.DetectionTimings()
+	// The plugins' Status still answers ok with the key disabled (fake.KMS.Disable), so a plugin kmsstate finds
+	// Unhealthy is one whose Encrypt/Decrypt round trip failed.
 	roundTripFailed := func(c operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionTrue && strings.Contains(c.Message, "round trip failed")
+		return c.Status == operatorv1.ConditionTrue && kmsFailure(env, func(f kmsstate.Failure) bool { return f.Reason == kmsstate.ReasonPluginUnhealthy })
 	}
 	if timings.RoundTripInterval == 0 {
 		// library-go's reporter calls Status only, which a disabled key leaves ok, and the apiservers make no KMS
@@ -64,8 +67,8 @@ func keyRotated(ctx context.Context, env *Env, res *Result) error {
 	rotated := time.Now()
 	newKEK := env.Lab.KMS().CurrentKEKID()
 	env.Logf("%s", did)
-	cond, after, err := waitCondition(ctx, env, kmsstate.ConditionKMSKeyRotationProgressing, func(c operatorv1.OperatorCondition) bool {
-		return strings.Contains(c.Message, "-> "+newKEK)
+	cond, after, err := waitCondition(ctx, env, kmsstate.ConditionKMSKeyRotationProgressing, func(operatorv1.OperatorCondition) bool {
+		return rotatedTo(env, newKEK)
 	})
 	if err != nil {
 		res.problemf("no rotation to %s was reported: %v", newKEK, err)
@@ -87,6 +90,17 @@ func keyRotated(ctx context.Context, env *Env, res *Result) error {
 	}
 	res.Recovered, res.Recovery = time.Since(rotated), "automatic: migrated again and proven under the new KEK"
 	return nil
+}
+
+// rotatedTo reports whether kmsstate's latest evaluation in the lab's operator has seen a rotation to kek, in
+// progress or completed.
+func rotatedTo(env *Env, kek string) bool {
+	state, err := env.Lab.KMSState()
+	if err != nil {
+		return false
+	}
+	to := func(r kmsstate.Rotation) bool { return r.To == kek }
+	return slices.ContainsFunc(state.Rotations, to) || slices.ContainsFunc(slices.Collect(maps.Values(state.LastCompleted)), to)
 }
 
 // kmsSlowdown is the latency kms-slow adds: above the 10 s timeout library-go writes for each KMS provider, and above

@@ -9,6 +9,8 @@ import (
 
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
+	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
+	encryptioncontrollers "github.com/openshift/library-go/pkg/operator/encryption/controllers"
 	kmspreflight "github.com/openshift/library-go/pkg/operator/encryption/kms/preflight"
 	"github.com/openshift/library-go/pkg/operator/encryption/secrets"
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
@@ -20,6 +22,7 @@ import (
 
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 	"github.com/kmsguard/kmsguard/test/lab"
 )
@@ -87,9 +90,18 @@ func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 	default:
 		res.notef("revision %d admitted: %s", failing, firstLine(admitted.Items[len(admitted.Items)-1].Message))
 	}
+	operators, err := operatorclient.NewForConfig(l.RESTConfig())
+	if err != nil {
+		return err
+	}
+	holds := kmsrollback.NewHoldStore(operatorstate.KubeAPIServer(operators.OperatorV1().KubeAPIServers()))
 	reverted, _, err := waitCondition(ctx, env, kmsrollback.ConditionDegraded, func(c operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionTrue && c.Reason == string(kmsrollback.ReasonRevertedFailingKMSConfig) &&
-			strings.Contains(c.Message, fmt.Sprintf("revision %d ", failing))
+		if c.Status != operatorv1.ConditionTrue || c.Reason != string(kmsrollback.ReasonRevertedFailingKMSConfig) {
+			return false
+		}
+		// The revert kmsrollback holds is of the failing revision.
+		h, err := holds.Load(ctx)
+		return err == nil && h.Active() != nil && h.Active().FailedRevision == failing
 	})
 	if err != nil {
 		res.problemf("the failing revision %d was not reverted: %v", failing, err)
@@ -323,18 +335,23 @@ func misconfiguredKMSRefused(ctx context.Context, env *Env, res *Result, kube ku
 	}
 	res.detected(time.Since(injected), describe(refused), byPreflight())
 	res.notef("refused: %s", firstLine(refused.Message))
-	// What the admin reads must say where and why: the node the check ran on, and the plugin's own answer or, with
-	// library-go's checker as the operators vendor it (which keeps a failing Status answer in its log only,
-	// hack/upstream/library-go/0001), where that answer is.
-	onNode := slices.ContainsFunc(l.Nodes(), func(n *lab.Node) bool { return strings.Contains(refused.Message, " on node "+n.Name()+": ") })
+	// What the admin reads must say where and why: PreflightCheckFailed is the reason whose message names the node
+	// the kms-preflight pod ran on and carries its checker's error (the pod's KMSPreflightResult condition), so the
+	// pod must have run on a node of the lab and its checker must have reported the failure.
+	pod, podErr := kube.CoreV1().Pods(lab.TargetNamespace).Get(ctx, kmspreflight.PodName, metav1.GetOptions{})
+	var checked *corev1.PodCondition
+	if podErr == nil {
+		checked = encryptioncontrollers.FindPodCondition(pod.Status.Conditions, encryptioncontrollers.KMSPreflightResultPodCondition)
+	}
 	switch {
+	case podErr != nil:
+		res.problemf("the %s pod that was refused cannot be read: %v", kmspreflight.PodName, podErr)
 	case refused.Reason != string(kmsprecondition.ReasonPreflightCheckFailed):
 		res.problemf("%s is %s, want %s: the checker ran the plugin, which failed", kmsprecondition.ConditionPreflightDegraded, refused.Reason, kmsprecondition.ReasonPreflightCheckFailed)
-	case !onNode:
-		res.problemf("%s names no node of the lab: %s", kmsprecondition.ConditionPreflightDegraded, refused.Message)
-	case !strings.Contains(refused.Message, "cannot reach the KMS at "+lab.UnreachableKMSAddress) &&
-		!strings.Contains(refused.Message, "is in the checker's log: oc logs -n "+lab.TargetNamespace):
-		res.problemf("%s neither carries the plugin's error nor says where it is: %s", kmsprecondition.ConditionPreflightDegraded, refused.Message)
+	case !slices.ContainsFunc(l.Nodes(), func(n *lab.Node) bool { return n.Name() == pod.Spec.NodeName }):
+		res.problemf("the %s pod ran on %q, no node of the lab", kmspreflight.PodName, pod.Spec.NodeName)
+	case checked == nil || checked.Status != corev1.ConditionFalse || checked.Message == "":
+		res.problemf("the checker of the %s pod reported no failure with its error: %+v", kmspreflight.PodName, checked)
 	}
 	if libraryGo, _, err := waitCondition(ctx, env, preflightDegraded, func(c operatorv1.OperatorCondition) bool {
 		return c.Status == operatorv1.ConditionTrue

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
@@ -41,8 +40,9 @@ func pluginDownAPIServerRestarted(ctx context.Context, env *Env, res *Result) er
 		res.notef("a read through %s's own kube-apiserver still succeeds", node)
 	}
 	cond, after, err := waitCondition(ctx, env, kmsstate.ConditionKMSPluginsDegraded, func(c operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionTrue && strings.Contains(c.Message, "node "+node) &&
-			(strings.Contains(c.Message, string(kmsstate.ReasonAPIServerKMSCheckFailing)) || strings.Contains(c.Message, string(kmsstate.ReasonDecryptFailing)))
+		return c.Status == operatorv1.ConditionTrue && kmsFailure(env, func(f kmsstate.Failure) bool {
+			return f.Node == node && (f.Reason == kmsstate.ReasonAPIServerKMSCheckFailing || f.Reason == kmsstate.ReasonDecryptFailing)
+		})
 	})
 	if err != nil {
 		res.problemf("KMSPluginsDegraded never reported %s's kube-apiserver failing its KMS checks: %v", node, err)
@@ -99,12 +99,10 @@ func pluginDown(ctx context.Context, env *Env, res *Result, node string, waitFor
 	}
 	stopped := time.Now()
 	env.Logf("%s", did)
-	want := "node " + node
-	if node == "" {
-		want = "node "
-	}
+	// A failure on the node, or on any node when every node's plugins stopped.
+	onNode := func(f kmsstate.Failure) bool { return node == "" || f.Node == node }
 	cond, after, err := waitCondition(ctx, env, kmsstate.ConditionKMSPluginsDegraded, func(c operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionTrue && strings.Contains(c.Message, want)
+		return c.Status == operatorv1.ConditionTrue && kmsFailure(env, onNode)
 	})
 	if err != nil {
 		res.problemf("KMSPluginsDegraded never named the node: %v", err)
@@ -112,7 +110,7 @@ func pluginDown(ctx context.Context, env *Env, res *Result, node string, waitFor
 		res.detected(after, describe(cond), byDeadPlugin(env.Lab.DetectionTimings()))
 		if node == "" {
 			for _, n := range env.Lab.Nodes() {
-				if !strings.Contains(cond.Message, "node "+n.Name()) {
+				if !kmsFailure(env, func(f kmsstate.Failure) bool { return f.Node == n.Name() }) {
 					res.notef("%s does not name %s yet when first True", cond.Type, n.Name())
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -133,6 +134,13 @@ func latestRevision(l *lab.Lab) (int32, error) {
 		return 0, err
 	}
 	return status.LatestAvailableRevision, nil
+}
+
+// kmsFailure reports whether kmsstate's latest evaluation in the lab's operator has a failure that ok accepts: the
+// typed verdict the KMSPluginsDegraded condition and its message are written from.
+func kmsFailure(env *Env, ok func(kmsstate.Failure) bool) bool {
+	state, err := env.Lab.KMSState()
+	return err == nil && slices.ContainsFunc(state.Failures, ok)
 }
 
 func describe(c operatorv1.OperatorCondition) string {
