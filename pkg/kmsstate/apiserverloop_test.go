@@ -57,7 +57,17 @@ func TestAHungAPIServerProbeDoesNotHoldTheVerdict(t *testing.T) {
 		APIServers: apiservers,
 		Recorder:   events.NewInMemoryRecorder("test", clock.RealClock{}),
 	})
-	go c.Run(ctx, 1)
+	// The controller must have stopped before the test's cleanups read the operator client (newTestController
+	// checks the conditions' reasons at the end): library-go's fake client is not safe for concurrent use.
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		c.Run(ctx, 1)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-stopped
+	})
 
 	// waitForReasons waits until the controller's verdict has exactly these failure reasons. A minute is a
 	// deadlock's bound, not a timing: each verdict here takes milliseconds.
