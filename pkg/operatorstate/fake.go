@@ -7,7 +7,8 @@ import (
 )
 
 // FakeResource is a Resource in memory, for tests of the controllers that keep their state in a Store. Each
-// field manager's annotations replace what it applied before, as server-side apply does.
+// field manager's annotations replace what it applied before, and an annotation another manager owns becomes the
+// applier's, as a forced server-side apply does (resource.go applies with Force).
 type FakeResource struct {
 	mu                sync.Mutex
 	owned             map[string]map[string]string
@@ -61,6 +62,14 @@ func (f *FakeResource) ApplyAnnotations(_ context.Context, fieldManager string, 
 	defer f.mu.Unlock()
 	if f.writeErr != nil {
 		return f.writeErr
+	}
+	for manager, owned := range f.owned {
+		if manager == fieldManager {
+			continue
+		}
+		for key := range annotations {
+			delete(owned, key)
+		}
 	}
 	f.owned[fieldManager] = maps.Clone(annotations)
 	f.writes++
