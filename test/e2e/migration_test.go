@@ -257,6 +257,10 @@ func newE2EMigrator(t *testing.T, a *kmsenv.APIServer, puts *putCounter, opts km
 	config := migratorConfig(a)
 	config.Wrap(puts.wrap)
 	opts.Dynamic, opts.Mapper = dynamic.NewForConfigOrDie(config), secretsMapper()
+	// Secrets are built in: with RESTConfig the migrator lists and rewrites them in protobuf, without decoding
+	// (kmsmigration's raw.go), so that path meets concurrent writers, a pause and a KEK rotation here. The
+	// dynamic path is the lab's and the rollout gate's tests', whose wiring sets no RESTConfig.
+	opts.RESTConfig = config
 	if opts.QPS == 0 {
 		opts.QPS = -1
 	}
