@@ -22,10 +22,10 @@ type MigrationSource interface {
 }
 
 // ReadKeyEvidence is the rollout gate's raw etcd evidence (it implements kmsprecondition.ReadKeyEvidence, which
-// this package cannot name: the gate imports it): the report of gr from the last successful scan,
-// narrowed to gr (nil when no scan covered it), and when the latest migration of gr finished (zero without
+// this package cannot name: the gate imports it): the report of gr from the last successful census,
+// narrowed to gr (nil when no census covered it), and when the latest migration of gr finished (zero without
 // MigrationFinished or Migrator, or when none finished). A wildcard resource ("*.apps") has no report: the
-// census scans resources.
+// census counts resources.
 func (c *CensusController) ReadKeyEvidence(ctx context.Context, gr schema.GroupResource) (*Report, time.Time, error) {
 	var finished time.Time
 	if c.options.MigrationFinished != nil {

@@ -61,7 +61,8 @@ func (c Counts) String() string {
 }
 
 // LastFinished says when this Migrator's latest migration of gr finished with every object rewritten (an
-// evidence.MigrationFinishedFunc, and with the Migrator's events the census's evidence.MigrationSource). A migration that left undecryptable or failed objects has not moved the resource off its old keys.
+// evidence.MigrationFinishedFunc, and with the Migrator's events the census's evidence.MigrationSource). A
+// migration that left undecryptable or failed objects has not moved the resource off its old keys.
 func (m *Migrator) LastFinished(_ context.Context, gr schema.GroupResource) (time.Time, error) {
 	var latest time.Time
 	for _, p := range m.Progress() {
