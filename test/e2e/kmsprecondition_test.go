@@ -290,7 +290,7 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 }
 
 // canDropReadKey judges dropping key from Secrets as the gate does: evidence.CanDropReadKey of kmsguard's census
-// of etcd (the gate's Options.Evidence), with the rollback window.
+// of etcd (the gate's Options.Census), with the rollback window.
 func canDropReadKey(ctx context.Context, t *testing.T, g *guard, key evidence.ReadKey, window time.Duration) error {
 	t.Helper()
 	report, finished, err := g.Census.ReadKeyEvidence(ctx, secretsGR)
