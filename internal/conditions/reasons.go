@@ -8,3 +8,13 @@ package conditions
 func ControllerDegradedReasons() []string {
 	return []string{ReasonAsExpected, ReasonSyncError, ReasonPanic}
 }
+
+// ReasonStrings are typed reasons as the strings a condition carries, in order: what a package's
+// ConditionReasons returns from its typed list.
+func ReasonStrings[R ~string](reasons ...R) []string {
+	values := make([]string, 0, len(reasons))
+	for _, r := range reasons {
+		values = append(values, string(r))
+	}
+	return values
+}

@@ -28,3 +28,12 @@ func TestControllerDegradedReasons(t *testing.T) {
 		}
 	}
 }
+
+func TestReasonStrings(t *testing.T) {
+	if got, want := ReasonStrings[reason]("Worst", "Bad"), []string{"Worst", "Bad"}; !slices.Equal(got, want) {
+		t.Errorf("ReasonStrings = %q, want %q, in order", got, want)
+	}
+	if got := ReasonStrings[reason](); got == nil || len(got) != 0 {
+		t.Errorf("ReasonStrings() = %#v, want an empty list", got)
+	}
+}

@@ -1,5 +1,9 @@
 package kmsprecondition
 
+import (
+	"github.com/kmsguard/kmsguard/internal/conditions"
+)
+
 // preflightReasons are the reasons of a True KMSPreflightDegraded, the PreflightReporter's condition.
 var preflightReasons = []Reason{ReasonPreflightCheckFailed, ReasonPreflightPodFailed, ReasonPreflightPodNotStarting}
 
@@ -12,9 +16,5 @@ func ConditionReasons() []string {
 	reasons := []Reason{ReasonAsExpected, ReasonForced}
 	reasons = append(reasons, severity.Reasons()...)
 	reasons = append(reasons, preflightReasons...)
-	values := make([]string, 0, len(reasons))
-	for _, r := range reasons {
-		values = append(values, string(r))
-	}
-	return values
+	return conditions.ReasonStrings(reasons...)
 }

@@ -1,5 +1,9 @@
 package kmsrecovery
 
+import (
+	"github.com/kmsguard/kmsguard/internal/conditions"
+)
+
 // reasons are every reason of KMSRecoveryDegraded: nothing undecryptable, the objects found, each refusal of a
 // consent (ConsentError.Why), and what came of a deletion.
 var reasons = []Reason{
@@ -11,9 +15,5 @@ var reasons = []Reason{
 // internal/conditions' ControllerDegradedReasons). It is the package's registry of reasons: docs/runbooks_test.go
 // demands a runbook for each, and the controller's tests check every condition they read against it.
 func ConditionReasons() []string {
-	values := make([]string, 0, len(reasons))
-	for _, r := range reasons {
-		values = append(values, string(r))
-	}
-	return values
+	return conditions.ReasonStrings(reasons...)
 }

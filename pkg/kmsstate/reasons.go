@@ -1,6 +1,10 @@
 package kmsstate
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/kmsguard/kmsguard/internal/conditions"
+)
 
 // readerOnly are the failure Reasons that only the Reader methods answer with: no condition carries them, and a
 // kmsstate that does not evaluate sets no metric either.
@@ -17,10 +21,7 @@ var failureReasons = slices.DeleteFunc(severity.Reasons(), func(r Reason) bool {
 // controller's tests check every condition they read against it.
 func ConditionReasons() []string {
 	reasons := []string{ReasonAsExpected, ReasonKMSNotConfigured, ReasonKeysPending, ReasonKeyRotationInProgress}
-	for _, r := range failureReasons {
-		reasons = append(reasons, string(r))
-	}
-	return reasons
+	return append(reasons, conditions.ReasonStrings(failureReasons...)...)
 }
 
 // Reasons are every failure Reason, most severe first: those of KMSPluginsDegraded and those only the Reader
