@@ -100,17 +100,21 @@ func Connect(ctx context.Context, c Config) (*clientv3.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	timeout := c.DialTimeout
+	return connect(ctx, c.Endpoints, tlsConfig, c.DialTimeout)
+}
+
+// connect checks every endpoint with tlsConfig (nil for http) and returns a client of them.
+func connect(ctx context.Context, endpoints []string, tlsConfig *tls.Config, timeout time.Duration) (*clientv3.Client, error) {
 	if timeout <= 0 {
 		timeout = DefaultDialTimeout
 	}
-	for _, ep := range c.Endpoints {
+	for _, ep := range endpoints {
 		if err := probe(ctx, ep, tlsConfig, timeout); err != nil {
 			return nil, err
 		}
 	}
 	client, err := clientv3.New(clientv3.Config{
-		Endpoints:   c.Endpoints,
+		Endpoints:   endpoints,
 		TLS:         tlsConfig,
 		DialTimeout: timeout,
 		// The commands print their own errors; etcd's client would add zap lines for every retry.
@@ -119,7 +123,7 @@ func Connect(ctx context.Context, c Config) (*clientv3.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connecting to etcd: %w", err)
 	}
-	for _, ep := range c.Endpoints {
+	for _, ep := range endpoints {
 		statusCtx, cancel := context.WithTimeout(ctx, timeout)
 		_, err := client.Status(statusCtx, ep)
 		cancel()

@@ -1,0 +1,274 @@
+package etcdclient
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net/url"
+	"sync"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+)
+
+// The names kube-apiserver-operator gives the etcd client credentials in its operand namespace
+// (openshift-kube-apiserver), synced from openshift-config and revisioned, so that the installer copies them to
+// /etc/kubernetes/static-pod-resources/kube-apiserver-pod-<revision>/ on every control-plane node.
+const (
+	// DefaultClientSecretName is the kubernetes.io/tls Secret with the client certificate (tls.crt, tls.key).
+	DefaultClientSecretName = "etcd-client"
+	// DefaultCABundleName is the ConfigMap with the CA bundle that signed etcd's serving certificates
+	// (ca-bundle.crt).
+	DefaultCABundleName = "etcd-serving-ca"
+	// caBundleKey is the CA bundle's key in DefaultCABundleName.
+	caBundleKey = "ca-bundle.crt"
+)
+
+// DefaultReload is how often a SecretKV that has a client reads its credentials again: a rotated certificate
+// is taken within it.
+const DefaultReload = time.Minute
+
+// DefaultRetry is how soon a SecretKV that has no client asks for its credentials again. Until then every call
+// fails with the same error without asking: a recovery scan reads one value per undecryptable object.
+const DefaultRetry = 10 * time.Second
+
+// SecretKVOptions say where a SecretKV finds etcd and its credentials.
+type SecretKVOptions struct {
+	// Secrets and ConfigMaps read the credentials with a live GET each DefaultReload, not through an informer:
+	// an informer over a namespace with one undecryptable Secret never syncs, and its lister would answer "not
+	// found" for a Secret the apiserver can name but not decrypt.
+	Secrets    corev1client.SecretsGetter
+	ConfigMaps corev1client.ConfigMapsGetter
+	// Namespace holds the Secret and the ConfigMap: the operand namespace.
+	Namespace string
+	// SecretName and CABundleName default to DefaultClientSecretName and DefaultCABundleName.
+	SecretName, CABundleName string
+	// Endpoints are etcd's https client URLs.
+	Endpoints []string
+	// Reload defaults to DefaultReload, Retry to DefaultRetry, DialTimeout to DefaultDialTimeout.
+	Reload, Retry, DialTimeout time.Duration
+}
+
+// CredentialsError is what every call of a SecretKV returns while it has no client and cannot read the
+// credentials to build one, for example because the KEK that encrypted the Secret was destroyed.
+type CredentialsError struct {
+	// Object is the Secret or ConfigMap that could not be read, as namespace/name.
+	Object string
+	Err    error
+}
+
+func (e *CredentialsError) Error() string {
+	return fmt.Sprintf("the etcd client credentials cannot be read from %s: %v", e.Object, e.Err)
+}
+
+func (e *CredentialsError) Unwrap() error { return e.Err }
+
+// ErrReadOnly is returned by every SecretKV call that would write to etcd: kmsguard only reads it, and writes go
+// through the apiserver.
+var ErrReadOnly = errors.New("kmsguard's etcd client is read-only")
+
+// SecretKV is a read-only clientv3.KV whose client is built from the etcd client credentials an operator keeps
+// in its operand namespace, read when the first request needs them and again each Reload. It is what an
+// operator passes as kmsguard.EtcdOptions.KV: the operator's own pod mounts no etcd certificate.
+//
+// The Secret is encrypted by the KMS kmsguard watches. A SecretKV that has a client keeps it while the Secret
+// cannot be read (etcd checks a certificate when it connects, and one in hand stays valid); one that has none
+// answers every call with a *CredentialsError naming the Secret, which lost-key recovery reports for each object
+// it could not attribute. The admin's way out is the copy of the credentials on every control-plane node (see
+// docs/runbooks/UndecryptableObjects.md); once the Secret is written again, the next Reload connects.
+type SecretKV struct {
+	opts SecretKVOptions
+	// connect builds a client from a TLS config; connectKV in production, a fake in tests.
+	connect func(ctx context.Context, endpoints []string, tlsConfig *tls.Config, timeout time.Duration) (kvCloser, error)
+	now     func() time.Time
+
+	mu sync.Mutex
+	// client is the current client, built from the credentials at versions; retired is the one it replaced,
+	// closed at the next replacement so that a request in flight on it finishes.
+	client, retired kvCloser
+	versions        string
+	// checked is when the credentials were last read, lastErr what that read (or the connect after it) failed
+	// with.
+	checked time.Time
+	lastErr error
+}
+
+// kvCloser is a KV that holds a connection.
+type kvCloser interface {
+	clientv3.KV
+	Close() error
+}
+
+// NewSecretKV returns a SecretKV; it reads nothing until the first request.
+func NewSecretKV(opts SecretKVOptions) (*SecretKV, error) {
+	var missing []string
+	if opts.Secrets == nil {
+		missing = append(missing, "Secrets")
+	}
+	if opts.ConfigMaps == nil {
+		missing = append(missing, "ConfigMaps")
+	}
+	if opts.Namespace == "" {
+		missing = append(missing, "Namespace")
+	}
+	if len(opts.Endpoints) == 0 {
+		missing = append(missing, "Endpoints")
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("etcdclient.SecretKVOptions: missing %v", missing)
+	}
+	if err := (Config{Endpoints: opts.Endpoints}).Validate(); err != nil {
+		return nil, err
+	}
+	if u, _ := url.Parse(opts.Endpoints[0]); u.Scheme != "https" {
+		return nil, fmt.Errorf("etcd endpoint %q: client credentials need https", opts.Endpoints[0])
+	}
+	if opts.SecretName == "" {
+		opts.SecretName = DefaultClientSecretName
+	}
+	if opts.CABundleName == "" {
+		opts.CABundleName = DefaultCABundleName
+	}
+	if opts.Reload <= 0 {
+		opts.Reload = DefaultReload
+	}
+	if opts.Retry <= 0 {
+		opts.Retry = DefaultRetry
+	}
+	return &SecretKV{opts: opts, connect: connectKV, now: time.Now}, nil
+}
+
+func connectKV(ctx context.Context, endpoints []string, tlsConfig *tls.Config, timeout time.Duration) (kvCloser, error) {
+	return connect(ctx, endpoints, tlsConfig, timeout)
+}
+
+// kv returns the client to use, reading the credentials again when Reload (or, without a client, Retry) has
+// passed.
+func (k *SecretKV) kv(ctx context.Context) (clientv3.KV, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	wait := k.opts.Reload
+	if k.client == nil {
+		wait = k.opts.Retry
+	}
+	if !k.checked.IsZero() && k.now().Sub(k.checked) < wait {
+		if k.client != nil {
+			return k.client, nil
+		}
+		return nil, k.lastErr
+	}
+	k.checked = k.now()
+	k.lastErr = k.reload(ctx)
+	if k.client != nil {
+		return k.client, nil
+	}
+	return nil, k.lastErr
+}
+
+// reload reads the credentials and, when they changed, connects with them.
+func (k *SecretKV) reload(ctx context.Context) error {
+	secret, err := k.opts.Secrets.Secrets(k.opts.Namespace).Get(ctx, k.opts.SecretName, metav1.GetOptions{})
+	if err != nil {
+		return &CredentialsError{Object: k.opts.Namespace + "/" + k.opts.SecretName, Err: err}
+	}
+	bundle, err := k.opts.ConfigMaps.ConfigMaps(k.opts.Namespace).Get(ctx, k.opts.CABundleName, metav1.GetOptions{})
+	if err != nil {
+		return &CredentialsError{Object: k.opts.Namespace + "/" + k.opts.CABundleName, Err: err}
+	}
+	versions := string(secret.UID) + "/" + secret.ResourceVersion + "," + string(bundle.UID) + "/" + bundle.ResourceVersion
+	if k.client != nil && versions == k.versions {
+		return nil
+	}
+	tlsConfig, err := clientTLSConfig(secret, bundle)
+	if err != nil {
+		return &CredentialsError{Object: k.opts.Namespace + "/" + k.opts.SecretName, Err: err}
+	}
+	client, err := k.connect(ctx, k.opts.Endpoints, tlsConfig, k.opts.DialTimeout)
+	if err != nil {
+		// Credentials that do not connect do not replace ones that did.
+		return fmt.Errorf("connecting to etcd with the credentials of %s/%s: %w", k.opts.Namespace, k.opts.SecretName, err)
+	}
+	if k.retired != nil {
+		_ = k.retired.Close()
+	}
+	k.retired, k.client, k.versions = k.client, client, versions
+	return nil
+}
+
+// clientTLSConfig is the TLS client config of a kubernetes.io/tls Secret and a CA bundle ConfigMap.
+func clientTLSConfig(secret *corev1.Secret, bundle *corev1.ConfigMap) (*tls.Config, error) {
+	cert, err := tls.X509KeyPair(secret.Data[corev1.TLSCertKey], secret.Data[corev1.TLSPrivateKeyKey])
+	if err != nil {
+		return nil, fmt.Errorf("%s and %s: %w", corev1.TLSCertKey, corev1.TLSPrivateKeyKey, err)
+	}
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM([]byte(bundle.Data[caBundleKey])) {
+		return nil, fmt.Errorf("ConfigMap %s/%s: %s holds no PEM certificate", bundle.Namespace, bundle.Name, caBundleKey)
+	}
+	return &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{cert}, RootCAs: roots}, nil
+}
+
+// Get reads from etcd with the current credentials.
+func (k *SecretKV) Get(ctx context.Context, key string, opts ...clientv3.OpOption) (*clientv3.GetResponse, error) {
+	kv, err := k.kv(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return kv.Get(ctx, key, opts...)
+}
+
+// Do runs a Get operation; any other is refused with ErrReadOnly.
+func (k *SecretKV) Do(ctx context.Context, op clientv3.Op) (clientv3.OpResponse, error) {
+	if !op.IsGet() {
+		return clientv3.OpResponse{}, ErrReadOnly
+	}
+	kv, err := k.kv(ctx)
+	if err != nil {
+		return clientv3.OpResponse{}, err
+	}
+	return kv.Do(ctx, op)
+}
+
+// Put is refused with ErrReadOnly.
+func (k *SecretKV) Put(context.Context, string, string, ...clientv3.OpOption) (*clientv3.PutResponse, error) {
+	return nil, ErrReadOnly
+}
+
+// Delete is refused with ErrReadOnly.
+func (k *SecretKV) Delete(context.Context, string, ...clientv3.OpOption) (*clientv3.DeleteResponse, error) {
+	return nil, ErrReadOnly
+}
+
+// Compact is refused with ErrReadOnly.
+func (k *SecretKV) Compact(context.Context, int64, ...clientv3.CompactOption) (*clientv3.CompactResponse, error) {
+	return nil, ErrReadOnly
+}
+
+// Txn returns a transaction whose Commit is refused with ErrReadOnly: a transaction may write.
+func (k *SecretKV) Txn(context.Context) clientv3.Txn { return readOnlyTxn{} }
+
+// Close closes the clients the SecretKV built.
+func (k *SecretKV) Close() error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var errs []error
+	for _, c := range []kvCloser{k.client, k.retired} {
+		if c != nil {
+			errs = append(errs, c.Close())
+		}
+	}
+	k.client, k.retired = nil, nil
+	return errors.Join(errs...)
+}
+
+type readOnlyTxn struct{}
+
+func (t readOnlyTxn) If(...clientv3.Cmp) clientv3.Txn        { return t }
+func (t readOnlyTxn) Then(...clientv3.Op) clientv3.Txn       { return t }
+func (t readOnlyTxn) Else(...clientv3.Op) clientv3.Txn       { return t }
+func (t readOnlyTxn) Commit() (*clientv3.TxnResponse, error) { return nil, ErrReadOnly }
