@@ -121,6 +121,10 @@ func (c *Controller) condition(v verdict) operatorv1.OperatorCondition {
 		if len(ProvableConsentIDs(findings.ConsentIDs())) < len(findings.ConsentIDs()) {
 			parts = append(parts, "objects under unknown or identity cannot be deleted by a consent: etcd does not show a lost key behind them")
 		}
+		if findings.EtcdUnreadable != "" {
+			parts = append(parts, fmt.Sprintf("no stored value could be read (%s): run `kmsguard recover` on a control-plane node with its copy of the etcd client credentials (runbook UndecryptableObjects)",
+				findings.EtcdUnreadable))
+		}
 	}
 	if deletion != nil {
 		parts = append(parts, deletionMessage(deletion, v.Recreated))

@@ -85,6 +85,13 @@ func TestConditionRendering(t *testing.T) {
 			want: operatorv1.OperatorCondition{Status: operatorv1.ConditionTrue, Reason: string(kmsrecovery.ReasonUndecryptableObjects),
 				Message: cannot + "the full list could not be written to configmap openshift-kube-apiserver-operator/kmsguard-undecryptable-objects (failed to decrypt data); " +
 					"`kmsguard recover` lists them. Their data is lost unless the key is restored in the KMS" + howTo + unprovable}},
+		{name: "the etcd client's credentials unreadable: says so, and where the way out is",
+			v: kmsrecovery.Verdict{Findings: withEtcdUnreadable(found, "the etcd client credentials cannot be read from openshift-kube-apiserver/etcd-client: failed to decrypt"),
+				ConsentErr: refusal(kmsrecovery.ReasonUndecryptableObjects, "", "")},
+			want: operatorv1.OperatorCondition{Status: operatorv1.ConditionTrue, Reason: string(kmsrecovery.ReasonUndecryptableObjects),
+				Message: cannot + strings.TrimSuffix(listed, "; ") + howTo + unprovable +
+					"; no stored value could be read (the etcd client credentials cannot be read from openshift-kube-apiserver/etcd-client: failed to decrypt): " +
+					"run `kmsguard recover` on a control-plane node with its copy of the etcd client credentials (runbook UndecryptableObjects)"}},
 		{name: "deletes failed in this sync: the first 20 named",
 			v: kmsrecovery.Verdict{Findings: found, Consent: lostKey, Deletion: deletion(forbidden...), DeletedNow: true, Recreated: sets.New[kmsrecovery.ObjectRef]()},
 			want: operatorv1.OperatorCondition{Status: operatorv1.ConditionTrue, Reason: string(kmsrecovery.ReasonDeletionFailed),
@@ -110,4 +117,11 @@ func TestConditionRendering(t *testing.T) {
 			conventionstest.ExpectRegisteredReasons(t, kmsrecovery.ConditionReasons(), got)
 		})
 	}
+}
+
+// withEtcdUnreadable is findings with EtcdUnreadable set to why.
+func withEtcdUnreadable(findings *kmsrecovery.Findings, why string) *kmsrecovery.Findings {
+	f := *findings
+	f.EtcdUnreadable = why
+	return &f
 }

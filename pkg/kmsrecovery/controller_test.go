@@ -16,6 +16,7 @@ import (
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -29,6 +30,7 @@ import (
 	"github.com/kmsguard/kmsguard/internal/configmapdata"
 	"github.com/kmsguard/kmsguard/internal/conventionstest"
 	"github.com/kmsguard/kmsguard/internal/recoverytest"
+	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
@@ -184,6 +186,14 @@ func refusal(t *testing.T, v kmsrecovery.Verdict) *kmsrecovery.ConsentError {
 	return refusal
 }
 
+// lostCredentials is an etcd client whose credentials Secret was encrypted with the lost key.
+type lostCredentials struct{ clientv3.KV }
+
+func (lostCredentials) Get(context.Context, string, ...clientv3.OpOption) (*clientv3.GetResponse, error) {
+	return nil, &etcdclient.CredentialsError{Object: "openshift-kube-apiserver/etcd-client",
+		Err: apierrors.NewInternalError(errors.New("failed to decrypt DEK: key destroyed"))}
+}
+
 // refusalComparison compares refusals by decision; their Detail is CheckConsent's (TestCheckConsent).
 var refusalComparison = cmpopts.IgnoreFields(kmsrecovery.ConsentError{}, "Detail")
 
@@ -199,8 +209,10 @@ func TestControllerConsent(t *testing.T) {
 		consent string
 		// noRaw runs the controller without etcd access; kms replaces the healthy KMS view.
 		noRaw bool
-		kms   kmsrecovery.KMSView
-		noKMS bool
+		// credentialsLost runs it with an etcd client whose own credentials cannot be read.
+		credentialsLost bool
+		kms             kmsrecovery.KMSView
+		noKMS           bool
 
 		wantStatus operatorv1.ConditionStatus
 		wantReason kmsrecovery.Reason
@@ -267,6 +279,27 @@ func TestControllerConsent(t *testing.T) {
 			wantStatus: operatorv1.ConditionTrue, wantReason: kmsrecovery.ReasonConsentUnprovable,
 			wantLeft: map[string]int{"secrets unknown": n},
 			wantRefusal: &kmsrecovery.ConsentError{Why: kmsrecovery.ReasonConsentUnprovable, Consent: kmsrecovery.UnknownConsentID,
+				Found: []string{kmsrecovery.UnknownConsentID}, Count: n},
+			wantListed: n,
+			wantEvents: map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+		},
+		{
+			name:            "etcd credentials lost: every object listed under unknown, with why",
+			credentialsLost: true,
+			wantStatus:      operatorv1.ConditionTrue, wantReason: kmsrecovery.ReasonUndecryptableObjects,
+			wantLeft: map[string]int{"secrets unknown": n},
+			wantRefusal: &kmsrecovery.ConsentError{Why: kmsrecovery.ReasonUndecryptableObjects,
+				Found: []string{kmsrecovery.UnknownConsentID}, Count: n},
+			wantListed: n,
+			wantEvents: map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
+		},
+		{
+			name:            "etcd credentials lost: a consent naming the lost key deletes nothing",
+			credentialsLost: true,
+			consent:         "kms:" + lostKey,
+			wantStatus:      operatorv1.ConditionTrue, wantReason: kmsrecovery.ReasonConsentMismatch,
+			wantLeft: map[string]int{"secrets unknown": n},
+			wantRefusal: &kmsrecovery.ConsentError{Why: kmsrecovery.ReasonConsentMismatch, Consent: "kms:" + lostKey,
 				Found: []string{kmsrecovery.UnknownConsentID}, Count: n},
 			wantListed: n,
 			wantEvents: map[string]int{kmsrecovery.EventUndecryptableObjects: 1, "ConfigMapCreated": 1},
@@ -366,8 +399,11 @@ func TestControllerConsent(t *testing.T) {
 				s.setup(cluster)
 			}
 			raw, kms := cluster.Raw(), s.kms
-			if s.noRaw {
+			switch {
+			case s.noRaw:
 				raw = nil
+			case s.credentialsLost:
+				raw = kmsrecovery.EtcdValues(lostCredentials{})
 			}
 			switch {
 			case s.noKMS:
@@ -386,6 +422,9 @@ func TestControllerConsent(t *testing.T) {
 				t.Errorf("condition %s %s, want %s %s: %s", cond.Status, cond.Reason, s.wantStatus, s.wantReason, cond.Message)
 			}
 			v := env.ctrl.LastVerdict()
+			if got := v.Findings != nil && v.Findings.EtcdUnreadable != ""; got != s.credentialsLost {
+				t.Errorf("findings say the etcd client's credentials were unreadable: %v, want %v", got, s.credentialsLost)
+			}
 			if diff := cmp.Diff(s.wantLeft, left(v)); diff != "" {
 				t.Errorf("undecryptable objects reported (-want +got):\n%s", diff)
 			}

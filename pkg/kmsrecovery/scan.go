@@ -2,6 +2,7 @@ package kmsrecovery
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/kmsguard/kmsguard/internal/pagedlist"
+	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 )
 
@@ -132,6 +134,10 @@ type Findings struct {
 	Resources []ResourceFindings `json:"resources"`
 	// Tracked are the objects of Scanner.Scan's track argument that were listed as readable.
 	Tracked sets.Set[ObjectRef] `json:"-"`
+	// EtcdUnreadable says why no stored value could be read, when the etcd client's own credentials could not be
+	// (an etcdclient.CredentialsError: the KEK that encrypted their Secret is lost too). Every object is then
+	// under "unknown", which no consent can name; a node's copy of the credentials is the way out.
+	EtcdUnreadable string `json:"etcdUnreadable,omitempty"`
 }
 
 // Objects returns every unreadable object.
@@ -237,7 +243,7 @@ type Scanner struct {
 func (s *Scanner) Scan(ctx context.Context, resources []Resource, track sets.Set[ObjectRef]) (*Findings, error) {
 	findings := &Findings{Tracked: sets.New[ObjectRef]()}
 	for _, resource := range resources {
-		r, err := s.scanResource(ctx, resource, track, findings.Tracked)
+		r, err := s.scanResource(ctx, resource, track, findings)
 		if err != nil {
 			return nil, err
 		}
@@ -246,7 +252,8 @@ func (s *Scanner) Scan(ctx context.Context, resources []Resource, track sets.Set
 	return findings, nil
 }
 
-func (s *Scanner) scanResource(ctx context.Context, resource Resource, track, tracked sets.Set[ObjectRef]) (ResourceFindings, error) {
+func (s *Scanner) scanResource(ctx context.Context, resource Resource, track sets.Set[ObjectRef], findings *Findings) (ResourceFindings, error) {
+	tracked := findings.Tracked
 	gr := resource.GroupResource()
 	found := ResourceFindings{Resource: gr, Unreadable: []Object{}}
 	// The pager fetches pages on a goroutine of its own (Unreadable runs there) while the items are handed to
@@ -297,6 +304,13 @@ func (s *Scanner) scanResource(ctx context.Context, resource Resource, track, tr
 	}
 	for _, key := range keys {
 		object, err := s.object(ctx, resource, key)
+		var credentials *etcdclient.CredentialsError
+		if errors.As(err, &credentials) {
+			// No stored value can be read, this one or any other: the object is listed, under "unknown", and the
+			// scan goes on, so that the condition still names what is lost.
+			object, err = newObject(resource, key)
+			object.Detail, findings.EtcdUnreadable = credentials.Error(), credentials.Error()
+		}
 		if err != nil {
 			return found, err
 		}
@@ -307,17 +321,25 @@ func (s *Scanner) scanResource(ctx context.Context, resource Resource, track, tr
 
 // object builds the Object stored at etcdKey, reading its value when a RawValueReader is set.
 func (s *Scanner) object(ctx context.Context, resource Resource, etcdKey string) (Object, error) {
-	ref, err := refFromKey(resource, etcdKey)
+	o, err := newObject(resource, etcdKey)
 	if err != nil {
 		return Object{}, err
 	}
-	o := Object{ObjectRef: ref, EtcdKey: etcdKey, OperatorManaged: ref.Namespace != "" && ExpectRecreated(ref.Namespace)}
 	stored, err := classify(ctx, s.Raw, etcdKey)
 	if err != nil {
 		return Object{}, err
 	}
 	o.Kind, o.Provider, o.KEKID, o.Detail, o.ConsentID = stored.kind, stored.provider, stored.kekID, stored.detail, stored.consentID()
 	return o, nil
+}
+
+// newObject is the Object at etcdKey before its stored value is read: under UnknownConsentID.
+func newObject(resource Resource, etcdKey string) (Object, error) {
+	ref, err := refFromKey(resource, etcdKey)
+	if err != nil {
+		return Object{}, err
+	}
+	return Object{ObjectRef: ref, EtcdKey: etcdKey, OperatorManaged: ref.Namespace != "" && ExpectRecreated(ref.Namespace), ConsentID: UnknownConsentID}, nil
 }
 
 // storedValue is what the value at an etcd key was written under.
