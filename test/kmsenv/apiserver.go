@@ -199,7 +199,7 @@ func (a *APIServer) start(opts APIServerOptions) error {
 		server = &envtest.APIServer{
 			Path:        filepath.Join(a.cp.assets, "kube-apiserver"),
 			CertDir:     filepath.Join(a.dir, "certs"),
-			EtcdURL:     a.cp.etcd.URL,
+			EtcdURL:     a.cp.etcdURL,
 			StopTimeout: 60 * time.Second,
 			// Chosen here rather than by envtest so that startInBackground can read it while envtest's Start runs.
 			SecureServing: envtest.SecureServing{ListenAddr: envtest.ListenAddr{Address: "127.0.0.1", Port: port}},
@@ -339,6 +339,9 @@ func (a *APIServer) configure(args *envtest.Arguments, opts APIServerOptions) er
 	}
 	if opts.ServiceAccountAdmission {
 		args.Disable("disable-admission-plugins")
+	}
+	if files, ok := a.cp.EtcdTLSFiles(); ok {
+		args.Set("etcd-cafile", files.CA).Set("etcd-certfile", files.ClientCert).Set("etcd-keyfile", files.ClientKey)
 	}
 	for flag, value := range opts.Args {
 		args.Set(flag, value)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
@@ -13,6 +14,8 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 )
 
 // assetsEnv is where envtest, and so this package, finds the kube-apiserver and etcd binaries.
@@ -25,6 +28,10 @@ type Options struct {
 	// Dir holds etcd's data, certificates, encryption configs and process logs. Defaults to a new temporary
 	// directory that Stop removes.
 	Dir string
+	// EtcdTLS serves etcd's clients over TLS with client certificates, as OpenShift's etcd does: EtcdEndpoint
+	// is then https, EtcdTLSFiles names the certificates, and the apiservers use them. Without it etcd
+	// serves plain HTTP on loopback.
+	EtcdTLS bool
 }
 
 // APIServerOptions configure one kube-apiserver.
@@ -79,9 +86,13 @@ const startTimeout = 90 * time.Second
 
 // ControlPlane is one etcd and the kube-apiservers that share it.
 type ControlPlane struct {
-	dir      string
-	ownsDir  bool
-	etcd     *envtest.Etcd
+	dir     string
+	ownsDir bool
+	etcd    *envtest.Etcd
+	// etcdURL is etcd's client URL: etcd.URL, or with EtcdTLS an https URL (etcd.URL is then its plain health
+	// listener).
+	etcdURL  *url.URL
+	etcdTLS  *EtcdTLSFiles
 	assets   string
 	etcdOnce sync.Once
 	etcdCli  *clientv3.Client
@@ -131,8 +142,18 @@ func Start(opts Options) (_ *ControlPlane, err error) {
 	if err := os.MkdirAll(cp.etcd.DataDir, 0o700); err != nil {
 		return nil, err
 	}
+	if opts.EtcdTLS {
+		clientURL, files, err := configureEtcdTLS(cp.etcd, filepath.Join(cp.dir, "etcd-pki"))
+		if err != nil {
+			return nil, err
+		}
+		cp.etcdURL, cp.etcdTLS = clientURL, &files
+	}
 	if err := cp.etcd.Start(); err != nil {
 		return nil, fmt.Errorf("starting etcd (log: %s): %w", etcdLog.Name(), err)
+	}
+	if cp.etcdURL == nil {
+		cp.etcdURL = cp.etcd.URL
 	}
 	if _, err := cp.AddAPIServer(opts.APIServerOptions); err != nil {
 		return nil, err
@@ -186,14 +207,37 @@ func (cp *ControlPlane) AddAPIServer(opts APIServerOptions) (*APIServer, error) 
 	return a, nil
 }
 
-// EtcdEndpoint is the client URL of etcd (plain HTTP on loopback).
-func (cp *ControlPlane) EtcdEndpoint() string { return cp.etcd.URL.String() }
+// EtcdEndpoint is the client URL of etcd: plain HTTP on loopback, or https with Options.EtcdTLS.
+func (cp *ControlPlane) EtcdEndpoint() string { return cp.etcdURL.String() }
+
+// EtcdTLSFiles are the certificates of an etcd started with Options.EtcdTLS; ok is false without it.
+func (cp *ControlPlane) EtcdTLSFiles() (files EtcdTLSFiles, ok bool) {
+	if cp.etcdTLS == nil {
+		return EtcdTLSFiles{}, false
+	}
+	return *cp.etcdTLS, true
+}
+
+// EtcdConfig is how kmsguard's commands reach this etcd (their --etcd-* flags).
+func (cp *ControlPlane) EtcdConfig() etcdclient.Config {
+	c := etcdclient.Config{Endpoints: []string{cp.EtcdEndpoint()}}
+	if files, ok := cp.EtcdTLSFiles(); ok {
+		c.CAFile, c.CertFile, c.KeyFile = files.CA, files.ClientCert, files.ClientKey
+	}
+	return c
+}
 
 // EtcdClient is a raw etcd client, for reading what kube-apiserver stored. It is closed by Stop.
 func (cp *ControlPlane) EtcdClient() (*clientv3.Client, error) {
 	cp.etcdOnce.Do(func() {
+		tlsConfig, err := cp.EtcdConfig().TLSConfig()
+		if err != nil {
+			cp.etcdErr = err
+			return
+		}
 		cp.etcdCli, cp.etcdErr = clientv3.New(clientv3.Config{
 			Endpoints:   []string{cp.EtcdEndpoint()},
+			TLS:         tlsConfig,
 			DialTimeout: 10 * time.Second,
 		})
 	})
