@@ -144,7 +144,9 @@ func checkLabCommands(t *testing.T, l *lab.Lab, kmsKeyID string, switchedAt time
 	}
 
 	writeKey := fmt.Sprintf("kms-v2:%s_secrets:%s", kmsKeyID, l.KMS().CurrentKEKID())
+	etcd := l.EtcdConfig()
 	out, code, stderr = execKMSGuard(t, bin, "verify", "--kubeconfig", l.KubeConfigPath(), "--etcd-endpoints", l.EtcdEndpoint(),
+		"--etcd-cacert", etcd.CAFile, "--etcd-cert", etcd.CertFile, "--etcd-key", etcd.KeyFile,
 		"--resources", "secrets", "--write-provider", writeKey)
 	if code != 0 {
 		t.Errorf("kmsguard verify --write-provider %s exited %d:\n%s\n%s", writeKey, code, out, stderr)

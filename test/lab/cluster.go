@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
@@ -13,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kmsguard/kmsguard/bindata"
+	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
@@ -67,7 +69,7 @@ const StartupMonitorTimeout = 100 * time.Second
 
 // createClusterObjects creates what exists in a cluster before kube-apiserver-operator's controllers start:
 // namespaces, the cluster-scoped config resources and the static pod manifest.
-func createClusterObjects(ctx context.Context, kube kubernetes.Interface, config configclient.Interface, nodes int) error {
+func createClusterObjects(ctx context.Context, kube kubernetes.Interface, config configclient.Interface, nodes int, etcd kmsenv.EtcdTLSFiles) error {
 	for _, ns := range []string{TargetNamespace, OperatorNamespace, "openshift-config", "openshift-config-managed"} {
 		if _, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
 			return fmt.Errorf("creating namespace %s: %w", ns, err)
@@ -118,6 +120,13 @@ func createClusterObjects(ctx context.Context, kube kubernetes.Interface, config
 		return fmt.Errorf("creating the Vault AppRole secret: %w", err)
 	}
 
+	// etcd's client certificate and CA bundle, as cluster-etcd-operator publishes them in openshift-config:
+	// kube-apiserver-operator syncs both into its operand namespace and revisions them, so that the installer
+	// copies them to every node, and an operator that wires kmsguard's etcd access reads them there.
+	if err := createEtcdCredentials(ctx, kube, etcd); err != nil {
+		return err
+	}
+
 	// The static pod manifest, as kube-apiserver-operator's target config controller writes it; the revision
 	// controller copies it into kube-apiserver-pod-<revision>, and the node agents mirror it.
 	manifest, err := yaml.Marshal(podManifest())
@@ -129,6 +138,44 @@ func createClusterObjects(ctx context.Context, kube kubernetes.Interface, config
 		Data:       map[string]string{podManifestKey: string(manifest)},
 	}, metav1.CreateOptions{}); err != nil {
 		return fmt.Errorf("creating the static pod manifest: %w", err)
+	}
+	return nil
+}
+
+// createEtcdCredentials creates openshift-config's etcd-client Secret and etcd-serving-ca ConfigMap of etcd's
+// certificates.
+func createEtcdCredentials(ctx context.Context, kube kubernetes.Interface, etcd kmsenv.EtcdTLSFiles) error {
+	read := func(path string) ([]byte, error) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("reading etcd's certificates: %w", err)
+		}
+		return data, nil
+	}
+	ca, err := read(etcd.CA)
+	if err != nil {
+		return err
+	}
+	crt, err := read(etcd.ClientCert)
+	if err != nil {
+		return err
+	}
+	key, err := read(etcd.ClientKey)
+	if err != nil {
+		return err
+	}
+	if _, err := kube.CoreV1().Secrets("openshift-config").Create(ctx, &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: etcdclient.DefaultClientSecretName},
+		Type:       corev1.SecretTypeTLS,
+		Data:       map[string][]byte{corev1.TLSCertKey: crt, corev1.TLSPrivateKeyKey: key},
+	}, metav1.CreateOptions{}); err != nil {
+		return fmt.Errorf("creating the etcd client Secret: %w", err)
+	}
+	if _, err := kube.CoreV1().ConfigMaps("openshift-config").Create(ctx, &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: etcdclient.DefaultCABundleName},
+		Data:       map[string]string{"ca-bundle.crt": string(ca)},
+	}, metav1.CreateOptions{}); err != nil {
+		return fmt.Errorf("creating the etcd CA bundle: %w", err)
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
+	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 )
 
 // pendingInstallers returns the installer and pruner pods of this node not yet carried out, oldest revision
@@ -73,8 +74,9 @@ func (n *Node) carryOut(ctx context.Context, pod *corev1.Pod) {
 	n.startRevision(ctx, revision)
 }
 
-// install is the installer binary: it copies revision's manifest and every key of its encryption config into
-// the node's resources/kube-apiserver-pod-<revision>/ directory, with the cert-syncer kubeconfig beside them.
+// install is the installer binary: it copies revision's manifest, its etcd client credentials and every key of
+// its encryption config into the node's resources/kube-apiserver-pod-<revision>/ directory, with the cert-syncer
+// kubeconfig beside them.
 func (n *Node) install(ctx context.Context, revision int32) error {
 	dir := n.revisionDir(revision)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -83,12 +85,18 @@ func (n *Node) install(ctx context.Context, revision int32) error {
 	if err := n.writeCertSyncerKubeconfig(dir); err != nil {
 		return err
 	}
-	var manifest *corev1.ConfigMap
-	var secret *corev1.Secret
+	var manifest, etcdCA *corev1.ConfigMap
+	var secret, etcdClient *corev1.Secret
 	err := retryAPI(ctx, func() error {
 		var err error
 		manifest, err = n.client.CoreV1().ConfigMaps(TargetNamespace).Get(ctx, fmt.Sprintf("%s-%d", podConfigMapName, revision), metav1.GetOptions{})
 		if err != nil {
+			return err
+		}
+		if etcdCA, err = n.client.CoreV1().ConfigMaps(TargetNamespace).Get(ctx, fmt.Sprintf("%s-%d", etcdclient.DefaultCABundleName, revision), metav1.GetOptions{}); err != nil {
+			return err
+		}
+		if etcdClient, err = n.client.CoreV1().Secrets(TargetNamespace).Get(ctx, fmt.Sprintf("%s-%d", etcdclient.DefaultClientSecretName, revision), metav1.GetOptions{}); err != nil {
 			return err
 		}
 		secret, err = n.client.CoreV1().Secrets(TargetNamespace).Get(ctx, fmt.Sprintf("%s-%d", encryptiondata.EncryptionConfSecretName, revision), metav1.GetOptions{})
@@ -103,6 +111,13 @@ func (n *Node) install(ctx context.Context, revision int32) error {
 	if err := os.WriteFile(filepath.Join(dir, "kube-apiserver-pod.yaml"), []byte(manifest.Data[podManifestKey]), 0o600); err != nil {
 		return err
 	}
+	etcdFiles := n.EtcdCredentials(revision)
+	if err := writeFiles(filepath.Dir(etcdFiles.ClientCert), etcdClient.Data); err != nil {
+		return fmt.Errorf("%s: %w", etcdClient.Name, err)
+	}
+	if err := writeFiles(filepath.Dir(etcdFiles.CA), configMapFiles(etcdCA)); err != nil {
+		return fmt.Errorf("%s: %w", etcdCA.Name, err)
+	}
 	if secret == nil {
 		return nil
 	}
@@ -113,6 +128,15 @@ func (n *Node) install(ctx context.Context, revision int32) error {
 		return fmt.Errorf("encryption-config-%d: %w", revision, err)
 	}
 	return nil
+}
+
+// configMapFiles is a ConfigMap's data as the files the installer writes of it.
+func configMapFiles(cm *corev1.ConfigMap) map[string][]byte {
+	files := make(map[string][]byte, len(cm.Data))
+	for name, data := range cm.Data {
+		files[name] = []byte(data)
+	}
+	return files
 }
 
 // certSyncerKubeconfig is where kube-apiserver-operator's installer puts the revisioned ConfigMap

@@ -27,6 +27,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kmsguard/kmsguard/internal/conflictretry"
+	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
@@ -270,7 +271,7 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	if err := os.MkdirAll(filepath.Join(dir, "controlplane"), 0o700); err != nil {
 		return nil, err
 	}
-	l.cp, err = kmsenv.Start(kmsenv.Options{Dir: filepath.Join(dir, "controlplane"), APIServerOptions: apiServerOpts})
+	l.cp, err = kmsenv.Start(kmsenv.Options{Dir: filepath.Join(dir, "controlplane"), APIServerOptions: apiServerOpts, EtcdTLS: true})
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +303,8 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	if err := l.cp.APIServer(0).InstallConfigCRDs(); err != nil {
 		return nil, err
 	}
-	if err := createClusterObjects(ctx, kubeClient, configClient, opts.Nodes); err != nil {
+	etcdFiles, _ := l.cp.EtcdTLSFiles()
+	if err := createClusterObjects(ctx, kubeClient, configClient, opts.Nodes, etcdFiles); err != nil {
 		return nil, err
 	}
 	if err := l.writeKubeConfig(); err != nil {
@@ -341,15 +343,11 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 		l.schedule(runCtx)
 	}()
 
-	etcd, err := l.cp.EtcdClient()
-	if err != nil {
-		return nil, err
-	}
 	apiservers, err := apiServerProber(l.nodes, l.reporter.reportInterval())
 	if err != nil {
 		return nil, err
 	}
-	l.operatorDeps = operatorDeps{cfg: l.restConfig, etcd: etcd, apiservers: apiservers, timings: l.timings,
+	l.operatorDeps = operatorDeps{cfg: l.restConfig, etcdEndpoint: l.cp.EtcdEndpoint(), apiservers: apiservers, timings: l.timings,
 		reportInterval: l.reporter.reportInterval(), preflight: l.preflight, hold: newMigrationHold()}
 	if err := l.startOperator(); err != nil {
 		return nil, err
@@ -393,8 +391,11 @@ func (l *Lab) Dir() string { return l.dir }
 // kube-apiserver.
 func (l *Lab) KubeConfigPath() string { return filepath.Join(l.dir, "kubeconfig") }
 
-// EtcdEndpoint is etcd's client URL (plain HTTP on loopback).
+// EtcdEndpoint is etcd's client URL, https on loopback; EtcdConfig adds the client certificate it asks for.
 func (l *Lab) EtcdEndpoint() string { return l.cp.EtcdEndpoint() }
+
+// EtcdConfig is how kmsguard's commands reach the lab's etcd: the endpoint and the files of their --etcd-* flags.
+func (l *Lab) EtcdConfig() etcdclient.Config { return l.cp.EtcdConfig() }
 
 // ControlPlane is the lab's etcd and kube-apiservers.
 func (l *Lab) ControlPlane() *kmsenv.ControlPlane { return l.cp }
@@ -579,7 +580,7 @@ func (l *Lab) WaitForEncryption(ctx context.Context, mode state.Mode) (string, e
 			last = fmt.Sprintf("newest key %s has mode %s", newest.Key.Name, newest.Mode)
 			return false, nil
 		}
-		if ok, missing, _ := state.MigratedFor(encryptedResources, newest); !ok {
+		if ok, missing, _ := state.MigratedFor(EncryptedResources, newest); !ok {
 			last = fmt.Sprintf("key %s: %v not migrated yet", newest.Key.Name, missing)
 			return false, nil
 		}

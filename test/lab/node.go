@@ -21,6 +21,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
@@ -180,6 +181,20 @@ func (n *Node) revisionDir(revision int32) string {
 // revision without encryption, or before a pod has run the revision.
 func (n *Node) EncryptionConfigPath(revision int32) string {
 	return filepath.Join(n.revisionDir(revision), "encryption-config.yaml")
+}
+
+// EtcdCredentials are the installer's copies of revision's etcd client credentials on this node, where
+// kube-apiserver-operator's installer puts them and its kube-apiserver reads them
+// (/etc/kubernetes/static-pod-resources/kube-apiserver-pod-<revision>/): what an admin gives `kmsguard recover`
+// from the node when the KEK that encrypted their Secret is lost.
+func (n *Node) EtcdCredentials(revision int32) kmsenv.EtcdTLSFiles {
+	dir := n.revisionDir(revision)
+	secret := filepath.Join(dir, "secrets", etcdclient.DefaultClientSecretName)
+	return kmsenv.EtcdTLSFiles{
+		CA:         filepath.Join(dir, "configmaps", etcdclient.DefaultCABundleName, "ca-bundle.crt"),
+		ClientCert: filepath.Join(secret, corev1.TLSCertKey),
+		ClientKey:  filepath.Join(secret, corev1.TLSPrivateKeyKey),
+	}
 }
 
 // installedConfigPath is the installer's copy of revision's encryption-config Secret, as the pod mounts it.

@@ -20,7 +20,6 @@ import (
 	"github.com/openshift/library-go/pkg/operator/staticpod"
 	"github.com/openshift/library-go/pkg/operator/status"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
-	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -34,6 +33,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsguard"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
@@ -43,8 +43,8 @@ import (
 	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
-// encryptedResources are the resources kube-apiserver-operator encrypts.
-var encryptedResources = []schema.GroupResource{{Resource: "secrets"}, {Resource: "configmaps"}}
+// EncryptedResources are the resources kube-apiserver-operator encrypts.
+var EncryptedResources = []schema.GroupResource{{Resource: "secrets"}, {Resource: "configmaps"}}
 
 // Operator is the lab's kube-apiserver-operator: library-go's static-pod and encryption controllers and
 // kmsguard's controllers, wired in startOperator as kube-apiserver-operator's starter wires them.
@@ -63,14 +63,17 @@ type Operator struct {
 	// returned.
 	stop context.CancelFunc
 	done sync.WaitGroup
+	// etcd is the operator's etcd client, built from the operand namespace's etcd-client Secret; closed by
+	// stopOperator.
+	etcd *etcdclient.SecretKV
 }
 
 // operatorDeps are what the lab's operator is built on that outlives one run of it (FaultOperatorStop and
-// FaultOperatorStart): the lab's etcd client and apiserver prober, its timings, and the migration hold, which a
+// FaultOperatorStart): etcd's client URL, the lab's apiserver prober, its timings, and the migration hold, which a
 // restarted operator's migrator must honour as the stopped one did.
 type operatorDeps struct {
 	cfg            *rest.Config
-	etcd           clientv3.KV
+	etcdEndpoint   string
 	apiservers     *apiserverprobe.Prober
 	timings        OperatorTimings
 	reportInterval time.Duration
@@ -92,7 +95,7 @@ const etcdPrefix = "/registry"
 // startOperator builds and starts every controller; they run until ctx is done or the Operator's stop is called.
 // It returns once the informers have been started.
 func startOperator(ctx context.Context, deps operatorDeps) (*Operator, error) {
-	cfg, etcd, apiservers, timings, reportInterval, preflight := deps.cfg, deps.etcd, deps.apiservers, deps.timings, deps.reportInterval, deps.preflight
+	cfg, apiservers, timings, reportInterval, preflight := deps.cfg, deps.apiservers, deps.timings, deps.reportInterval, deps.preflight
 	kubeClient, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -128,6 +131,24 @@ func startOperator(ctx context.Context, deps operatorDeps) (*Operator, error) {
 
 	resourceSyncer := resourcesynccontroller.NewResourceSyncController("kube-apiserver", operatorClient, kubeInformers,
 		kubeClient.CoreV1(), kubeClient.CoreV1(), recorder)
+	// etcd's client credentials, from where cluster-etcd-operator publishes them, as kube-apiserver-operator's
+	// resource sync controller copies them.
+	if err := resourceSyncer.SyncConfigMap(
+		resourcesynccontroller.ResourceLocation{Namespace: TargetNamespace, Name: etcdclient.DefaultCABundleName},
+		resourcesynccontroller.ResourceLocation{Namespace: "openshift-config", Name: etcdclient.DefaultCABundleName}); err != nil {
+		return nil, err
+	}
+	if err := resourceSyncer.SyncSecret(
+		resourcesynccontroller.ResourceLocation{Namespace: TargetNamespace, Name: etcdclient.DefaultClientSecretName},
+		resourcesynccontroller.ResourceLocation{Namespace: "openshift-config", Name: etcdclient.DefaultClientSecretName}); err != nil {
+		return nil, err
+	}
+	// kmsguard's etcd access reads those credentials when it first needs them: the operator's pod mounts none.
+	etcd, err := etcdclient.NewSecretKV(etcdclient.SecretKVOptions{Secrets: kubeClient.CoreV1(), ConfigMaps: kubeClient.CoreV1(),
+		Namespace: TargetNamespace, Endpoints: []string{deps.etcdEndpoint}})
+	if err != nil {
+		return nil, err
+	}
 
 	// library-go's deployer reads which encryption config every apiserver runs from the mirror pods' revision
 	// labels, as kube-apiserver-operator's does.
@@ -162,7 +183,7 @@ func startOperator(ctx context.Context, deps operatorDeps) (*Operator, error) {
 			OperandNamespace:     TargetNamespace,
 			OperatorNamespace:    OperatorNamespace,
 			OperatorResource:     operatorstate.KubeAPIServer(operatorClientset.OperatorV1().KubeAPIServers()),
-			EncryptedResources:   encryptedResources,
+			EncryptedResources:   EncryptedResources,
 			KMSEncryptionEnabled: true,
 			KubeClient:           kubeClient,
 			KubeInformers:        kubeInformers,
@@ -197,7 +218,7 @@ func startOperator(ctx context.Context, deps operatorDeps) (*Operator, error) {
 	encryptionControllers, err := encryption.NewControllers(
 		TargetNamespace,
 		nil,
-		encryption.StaticEncryptionProvider(encryptedResources),
+		encryption.StaticEncryptionProvider(EncryptedResources),
 		guard.Deployer,
 		guard.Migrator,
 		operatorClient,
@@ -244,8 +265,8 @@ func startOperator(ctx context.Context, deps operatorDeps) (*Operator, error) {
 			return nil
 		}).
 		WithRevisionedResources(TargetNamespace, staticPodName,
-			[]revisioncontroller.RevisionResource{{Name: podConfigMapName}},
-			[]revisioncontroller.RevisionResource{{Name: encryptiondata.EncryptionConfSecretName, Optional: true}}).
+			[]revisioncontroller.RevisionResource{{Name: podConfigMapName}, {Name: etcdclient.DefaultCABundleName}},
+			[]revisioncontroller.RevisionResource{{Name: etcdclient.DefaultClientSecretName}, {Name: encryptiondata.EncryptionConfSecretName, Optional: true}}).
 		// The node agents play the pruner too; library-go takes its image from $OPERATOR_IMAGE (set in Start).
 		WithPruning([]string{operatorBinary, "prune"}, podConfigMapName).
 		WithVersioning("kube-apiserver", versionRecorder).
@@ -260,7 +281,7 @@ func startOperator(ctx context.Context, deps operatorDeps) (*Operator, error) {
 	}
 
 	ctx, stop := context.WithCancel(ctx)
-	o := &Operator{Client: operatorClient, KMSState: guard.KMSState, Migrator: guard.KMSMigrator, Census: guard.Census, stop: stop}
+	o := &Operator{Client: operatorClient, KMSState: guard.KMSState, Migrator: guard.KMSMigrator, Census: guard.Census, stop: stop, etcd: etcd}
 	kubeInformers.Start(ctx.Done())
 	clusterInformers.Start(ctx.Done())
 	configInformers.Start(ctx.Done())
@@ -289,4 +310,7 @@ func startOperator(ctx context.Context, deps operatorDeps) (*Operator, error) {
 func stopOperator(o *Operator) {
 	o.stop()
 	o.done.Wait()
+	if o.etcd != nil {
+		_ = o.etcd.Close()
+	}
 }

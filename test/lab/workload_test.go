@@ -59,7 +59,7 @@ func preflightPod(t *testing.T, vaultAddress string) (*corev1.Pod, *corev1.Secre
 		Status: operatorv1.KubeAPIServerStatus{EncryptionStatus: operatorv1.KMSEncryptionStatus{
 			Preflight: operatorv1.KMSPreflightCheck{ObservedConfigHash: hash}}},
 	}).OperatorV1().KubeAPIServers())
-	computed, err := kmsprecondition.PreflightConfiguration(TargetNamespace, encryptedResources, config.ConfigV1().APIServers(), kube.CoreV1(), kube.CoreV1(), status).
+	computed, err := kmsprecondition.PreflightConfiguration(TargetNamespace, EncryptedResources, config.ConfigV1().APIServers(), kube.CoreV1(), kube.CoreV1(), status).
 		ComputeEncryptionConfiguration(ctx)
 	if err != nil {
 		t.Fatal(err)

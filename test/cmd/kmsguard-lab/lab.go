@@ -184,13 +184,15 @@ func (o *labOptions) run(ctx context.Context, out io.Writer) error {
 			fmt.Fprintln(os.Stderr, "lab:", err)
 		}
 	}()
+	etcd := l.EtcdConfig()
 	fmt.Fprintf(out, `lab: ready after %s
   kubeconfig:      %s
-  etcd:            %s (raw values: etcdctl --endpoints %s get /registry/secrets --prefix)
-  nodes:           %s/nodes/<node> (installed revisions, KMS plugin sockets)
+  etcd:            %s (raw values: etcdctl --endpoints %s --cacert %s --cert %s --key %s get /registry/secrets --prefix)
+  nodes:           %s/nodes/<node> (installed revisions with their etcd client credentials, KMS plugin sockets)
   controller log:  %s
 Try:  kmsguard status --kubeconfig %s
-`, time.Since(started).Round(time.Second), l.KubeConfigPath(), l.EtcdEndpoint(), l.EtcdEndpoint(), dir, controllerLog.Name(), l.KubeConfigPath())
+`, time.Since(started).Round(time.Second), l.KubeConfigPath(), etcd.Endpoints[0], etcd.Endpoints[0], etcd.CAFile, etcd.CertFile, etcd.KeyFile,
+		dir, controllerLog.Name(), l.KubeConfigPath())
 
 	for _, mode := range modes {
 		if err := switchEncryption(ctx, l, mode, out); err != nil {

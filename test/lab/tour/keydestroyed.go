@@ -17,8 +17,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsguard"
@@ -26,6 +28,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 	"github.com/kmsguard/kmsguard/pkg/overrides"
+	"github.com/kmsguard/kmsguard/test/kmsenv"
 	"github.com/kmsguard/kmsguard/test/lab"
 )
 
@@ -241,6 +244,28 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 	}
 	res.notef("kmsrecovery listed exactly the %d objects etcd holds under %s (consent ids %s)", listedKeys.Len(), kekB, strings.Join(sets.List(consents), ", "))
 
+	// The admin's way when kmsguard's own etcd credentials are lost with the key (runbook UndecryptableObjects):
+	// `kmsguard recover` on a control-plane node, with the copy of the credentials the installer put there. Its
+	// scan, with those files, must find what the controller found.
+	node := l.Nodes()[len(l.Nodes())-1]
+	fromNode, files, err := scanFromNode(ctx, l, node)
+	if err != nil {
+		res.problemf("the scan of `kmsguard recover` with %s's on-disk etcd credentials failed: %v", node.Name(), err)
+		return nil
+	}
+	nodeKeys, nodeConsents := sets.New[string](), sets.New[string]()
+	for _, o := range fromNode.Objects() {
+		nodeKeys.Insert(o.EtcdKey)
+		nodeConsents.Insert(o.ConsentID)
+	}
+	if !nodeKeys.Equal(lost) || !nodeConsents.Equal(consents) {
+		res.problemf("with %s's on-disk etcd credentials (%s) the scan found %d objects under %v, the controller %d under %v",
+			node.Name(), files.ClientCert, nodeKeys.Len(), sets.List(nodeConsents), lost.Len(), sets.List(consents))
+		return nil
+	}
+	res.notef("with %s's on-disk etcd credentials (%s), `kmsguard recover`'s scan finds the same %d objects under %s",
+		node.Name(), strings.TrimPrefix(files.ClientCert, l.Dir()+"/"), nodeKeys.Len(), strings.Join(sets.List(nodeConsents), ", "))
+
 	// Refused: a consent naming the KMS's current KEK, which holds no lost object.
 	wrong := strings.Replace(sets.List(consents)[0], kekB, kekC, 1)
 	if err := setConsent(ctx, env, wrong); err != nil {
@@ -334,6 +359,31 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 	res.Lost = sets.List(lost)
 	env.Writers.Forget(lostTourSecrets(lost))
 	return nil
+}
+
+// scanFromNode runs the scan of `kmsguard recover` as an admin runs it on node (oc debug node/<node>): through
+// the API, and in etcd with the credentials the installer copied into the directory of the node's revision.
+func scanFromNode(ctx context.Context, l *lab.Lab, node *lab.Node) (*kmsrecovery.Findings, kmsenv.EtcdTLSFiles, error) {
+	files := node.EtcdCredentials(node.Revision())
+	etcd, err := etcdclient.Connect(ctx, etcdclient.Config{Endpoints: []string{l.EtcdEndpoint()}, CAFile: files.CA, CertFile: files.ClientCert, KeyFile: files.ClientKey})
+	if err != nil {
+		return nil, files, err
+	}
+	defer etcd.Close()
+	kube, err := kubernetes.NewForConfig(l.RESTConfig())
+	if err != nil {
+		return nil, files, err
+	}
+	dyn, err := dynamic.NewForConfig(l.RESTConfig())
+	if err != nil {
+		return nil, files, err
+	}
+	resources, _, err := kmsrecovery.Resolve(kube.Discovery(), lab.EncryptedResources)
+	if err != nil {
+		return nil, files, err
+	}
+	findings, err := (&kmsrecovery.Scanner{Client: dyn, Raw: kmsrecovery.EtcdValues(etcd)}).Scan(ctx, resources, nil)
+	return findings, files, err
 }
 
 // kmsguardCaches are the etcd keys of kmsguard's caches in the lab operator's namespace.
