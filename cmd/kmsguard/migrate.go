@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
@@ -55,7 +56,10 @@ type migrateOptions struct {
 // migrateClients are what a migration talks to; tests pass fakes.
 type migrateClients struct {
 	dynamic dynamic.Interface
-	mapper  meta.RESTMapper
+	// config lets the migrator rewrite built-in resources in protobuf (kmsmigration.Options.RESTConfig); nil
+	// takes dynamic for every resource.
+	config *rest.Config
+	mapper meta.RESTMapper
 	// configMaps hold --checkpoint-configmap; nil without it.
 	configMaps corev1client.ConfigMapsGetter
 }
@@ -164,7 +168,7 @@ func (o *migrateOptions) runWithClients(ctx context.Context, out, errOut io.Writ
 	if err != nil {
 		return cli.ExitError, err
 	}
-	clients := migrateClients{mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc))}
+	clients := migrateClients{config: config, mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc))}
 	if clients.dynamic, err = dynamic.NewForConfig(config); err != nil {
 		return cli.ExitError, err
 	}
@@ -231,6 +235,7 @@ func (o *migrateOptions) run(ctx context.Context, out, errOut io.Writer, clients
 	// No KMS: a standalone run has no kmsstate controller whose fresh verdict it could pause on (see --help).
 	opts := kmsmigration.Options{
 		Dynamic:     clients.dynamic,
+		RESTConfig:  clients.config,
 		Mapper:      clients.mapper,
 		PageSize:    o.pageSize,
 		Concurrency: o.concurrency,

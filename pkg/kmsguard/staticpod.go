@@ -30,6 +30,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/rest"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
@@ -158,7 +159,11 @@ type MigrationOptions struct {
 	// Dynamic rewrites the objects: give it a client of its own, whose rate limiter then throttles only the
 	// migration.
 	Dynamic dynamic.Interface
-	Mapper  meta.RESTMapper
+	// RESTConfig, when set, is the config Dynamic was built from: the migrator then lists and rewrites the
+	// built-in resources in protobuf without decoding them (kmsmigration.Options.RESTConfig), the cheapest
+	// rewrite for the apiserver, and custom resources through Dynamic.
+	RESTConfig *rest.Config
+	Mapper     meta.RESTMapper
 }
 
 // EtcdOptions give kmsguard read access to etcd, for the raw values no API shows.
@@ -497,9 +502,10 @@ func alwaysSucceedPreflight() (encryptioncontrollers.KMSPreflightDeployer, encry
 // the controller that publishes its progress and migrates again after a KEK rotation.
 func (c *Controllers) addMigration(opts Options, operator v1helpers.OperatorClient) error {
 	migrator, err := kmsmigration.New(kmsmigration.Options{
-		Dynamic:   opts.Migration.Dynamic,
-		Mapper:    opts.Migration.Mapper,
-		Component: opts.InstanceName,
+		Dynamic:    opts.Migration.Dynamic,
+		RESTConfig: opts.Migration.RESTConfig,
+		Mapper:     opts.Migration.Mapper,
+		Component:  opts.InstanceName,
 		Checkpoints: kmsmigration.NewDurableFinish(opts.OperatorResource, kmsmigration.ConfigMapCheckpoints{
 			Client: opts.KubeClient.CoreV1(), Namespace: opts.OperatorNamespace, Name: MigrationConfigMapName,
 			Recorder: opts.Recorder.WithComponentSuffix("kms-migration"),

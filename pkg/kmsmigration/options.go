@@ -67,7 +67,8 @@ type Options struct {
 	// RESTConfig, when set, lets the migrator LIST and PUT the resources kube-apiserver itself serves (every
 	// group of client-go's scheme) in protobuf, sending each object back exactly as listed without decoding it
 	// (raw.go): the cheapest rewrite for the apiserver and for the migrator. Custom resources take Dynamic,
-	// which stays required. The config's own rate limit is not used: QPS and Burst below set the rate.
+	// which stays required. The config's QPS and Burst are not used (QPS and Burst below set the rate); a
+	// RateLimiter set in it is, as the caller's own throttle of the migration.
 	RESTConfig *rest.Config
 	// Mapper resolves a GroupResource to its preferred version and scope,
 	// e.g. restmapper.NewDeferredDiscoveryRESTMapper over a cached discovery

@@ -60,8 +60,9 @@ func newRawClient(config *rest.Config, gvr schema.GroupVersionResource, gvk sche
 	}
 	c.ContentType = protobufContentType
 	// The migrator's own token bucket (Options.QPS) sets the rate: client-go's default of 5 QPS for a config
-	// without one would throttle the migration to a crawl.
-	c.QPS, c.Burst, c.RateLimiter = -1, 0, nil
+	// without one would throttle the migration to a crawl. A RateLimiter the caller put in the config is its
+	// own throttle of the migration's client, as on Options.Dynamic, and is kept.
+	c.QPS, c.Burst = -1, 0
 	c.AcceptContentTypes = protobufContentType
 	// Errors come back as a protobuf Status, which client-go's scheme decodes.
 	c.NegotiatedSerializer = scheme.Codecs.WithoutConversion()

@@ -194,7 +194,7 @@ func startOperator(ctx context.Context, deps operatorDeps) (*Operator, error) {
 			Recorder:             recorder,
 			Preflight:            preflightOptions,
 			StubPreflight:        preflightOptions == nil,
-			Migration:            &kmsguard.MigrationOptions{Dynamic: migratorClient, Mapper: mapper},
+			Migration:            &kmsguard.MigrationOptions{Dynamic: migratorClient, RESTConfig: migratorConfig, Mapper: mapper},
 			Etcd: &kmsguard.EtcdOptions{
 				KV:        etcd,
 				Prefix:    etcdPrefix,
