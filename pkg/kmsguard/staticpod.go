@@ -168,6 +168,8 @@ type MigrationOptions struct {
 
 // EtcdOptions give kmsguard read access to etcd, for the raw values no API shows.
 type EtcdOptions struct {
+	// KV reads etcd. In a cluster it is etcdclient.NewSecretKV over the operand namespace's etcd-client Secret,
+	// which keeps working, and says why not, when the KMS cannot decrypt that Secret.
 	KV clientv3.KV
 	// Prefix is kube-apiserver's --etcd-prefix ("/kubernetes.io" on OpenShift).
 	Prefix string
