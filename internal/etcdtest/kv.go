@@ -23,6 +23,7 @@ type KV struct {
 	versions  []version // every version ever written, in revision order
 	rev       int64     // the newest revision
 	compacted int64     // reads below this revision fail with ErrCompacted
+	counted   int64     // KeysCounted
 
 	// Calls are the Gets received, in order.
 	Calls []clientv3.Op
@@ -97,6 +98,7 @@ func (f *KV) Get(ctx context.Context, key string, opts ...clientv3.OpOption) (*c
 	slices.Sort(keys)
 
 	resp := &clientv3.GetResponse{Header: &pb.ResponseHeader{Revision: f.rev}, Count: int64(len(keys))}
+	f.counted += resp.Count
 	if limit := op.Limit(); limit > 0 && int64(len(keys)) > limit {
 		keys, resp.More = keys[:limit], true
 	}
@@ -115,12 +117,19 @@ func (f *KV) PinnedReads() []int64 {
 	return revs
 }
 
-// WithinPrefix reports whether every call read a range of prefix and nothing else.
+// WithinPrefix reports whether every call read a range within prefix: from a key under it to an end after that
+// key and no further than the prefix's end.
 func (f *KV) WithinPrefix(prefix string) bool {
+	prefixEnd := clientv3.GetPrefixRangeEnd(prefix)
 	for _, op := range f.Calls {
-		if !strings.HasPrefix(string(op.KeyBytes()), prefix) || string(op.RangeBytes()) != clientv3.GetPrefixRangeEnd(prefix) {
+		from, end := string(op.KeyBytes()), string(op.RangeBytes())
+		if !strings.HasPrefix(from, prefix) || end <= from || end > prefixEnd {
 			return false
 		}
 	}
 	return true
 }
+
+// KeysCounted is how many keys etcd visited to count the calls' ranges: etcd counts a range read's whole
+// range, whatever its limit, so this is what a scan's paging costs etcd beyond the keys it returns.
+func (f *KV) KeysCounted() int64 { return f.counted }

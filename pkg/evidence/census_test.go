@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/kmsguard/kmsguard/internal/etcdtest"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	kmstypes "k8s.io/apiserver/pkg/storage/value/encrypt/envelope/kmsv2/v2"
 
+	"github.com/kmsguard/kmsguard/internal/etcdtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/evidence"
 )
@@ -247,8 +249,10 @@ func TestVerifyReadsPagesAtOneRevision(t *testing.T) {
 	if _, err := evidence.NewCensus(kv, evidence.CensusOptions{PageSize: 2}).Take(context.Background(), []evidence.Resource{secrets}, currentKey); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]int64{0, 6, 6}, kv.PinnedReads()); diff != "" {
-		t.Errorf("read revisions (-want +got):\n%s", diff)
+	// The first read fixes the revision; the others, as many as the ranges take, read at it.
+	revs := kv.PinnedReads()
+	if len(revs) < 3 || revs[0] != 0 || slices.ContainsFunc(revs[1:], func(r int64) bool { return r != 6 }) {
+		t.Errorf("read revisions %v, want 0 then 6 for every later read (at least three reads of 5 keys in pages of 2)", revs)
 	}
 	for i, op := range kv.Calls {
 		if op.Limit() != 2 {
@@ -356,4 +360,98 @@ func TestVerifyReportsProgress(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("progress (-want +got):\n%s", diff)
 	}
+}
+
+// TestCensusPagesReadBoundedRanges: etcd counts the whole range of every range read, so the census reads each
+// page over a range estimated to hold about two pages, not over the rest of the prefix. Whatever the keys look
+// like, every key is read exactly once and in order, no read leaves the prefix, etcd never counts more than with
+// pages over the rest of the prefix (about n²/(2·page)), a few times the keys where they are spread evenly, and
+// the reads stay within a few per page.
+func TestCensusPagesReadBoundedRanges(t *testing.T) {
+	const pageSize = 50
+	key := func(namespace, name string) string { return secrets.Prefix + namespace + "/" + name }
+	numbered := func(namespace string, n int) []string {
+		var keys []string
+		for i := range n {
+			keys = append(keys, key(namespace, fmt.Sprintf("secret-%06d", i)))
+		}
+		return keys
+	}
+	var manyNamespaces, mixed, binary []string
+	for ns := range 40 {
+		manyNamespaces = append(manyNamespaces, numbered(fmt.Sprintf("team-%02d", ns), 60)...)
+	}
+	mixed = append(numbered("a-sparse", 3), numbered("b-dense", 3000)...)
+	mixed = append(mixed, numbered("c-sparse", 1)...)
+	mixed = append(mixed, numbered("d-dense", 500)...)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		name := make([]byte, 1+rng.IntN(12))
+		for i := range name {
+			name[i] = byte(rng.IntN(256))
+		}
+		binary = append(binary, key("bin", string(name)))
+	}
+	binary = append(binary, key("bin", ""), key("bin", "\xff\xff\xff\xff\xff\xff\xff\xff\xff"), key("bin", "a"), key("bin", "a\x00"), key("bin", "ab"))
+
+	for _, s := range []struct {
+		name string
+		keys []string
+		// linear: keys spread evenly enough that etcd counts a few times the keys, not their square.
+		linear bool
+	}{
+		{name: "one namespace", keys: numbered("default", 3000), linear: true},
+		{name: "many namespaces", keys: manyNamespaces},
+		{name: "dense and sparse namespaces", keys: mixed, linear: true},
+		{name: "random bytes, prefixes of each other, 0xff", keys: binary, linear: true},
+		{name: "fewer keys than a page", keys: numbered("default", 7)},
+		{name: "one key", keys: numbered("default", 1)},
+	} {
+		t.Run(s.name, func(t *testing.T) {
+			kv := etcdtest.NewKV()
+			for _, k := range s.keys {
+				kv.Store(k, oldKMS(t))
+			}
+			want := slices.Sorted(slices.Values(slices.Compact(slices.Sorted(slices.Values(s.keys)))))
+			census := evidence.NewCensus(kv, evidence.CensusOptions{PageSize: pageSize, MaxListed: len(want) + 1})
+			report, err := census.Take(context.Background(), []evidence.Resource{secrets}, currentKey)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := report.Resources[0]
+			if got.Total != int64(len(want)) || !slices.Equal(got.NotUnderWriteKeyListed, want) {
+				t.Fatalf("read %d keys, want %d, each once and in order; first difference at %d", got.Total, len(want), firstDifference(got.NotUnderWriteKeyListed, want))
+			}
+			if !kv.WithinPrefix(secrets.Prefix) {
+				t.Errorf("a range read left the prefix %s", secrets.Prefix)
+			}
+			n := int64(len(want))
+			pages := (n + pageSize - 1) / pageSize
+			t.Logf("%d keys in pages of %d: %d reads, %d keys counted", n, pageSize, len(kv.Calls), kv.KeysCounted())
+			// Pages over the rest of the prefix: one read a page, and etcd counts what is left at each.
+			unbounded := pages * (n - (pages-1)*pageSize/2)
+			if counted := kv.KeysCounted(); counted > unbounded || s.linear && counted > 8*n {
+				t.Errorf("etcd counted %d keys for a census of %d in pages of %d: want no more than pages over the rest of the prefix (%d)%s",
+					counted, n, pageSize, unbounded, map[bool]string{true: fmt.Sprintf(" and, keys this evenly spread, at most %d", 8*n)}[s.linear])
+			}
+			if reads := int64(len(kv.Calls)); reads > 3*pages+3 {
+				t.Errorf("%d reads for %d pages: the ranges are too narrow", reads, pages)
+			}
+			for i, op := range kv.Calls {
+				if op.Limit() != pageSize {
+					t.Errorf("read %d has limit %d, want %d", i, op.Limit(), pageSize)
+				}
+			}
+		})
+	}
+}
+
+// firstDifference is the first index at which a and b differ, or the length of the shorter.
+func firstDifference(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
