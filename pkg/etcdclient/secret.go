@@ -184,10 +184,16 @@ func (k *SecretKV) reload(ctx context.Context) error {
 	if k.client != nil && versions == k.versions {
 		return nil
 	}
-	tlsConfig, err := clientTLSConfig(secret, bundle)
+	cert, err := tls.X509KeyPair(secret.Data[corev1.TLSCertKey], secret.Data[corev1.TLSPrivateKeyKey])
 	if err != nil {
-		return &CredentialsError{Object: k.opts.Namespace + "/" + k.opts.SecretName, Err: err}
+		return &CredentialsError{Object: k.opts.Namespace + "/" + k.opts.SecretName,
+			Err: fmt.Errorf("%s and %s: %w", corev1.TLSCertKey, corev1.TLSPrivateKeyKey, err)}
 	}
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM([]byte(bundle.Data[caBundleKey])) {
+		return &CredentialsError{Object: k.opts.Namespace + "/" + k.opts.CABundleName, Err: fmt.Errorf("%s holds no PEM certificate", caBundleKey)}
+	}
+	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{cert}, RootCAs: roots}
 	client, err := k.connect(ctx, k.opts.Endpoints, tlsConfig, k.opts.DialTimeout)
 	if err != nil {
 		// Credentials that do not connect do not replace ones that did.
@@ -198,19 +204,6 @@ func (k *SecretKV) reload(ctx context.Context) error {
 	}
 	k.retired, k.client, k.versions = k.client, client, versions
 	return nil
-}
-
-// clientTLSConfig is the TLS client config of a kubernetes.io/tls Secret and a CA bundle ConfigMap.
-func clientTLSConfig(secret *corev1.Secret, bundle *corev1.ConfigMap) (*tls.Config, error) {
-	cert, err := tls.X509KeyPair(secret.Data[corev1.TLSCertKey], secret.Data[corev1.TLSPrivateKeyKey])
-	if err != nil {
-		return nil, fmt.Errorf("%s and %s: %w", corev1.TLSCertKey, corev1.TLSPrivateKeyKey, err)
-	}
-	roots := x509.NewCertPool()
-	if !roots.AppendCertsFromPEM([]byte(bundle.Data[caBundleKey])) {
-		return nil, fmt.Errorf("ConfigMap %s/%s: %s holds no PEM certificate", bundle.Namespace, bundle.Name, caBundleKey)
-	}
-	return &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{cert}, RootCAs: roots}, nil
 }
 
 // Get reads from etcd with the current credentials.

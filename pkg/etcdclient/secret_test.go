@@ -248,19 +248,44 @@ func TestSecretKVIsReadOnly(t *testing.T) {
 }
 
 func TestSecretKVCredentialsThatAreNotCertificates(t *testing.T) {
-	f := newSecretKVFixture(t)
 	ctx := context.Background()
-	secret, err := f.client.CoreV1().Secrets(testNamespace).Get(ctx, DefaultClientSecretName, metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret.Data[corev1.TLSPrivateKeyKey] = []byte("not a key")
-	if _, err := f.client.CoreV1().Secrets(testNamespace).Update(ctx, secret, metav1.UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	var credErr *CredentialsError
-	if _, err := f.kv.Get(ctx, "k"); !errors.As(err, &credErr) || credErr.Object != testNamespace+"/"+DefaultClientSecretName {
-		t.Fatalf("Get with a malformed key: %v, want a CredentialsError naming the Secret", err)
+	for _, s := range []struct {
+		name   string
+		spoil  func(t *testing.T, f *secretKVFixture)
+		object string
+	}{
+		{name: "a client key that is not a key", object: testNamespace + "/" + DefaultClientSecretName, spoil: func(t *testing.T, f *secretKVFixture) {
+			secret, err := f.client.CoreV1().Secrets(testNamespace).Get(ctx, DefaultClientSecretName, metav1.GetOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			secret.Data[corev1.TLSPrivateKeyKey] = []byte("not a key")
+			if _, err := f.client.CoreV1().Secrets(testNamespace).Update(ctx, secret, metav1.UpdateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "a CA bundle without a certificate", object: testNamespace + "/" + DefaultCABundleName, spoil: func(t *testing.T, f *secretKVFixture) {
+			bundle, err := f.client.CoreV1().ConfigMaps(testNamespace).Get(ctx, DefaultCABundleName, metav1.GetOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bundle.Data[caBundleKey] = ""
+			if _, err := f.client.CoreV1().ConfigMaps(testNamespace).Update(ctx, bundle, metav1.UpdateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(s.name, func(t *testing.T) {
+			f := newSecretKVFixture(t)
+			s.spoil(t, f)
+			var credErr *CredentialsError
+			if _, err := f.kv.Get(ctx, "k"); !errors.As(err, &credErr) || credErr.Object != s.object {
+				t.Fatalf("Get: %v, want a CredentialsError naming %s", err, s.object)
+			}
+			if len(f.connects) != 0 {
+				t.Fatalf("connected with malformed credentials")
+			}
+		})
 	}
 }
 
