@@ -233,9 +233,8 @@ func (r *pageRanges) observe(kvs []*mvccpb.KeyValue, more bool) {
 	}
 }
 
-// set sets the width at byte at, moved to the bytes before it while it is 2^56 or more there: a width that
-// no longer fits the 8 bytes from at is a width in units of the byte before (and crossing the gap between
-// "secret-0999" and "secret-1000", which is 198 in the byte after the "0", takes one step there).
+// set sets the width at byte at, moved one byte to the left (and divided by 256) while it is 2^56 or more:
+// next adds it to the 8 bytes from at, which it must fit.
 func (r *pageRanges) set(at int, width float64) {
 	if at < 0 {
 		r.width = 0
