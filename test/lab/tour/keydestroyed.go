@@ -16,6 +16,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
@@ -45,18 +46,26 @@ import (
 // verdict, which the rotation to b changed) are lost with b: the new operator starts into a cluster where its own
 // caches cannot be read, clears them without a consent, and asks a consent for the rest only.
 //
+// Something also wrote the operand namespace's etcd-client Secret while b was current (an annotation, data
+// unchanged, so no new revision): kmsguard's etcd access, which the operator builds from that Secret
+// (etcdclient.SecretKV), is lost with b, and the new pod has none.
+//
 // The loss is invisible at first: kube-apiserver keeps every DEK it decrypted for 24 hours (kmsv2's cacheTTL)
 // and reads on. It shows when an apiserver restarts, as on a node reboot, so the story restarts each of them,
-// one at a time. Then every LIST of a resource with an object under b fails, kmsrecovery lists exactly those
-// objects (checked against the story's own read of etcd), refuses to delete them without consent and with a
-// consent naming the KMS's current key, and deletes them, and nothing else, with the consent naming b (one per
-// KMS provider that has objects under b). The migration then goes on and the census proves everything under c.
+// one at a time. Then every LIST of a resource with an object under b fails, and kmsrecovery lists exactly those
+// objects (checked against the story's own read of etcd), all under "unknown": without etcd it cannot tell
+// their key, so the operator refuses every consent, the one naming the KMS's current key and the one naming b.
+// The admin runs `kmsguard recover` on a control-plane node with the copy of the etcd credentials the installer
+// put there (runbook UndecryptableObjects): it attributes the objects to b and, with the consent naming b (one
+// per KMS provider that has objects under b), deletes them and nothing else. kube-apiserver-operator's resource
+// sync writes the etcd-client copy again, the operator's etcd access and KMSRecoveryDegraded recover, the
+// migration goes on and the census proves everything under c.
 //
 // Until recovery deletes them, kube-apiserver fails to decrypt the lost objects each time anything reads them,
 // and kmsstate reports DecryptFailing; recovery's health rule ignores that, or it would wait for ever.
 func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 	l := env.Lab
-	// The lab's one etcd client, which the operator's census and recovery use too: not this story's to close.
+	// The lab's etcd client, with the lab's own certificate: not this story's to close.
 	etcd, err := l.ControlPlane().EtcdClient()
 	if err != nil {
 		return err
@@ -100,6 +109,13 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 		return err == nil && v.KEKID == kekB
 	}); err != nil {
 		res.problemf("kmsguard's published verdict %s was not written under %s, the KMS's key since the rotation (it is under %q): %v", verdictKey, kekB, verdictKEK, err)
+		return nil
+	}
+	// Something writes the operand's copy of the etcd client credentials while b is current (here an
+	// annotation, as a backup or policy agent adds one; its data is unchanged, so no revision follows): the Secret
+	// kmsguard's etcd access is built from is lost with b, and the operator's new pod will have none.
+	if err := touchEtcdClientSecret(ctx, env, etcd, kekB); err != nil {
+		res.problemf("%v", err)
 		return nil
 	}
 	// What an admin could have seen before the operator went away: the census counts the values not under the
@@ -215,11 +231,12 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 	cachesCleared := time.Since(destroyed)
 	res.notef("kmsguard's caches under %s (%d) cleared without a consent %s after the operator started", kekB, cachesUnderB.Len(), (cachesCleared - started).Round(100*time.Millisecond))
 
-	// The list kmsrecovery publishes is exactly the loss etcd holds under b: nothing missing, nothing more. A scan
-	// that ran while an apiserver still had b's DEKs cached may list fewer; the next one (every 30 s in the lab)
-	// must be exact.
+	// The list kmsrecovery publishes is exactly the loss etcd holds under b: nothing missing, nothing more, and
+	// every object under "unknown": the operator cannot read etcd, its credentials are among the lost. A scan that
+	// ran while an apiserver still had b's DEKs cached may list fewer; the next one (every 30 s in the lab) must
+	// be exact.
 	listedKeys := sets.New[string]()
-	consents := sets.New[string]()
+	controllerConsents := sets.New[string]()
 	var readErr error
 	_ = poll(ctx, 2*time.Second, 2*time.Minute, func() bool {
 		listed, err := listedUndecryptable(ctx, env)
@@ -227,10 +244,10 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 			readErr = err
 			return false
 		}
-		listedKeys, consents = sets.New[string](), sets.New[string]()
+		listedKeys, controllerConsents = sets.New[string](), sets.New[string]()
 		for _, o := range listed {
 			listedKeys.Insert(o.EtcdKey)
-			consents.Insert(o.ConsentID)
+			controllerConsents.Insert(o.ConsentID)
 		}
 		return listedKeys.Equal(lost)
 	})
@@ -242,80 +259,102 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 			listedKeys.Len(), lost.Len(), kekB, firstOf(missing), firstOf(extra))
 		return nil
 	}
-	res.notef("kmsrecovery listed exactly the %d objects etcd holds under %s (consent ids %s)", listedKeys.Len(), kekB, strings.Join(sets.List(consents), ", "))
+	if !controllerConsents.Equal(sets.New(kmsrecovery.UnknownConsentID)) {
+		res.problemf("kmsrecovery attributed the lost objects to %v although its etcd credentials are lost: want %s only", sets.List(controllerConsents), kmsrecovery.UnknownConsentID)
+		return nil
+	}
+	res.notef("kmsrecovery listed exactly the %d objects etcd holds under %s, under %s: its etcd credentials (%s) are among them",
+		listedKeys.Len(), kekB, kmsrecovery.UnknownConsentID, etcdClientKey)
 
-	// The admin's way when kmsguard's own etcd credentials are lost with the key (runbook UndecryptableObjects):
-	// `kmsguard recover` on a control-plane node, with the copy of the credentials the installer put there. Its
-	// scan, with those files, must find what the controller found.
+	// Refused: a consent naming the KMS's current KEK, and one naming b, which the operator cannot prove.
 	node := l.Nodes()[len(l.Nodes())-1]
-	fromNode, files, err := scanFromNode(ctx, l, node)
+	fromNode, files, err := recoverFromNode(ctx, l, node, "")
 	if err != nil {
-		res.problemf("the scan of `kmsguard recover` with %s's on-disk etcd credentials failed: %v", node.Name(), err)
+		res.problemf("`kmsguard recover` with %s's on-disk etcd credentials failed: %v", node.Name(), err)
 		return nil
 	}
-	nodeKeys, nodeConsents := sets.New[string](), sets.New[string]()
-	for _, o := range fromNode.Objects() {
+	consents := sets.New[string]()
+	nodeKeys := sets.New[string]()
+	for _, o := range fromNode.Findings.Objects() {
 		nodeKeys.Insert(o.EtcdKey)
-		nodeConsents.Insert(o.ConsentID)
+		consents.Insert(o.ConsentID)
 	}
-	if !nodeKeys.Equal(lost) || !nodeConsents.Equal(consents) {
-		res.problemf("with %s's on-disk etcd credentials (%s) the scan found %d objects under %v, the controller %d under %v",
-			node.Name(), files.ClientCert, nodeKeys.Len(), sets.List(nodeConsents), lost.Len(), sets.List(consents))
+	if !nodeKeys.Equal(lost) || consents.Has(kmsrecovery.UnknownConsentID) {
+		res.problemf("with %s's on-disk etcd credentials (%s) the scan found %d objects under %v, etcd holds %d under %s",
+			node.Name(), files.ClientCert, nodeKeys.Len(), sets.List(consents), lost.Len(), kekB)
 		return nil
 	}
-	res.notef("with %s's on-disk etcd credentials (%s), `kmsguard recover`'s scan finds the same %d objects under %s",
-		node.Name(), strings.TrimPrefix(files.ClientCert, l.Dir()+"/"), nodeKeys.Len(), strings.Join(sets.List(nodeConsents), ", "))
-
-	// Refused: a consent naming the KMS's current KEK, which holds no lost object.
-	wrong := strings.Replace(sets.List(consents)[0], kekB, kekC, 1)
-	if err := setConsent(ctx, env, wrong); err != nil {
-		return err
-	}
-	// No consent was set before this one: a refusal of a consent is a refusal of it.
-	refused, _, err := waitCondition(ctx, env, kmsrecovery.ConditionDegraded, func(c operatorv1.OperatorCondition) bool {
-		return c.Status == operatorv1.ConditionTrue &&
-			(c.Reason == string(kmsrecovery.ReasonConsentMismatch) || c.Reason == string(kmsrecovery.ReasonConsentNamesCurrentKey))
-	})
-	if err != nil {
-		res.problemf("a consent naming the current KEK %s was not refused: %v", kekC, err)
-		return nil
-	}
-	if left, err := keysUnder(ctx, etcd, kekB, ""); err != nil {
-		return err
-	} else if !left.Equal(lost) {
-		res.problemf("a refused consent deleted %d objects", lost.Len()-left.Len())
-		return nil
-	}
-	res.notef("refused without consent (%s) and with consent %s naming the current KEK (%s); nothing deleted",
-		kmsrecovery.ReasonUndecryptableObjects, wrong, refused.Reason)
-
-	// Consented, one provider at a time (a consent names one): the objects of b, and only those, are deleted;
-	// LISTs work again.
-	consented := time.Now()
-	for _, consent := range sets.List(consents) {
+	for i, consent := range []string{strings.Replace(sets.List(consents)[0], kekB, kekC, 1), sets.List(consents)[0]} {
+		if i > 0 {
+			// Back to no consent first, so that the next refusal is the refusal of the next consent.
+			if err := setConsent(ctx, env, ""); err != nil {
+				return err
+			}
+			if _, _, err := waitCondition(ctx, env, kmsrecovery.ConditionDegraded, func(c operatorv1.OperatorCondition) bool {
+				return c.Reason == string(kmsrecovery.ReasonUndecryptableObjects)
+			}); err != nil {
+				res.problemf("KMSRecoveryDegraded did not return to %s once the consent was removed: %v", kmsrecovery.ReasonUndecryptableObjects, err)
+				return nil
+			}
+		}
 		if err := setConsent(ctx, env, consent); err != nil {
 			return err
 		}
-		provider := strings.TrimSuffix(consent, ":"+kekB)
-		var left sets.Set[string]
-		if err := poll(ctx, time.Second, storyTimeout, func() bool {
-			var err error
-			left, err = keysUnder(ctx, etcd, kekB, provider)
-			return err == nil && left.Len() == 0
-		}); err != nil {
-			res.problemf("consent %s: %d objects still under it after %s: %v", consent, left.Len(), storyTimeout, firstOf(left))
+		refused, _, err := waitCondition(ctx, env, kmsrecovery.ConditionDegraded, func(c operatorv1.OperatorCondition) bool {
+			return c.Status == operatorv1.ConditionTrue &&
+				(c.Reason == string(kmsrecovery.ReasonConsentMismatch) || c.Reason == string(kmsrecovery.ReasonConsentNamesCurrentKey))
+		})
+		if err != nil {
+			res.problemf("the operator did not refuse the consent %s: %v", consent, err)
 			return nil
 		}
-		env.Logf("consent %s: its objects are deleted", consent)
+		if left, err := keysUnder(ctx, etcd, kekB, ""); err != nil {
+			return err
+		} else if !left.Equal(lost) {
+			res.problemf("a refused consent deleted %d objects", lost.Len()-left.Len())
+			return nil
+		}
+		res.notef("the operator refused consent %s (%s); nothing deleted", consent, refused.Reason)
+	}
+	if err := setConsent(ctx, env, ""); err != nil {
+		return err
+	}
+
+	// The admin's way (runbook UndecryptableObjects): `kmsguard recover` on a control-plane node, with the copy
+	// of the credentials the installer put there, one consent per KMS provider. The objects of b, and only
+	// those, are deleted; kube-apiserver-operator's resource sync writes the etcd-client copy again from
+	// openshift-config, and the operator's etcd access comes back with it.
+	consented := time.Now()
+	res.notef("with %s's on-disk etcd credentials (%s), `kmsguard recover` finds the same %d objects, under %s",
+		node.Name(), strings.TrimPrefix(files.ClientCert, l.Dir()+"/"), nodeKeys.Len(), strings.Join(sets.List(consents), ", "))
+	deleted := 0
+	for _, consent := range sets.List(consents) {
+		run, _, err := recoverFromNode(ctx, l, node, consent)
+		if err != nil {
+			res.problemf("`kmsguard recover --confirm-data-loss=%s --dry-run=false` on %s failed: %v", consent, node.Name(), err)
+			return nil
+		}
+		if run.Outcome != kmsrecovery.RunClean && run.Outcome != kmsrecovery.RunUndecryptableRemain || run.Deletion == nil {
+			res.problemf("`kmsguard recover --confirm-data-loss=%s --dry-run=false` on %s: %s %v (refused: %v)", consent, node.Name(), run.Outcome, run.Err, run.Refusal)
+			return nil
+		}
+		deleted += run.Deletion.Count(kmsrecovery.OutcomeDeleted)
+		env.Logf("consent %s from %s: %s", consent, node.Name(), run.Deletion)
+	}
+	if left, err := keysUnder(ctx, etcd, kekB, ""); err != nil {
+		return err
+	} else if left.Len() > 0 || deleted != lost.Len() {
+		res.problemf("`kmsguard recover` deleted %d objects; %d are still under the destroyed KEK %s: %v", deleted, left.Len(), kekB, firstOf(left))
+		return nil
 	}
 	cond, _, err = waitCondition(ctx, env, kmsrecovery.ConditionDegraded, func(c operatorv1.OperatorCondition) bool {
 		return c.Status == operatorv1.ConditionFalse
 	})
 	if err != nil {
-		res.problemf("the consented recovery did not clear KMSRecoveryDegraded: %v", err)
+		res.problemf("KMSRecoveryDegraded did not clear once the lost objects were deleted and the etcd credentials written again: %v", err)
 		return nil
 	}
-	res.notef("after consent: %s", firstLine(cond.Message))
+	res.notef("after the deletion from %s: %s", node.Name(), firstLine(cond.Message))
 	// The lasting record of the loss is on the KubeAPIServer resource, which no KMS fault reaches.
 	operators, err := operatorclient.NewForConfig(l.RESTConfig())
 	if err != nil {
@@ -324,26 +363,16 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 	record, found, err := kmsrecovery.NewRecordStore(operatorstate.KubeAPIServer(operators.OperatorV1().KubeAPIServers())).Load(ctx)
 	switch {
 	case err != nil || !found:
-		res.problemf("no recovery record on the KubeAPIServer resource after the deletion (%v)", err)
-	case record.LastDeletion == nil || record.LastDeletion.ConsentID != sets.List(consents)[consents.Len()-1] || record.LastDeletion.Deleted == 0 || record.Undecryptable != 0:
-		// One consent at a time: the record keeps the last deletion.
-		res.problemf("the recovery record %+v does not say that the objects of the last consent %s were deleted and none is left", record, sets.List(consents)[consents.Len()-1])
+		res.problemf("no recovery record on the KubeAPIServer resource (%v)", err)
+	case record.Undecryptable != 0:
+		res.problemf("the recovery record %+v still counts undecryptable objects", record)
 	default:
-		res.notef("the recovery record on the KubeAPIServer resource: %d deleted under %s at %s, none left",
-			record.LastDeletion.Deleted, record.LastDeletion.ConsentID, record.LastDeletion.Time.Format(time.TimeOnly))
-	}
-	if left, err := keysUnder(ctx, etcd, kekB, ""); err != nil {
-		return err
-	} else if left.Len() > 0 {
-		res.problemf("%d objects are still under the destroyed KEK %s: %v", left.Len(), kekB, firstOf(left))
+		res.notef("the recovery record on the KubeAPIServer resource: none left")
 	}
 	for _, n := range l.Nodes() {
 		if err := listThrough(ctx, n); err != nil {
 			res.problemf("%s still cannot LIST Secrets: %v", n.Name(), err)
 		}
-	}
-	if err := setConsent(ctx, env, ""); err != nil {
-		return err
 	}
 	// The migration goes on from where it stood, and the census proves every object under the current KEK.
 	if err := inject(ctx, env, lab.Injection{Fault: lab.FaultMigrationRelease}); err != nil {
@@ -354,16 +383,18 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 		res.problemf("%v", err)
 		return nil
 	}
-	res.Recovered, res.Recovery = time.Since(destroyed), fmt.Sprintf("operator stopped from the second rotation to %s after the destruction; kmsguard caches under the KEK: %d, cleared without consent %s after it started; admin consent %s after %s: exactly the lost objects deleted",
+	res.Recovered, res.Recovery = time.Since(destroyed), fmt.Sprintf("operator stopped from the second rotation to %s after the destruction; kmsguard caches under the KEK: %d, cleared without consent %s after it started; its etcd credentials lost too: kmsguard recover from a node with its on-disk copy, consent %s after %s: exactly the lost objects deleted",
 		started.Round(time.Second), cachesUnderB.Len(), (cachesCleared-started).Round(100*time.Millisecond), strings.Join(sets.List(consents), " then "), consented.Sub(destroyed).Round(time.Second))
 	res.Lost = sets.List(lost)
 	env.Writers.Forget(lostTourSecrets(lost))
 	return nil
 }
 
-// scanFromNode runs the scan of `kmsguard recover` as an admin runs it on node (oc debug node/<node>): through
-// the API, and in etcd with the credentials the installer copied into the directory of the node's revision.
-func scanFromNode(ctx context.Context, l *lab.Lab, node *lab.Node) (*kmsrecovery.Findings, kmsenv.EtcdTLSFiles, error) {
+// recoverFromNode runs `kmsguard recover` as an admin runs it on node (oc debug node/<node>), through
+// kmsrecovery.Run as the command does: the API through the lab's kubeconfig, etcd with the credentials the
+// installer copied into the directory of the node's revision, the KMS as the operator's kmsstate sees it. An
+// empty consent is a dry run.
+func recoverFromNode(ctx context.Context, l *lab.Lab, node *lab.Node, consent string) (*kmsrecovery.RunReport, kmsenv.EtcdTLSFiles, error) {
 	files := node.EtcdCredentials(node.Revision())
 	etcd, err := etcdclient.Connect(ctx, etcdclient.Config{Endpoints: []string{l.EtcdEndpoint()}, CAFile: files.CA, CertFile: files.ClientCert, KeyFile: files.ClientKey})
 	if err != nil {
@@ -378,12 +409,41 @@ func scanFromNode(ctx context.Context, l *lab.Lab, node *lab.Node) (*kmsrecovery
 	if err != nil {
 		return nil, files, err
 	}
-	resources, _, err := kmsrecovery.Resolve(kube.Discovery(), lab.EncryptedResources)
+	kms := kmsrecovery.KMSViewFunc(func(context.Context) (kmsrecovery.KMSSnapshot, error) {
+		state, err := l.KMSState()
+		if err != nil {
+			return kmsrecovery.KMSSnapshot{}, err
+		}
+		return kmsrecovery.SnapshotFromKMSState(state), nil
+	})
+	report, err := kmsrecovery.Run(ctx, kmsrecovery.RunOptions{Discovery: kube.Discovery(), Dynamic: dyn, Raw: kmsrecovery.EtcdValues(etcd), KMS: kms,
+		Resources: lab.EncryptedResources, Consent: consent, DryRun: consent == ""})
+	return report, files, err
+}
+
+// etcdClientKey is the etcd key of the operand namespace's etcd-client Secret.
+const etcdClientKey = "/registry/secrets/" + lab.TargetNamespace + "/" + etcdclient.DefaultClientSecretName
+
+// touchEtcdClientSecret annotates the operand namespace's etcd-client Secret and waits until etcd holds it under
+// kekID.
+func touchEtcdClientSecret(ctx context.Context, env *Env, etcd clientv3.KV, kekID string) error {
+	kube, err := kubernetesClient(env.Lab)
 	if err != nil {
-		return nil, files, err
+		return err
 	}
-	findings, err := (&kmsrecovery.Scanner{Client: dyn, Raw: kmsrecovery.EtcdValues(etcd)}).Scan(ctx, resources, nil)
-	return findings, files, err
+	patch := fmt.Sprintf(`{"metadata":{"annotations":{"tour.kmsguard.io/touched":%q}}}`, time.Now().UTC().Format(time.RFC3339Nano))
+	if _, err := kube.CoreV1().Secrets(lab.TargetNamespace).Patch(ctx, etcdclient.DefaultClientSecretName, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+		return fmt.Errorf("annotating %s: %w", etcdClientKey, err)
+	}
+	v, err := etcdValue(ctx, etcd, etcdClientKey)
+	if err != nil {
+		return err
+	}
+	if v.KEKID != kekID {
+		return fmt.Errorf("%s was written under KEK %q, not %s", etcdClientKey, v.KEKID, kekID)
+	}
+	env.Logf("annotated %s: stored under %s", etcdClientKey, kekID)
+	return nil
 }
 
 // kmsguardCaches are the etcd keys of kmsguard's caches in the lab operator's namespace.

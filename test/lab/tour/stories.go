@@ -27,7 +27,7 @@ var Stories = []Story{
 	{Name: "plugin-down-all-nodes", Title: "the KMS plugins of every node die: writes go on on cached DEKs, until they cannot; the plugins come back", MinNodes: 1, Run: pluginDownAllNodes},
 	{Name: "key-disabled", Title: "the KMS key is disabled while Status still says ok, then restored", MinNodes: 1, Run: keyDisabled},
 	{Name: "key-rotated", Title: "the KMS rotates its key: rotation detected, data migrated again and proven under the new KEK", MinNodes: 1, Run: keyRotated},
-	{Name: "key-destroyed", Title: "the KMS rotates twice before the migration reached the cluster's objects and the middle KEK is destroyed while the operator's pod is rescheduled: lost once the apiservers restart, with kmsguard's own caches; the caches cleared without consent, the rest listed exactly and deleted only with consent", MinNodes: 1, Run: keyDestroyed},
+	{Name: "key-destroyed", Title: "the KMS rotates twice before the migration reached the cluster's objects and the middle KEK is destroyed while the operator's pod is rescheduled: lost once the apiservers restart, with kmsguard's own caches and its etcd credentials; the caches cleared without consent, the rest listed exactly and deleted only with consent, from a node's copy of the credentials", MinNodes: 1, Run: keyDestroyed},
 	{Name: "kms-slow", Title: "drill: every KMS call takes longer than kube-apiserver's 10 s KMS timeout, then fast again", MinNodes: 1, Run: kmsSlow},
 	{Name: "plugin-upgrade", Title: "drill: each node's plugin is replaced by a new process, one node at a time, with no failed request", MinNodes: 1, Run: pluginUpgrade},
 	{Name: "migration-rate", Title: "drill: a migration of every Secret with --qps 50 stays at the rate it was given", MinNodes: 1, Run: migrationRate},
