@@ -14,6 +14,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+
+	"github.com/kmsguard/kmsguard/internal/required"
 )
 
 // The names kube-apiserver-operator gives the etcd client credentials in its operand namespace
@@ -106,21 +108,10 @@ type kvCloser interface {
 
 // NewSecretKV returns a SecretKV; it reads nothing until the first request.
 func NewSecretKV(opts SecretKVOptions) (*SecretKV, error) {
-	var missing []string
-	if opts.Secrets == nil {
-		missing = append(missing, "Secrets")
-	}
-	if opts.ConfigMaps == nil {
-		missing = append(missing, "ConfigMaps")
-	}
-	if opts.Namespace == "" {
-		missing = append(missing, "Namespace")
-	}
-	if len(opts.Endpoints) == 0 {
-		missing = append(missing, "Endpoints")
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("etcdclient.SecretKVOptions: missing %v", missing)
+	if err := required.Options("etcdclient.SecretKV", map[string]bool{
+		"Secrets": opts.Secrets == nil, "ConfigMaps": opts.ConfigMaps == nil, "Namespace": opts.Namespace == "", "Endpoints": len(opts.Endpoints) == 0,
+	}); err != nil {
+		return nil, err
 	}
 	if err := (Config{Endpoints: opts.Endpoints}).Validate(); err != nil {
 		return nil, err
