@@ -409,14 +409,8 @@ func recoverFromNode(ctx context.Context, l *lab.Lab, node *lab.Node, consent st
 	if err != nil {
 		return nil, files, err
 	}
-	kms := kmsrecovery.KMSViewFunc(func(context.Context) (kmsrecovery.KMSSnapshot, error) {
-		state, err := l.KMSState()
-		if err != nil {
-			return kmsrecovery.KMSSnapshot{}, err
-		}
-		return kmsrecovery.SnapshotFromKMSState(state), nil
-	})
-	report, err := kmsrecovery.Run(ctx, kmsrecovery.RunOptions{Discovery: kube.Discovery(), Dynamic: dyn, Raw: kmsrecovery.EtcdValues(etcd), KMS: kms,
+	report, err := kmsrecovery.Run(ctx, kmsrecovery.RunOptions{Discovery: kube.Discovery(), Dynamic: dyn, Raw: kmsrecovery.EtcdValues(etcd),
+		KMS:       kmsrecovery.KMSStateView(l.Operator().KMSState),
 		Resources: lab.EncryptedResources, Consent: consent, DryRun: consent == ""})
 	return report, files, err
 }
