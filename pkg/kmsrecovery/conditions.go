@@ -122,7 +122,7 @@ func (c *Controller) condition(v verdict) operatorv1.OperatorCondition {
 			parts = append(parts, "objects under unknown or identity cannot be deleted by a consent: etcd does not show a lost key behind them")
 		}
 		if findings.EtcdUnreadable != "" {
-			parts = append(parts, fmt.Sprintf("no stored value could be read (%s): run `kmsguard recover` on a control-plane node with its copy of the etcd client credentials (runbook UndecryptableObjects)",
+			parts = append(parts, fmt.Sprintf("no stored value could be read (%s): run `kmsguard recover` on a control-plane node with its copy of the etcd client credentials (runbook UndecryptableObjects); this controller scans again as soon as it can read etcd",
 				findings.EtcdUnreadable))
 		}
 	}

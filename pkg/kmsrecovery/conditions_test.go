@@ -91,7 +91,8 @@ func TestConditionRendering(t *testing.T) {
 			want: operatorv1.OperatorCondition{Status: operatorv1.ConditionTrue, Reason: string(kmsrecovery.ReasonUndecryptableObjects),
 				Message: cannot + strings.TrimSuffix(listed, "; ") + howTo + unprovable +
 					"; no stored value could be read (the etcd client credentials cannot be read from openshift-kube-apiserver/etcd-client: failed to decrypt): " +
-					"run `kmsguard recover` on a control-plane node with its copy of the etcd client credentials (runbook UndecryptableObjects)"}},
+					"run `kmsguard recover` on a control-plane node with its copy of the etcd client credentials (runbook UndecryptableObjects); " +
+					"this controller scans again as soon as it can read etcd"}},
 		{name: "deletes failed in this sync: the first 20 named",
 			v: kmsrecovery.Verdict{Findings: found, Consent: lostKey, Deletion: deletion(forbidden...), DeletedNow: true, Recreated: sets.New[kmsrecovery.ObjectRef]()},
 			want: operatorv1.OperatorCondition{Status: operatorv1.ConditionTrue, Reason: string(kmsrecovery.ReasonDeletionFailed),

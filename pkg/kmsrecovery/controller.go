@@ -25,11 +25,18 @@ import (
 	"github.com/kmsguard/kmsguard/internal/conditions"
 	"github.com/kmsguard/kmsguard/internal/configmapdata"
 	"github.com/kmsguard/kmsguard/internal/required"
+	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 )
 
 // DefaultInterval is how often the controller scans: each scan LISTs every object of every encrypted resource
 // (in pages of DefaultPageSize), so it is not run on every operator status change.
 const DefaultInterval = 10 * time.Minute
+
+// EtcdProbeInterval is how often, after a scan that could read no stored value (Findings.EtcdUnreadable), the
+// controller reads one again: a single etcd GET, which costs nothing while the credentials are unreadable. The
+// first read that works brings the next scan forward, so that the condition follows an admin's deletion from a
+// node (which also lets the credentials be written again) within seconds instead of an Interval.
+const EtcdProbeInterval = 10 * time.Second
 
 // Options configure a Controller. Raw, Interval and Clock are optional.
 type Options struct {
@@ -77,6 +84,9 @@ type Controller struct {
 	lastScan    time.Time
 	lastConsent string
 	lastManaged bool
+	// probeKey is the etcd key of one object listed by a scan that could not read etcd; "" when the last scan
+	// could, or listed nothing.
+	probeKey string
 	// deletion is the last deletion run of this process, deletionConsent the consent it ran with; recreated are
 	// its deleted objects seen again since.
 	deletion        *DeletionReport
@@ -146,7 +156,8 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.options.Clock.Now()
-	if !c.lastScan.IsZero() && now.Sub(c.lastScan) < c.options.Interval && consent == c.lastConsent && managed == c.lastManaged {
+	if !c.lastScan.IsZero() && now.Sub(c.lastScan) < c.options.Interval && consent == c.lastConsent && managed == c.lastManaged &&
+		!c.etcdReadsAgain(ctx, syncCtx) {
 		return nil
 	}
 	// A failed sync is retried at once, not an Interval later: until one succeeds, KMSRecoveryControllerDegraded
@@ -175,6 +186,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		return err
 	}
 	c.lastScan, c.lastConsent, c.lastManaged = now, consent, managed
+	c.watchEtcdAccess(syncCtx, findings)
 	if managed {
 		findings = c.clearCaches(ctx, syncCtx.Recorder(), findings)
 	}
@@ -203,6 +215,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 			}
 			return fmt.Errorf("scanning after deleting %d objects (recorded in %s): %w", report.Count(OutcomeDeleted), c.configMapRef(), err)
 		}
+		c.watchEtcdAccess(syncCtx, findings)
 		_, consentErr = CheckConsent(ctx, findings, consent, c.options.KMS)
 	}
 	// What is left after any deletion: the count an alert sees is the one the condition reports.
@@ -229,6 +242,36 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		return errors.Join(lastingErr, fmt.Errorf("writing %s: %w", c.configMapRef(), recordErr))
 	}
 	return lastingErr
+}
+
+// watchEtcdAccess keeps one key of findings to probe when the scan could read no stored value, and schedules the
+// first probe.
+func (c *Controller) watchEtcdAccess(syncCtx factory.SyncContext, findings *Findings) {
+	c.probeKey = ""
+	if findings.EtcdUnreadable == "" {
+		return
+	}
+	for _, o := range findings.Objects() {
+		c.probeKey = o.EtcdKey
+		syncCtx.Queue().AddAfter(syncCtx.QueueKey(), EtcdProbeInterval)
+		return
+	}
+}
+
+// etcdReadsAgain says whether etcd can be read again after a scan that could not read it: any answer to the
+// probe but a CredentialsError (the value, or NotFound once the admin deleted the object from a node). While it
+// cannot, the probe is scheduled again.
+func (c *Controller) etcdReadsAgain(ctx context.Context, syncCtx factory.SyncContext) bool {
+	if c.probeKey == "" {
+		return false
+	}
+	var credentials *etcdclient.CredentialsError
+	if _, err := c.options.Raw.RawValue(ctx, c.probeKey); errors.As(err, &credentials) {
+		syncCtx.Queue().AddAfter(syncCtx.QueueKey(), EtcdProbeInterval)
+		return false
+	}
+	klog.V(2).Infof("%s: etcd reads again (probed %s); scanning now", c.name, c.probeKey)
+	return true
 }
 
 // clearCaches deletes the undecryptable objects among findings that are kmsguard's own caches, and returns the

@@ -23,6 +23,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/util/workqueue"
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 
@@ -818,3 +819,100 @@ func TestControllerRecreation(t *testing.T) {
 		t.Errorf("condition %s %s, want False", cond.Status, cond.Reason)
 	}
 }
+
+// TestControllerProbesEtcdAfterLosingItsCredentials: after a scan that could read no stored value, each sync
+// reads one key (scheduling the next probe) and scans at once when that works, not an Interval later.
+func TestControllerProbesEtcdAfterLosingItsCredentials(t *testing.T) {
+	cluster := recoverytest.NewCluster()
+	addSecrets(cluster, "app", "lost", 3, lostKey, false)
+	raw := &credentialsSwitch{lost: true, lostKV: kmsrecovery.EtcdValues(lostCredentials{}), kv: cluster.Raw()}
+	env := newControllerEnvWith(t, cluster, "", raw, healthyKMS())
+	lists := func() int {
+		n := 0
+		for _, a := range cluster.Fake.Actions() {
+			if _, ok := a.(clienttesting.ListAction); ok {
+				n++
+			}
+		}
+		cluster.Fake.ClearActions()
+		return n
+	}
+	syncCtx := &probeSyncContext{SyncContext: factory.NewSyncContext("test", env.recorder)}
+	sync := func(t *testing.T, after time.Duration) {
+		t.Helper()
+		env.clock.SetTime(t0.Add(after))
+		syncCtx.requeued = nil
+		if err := env.ctrl.Sync(context.Background(), syncCtx); err != nil {
+			t.Fatalf("sync: %v", err)
+		}
+	}
+	wantProbe := []time.Duration{kmsrecovery.EtcdProbeInterval}
+
+	sync(t, 0)
+	if v := env.ctrl.LastVerdict(); lists() == 0 || v.Findings == nil || v.Findings.EtcdUnreadable == "" {
+		t.Fatalf("the first sync did not scan without etcd access: %+v", v.Findings)
+	}
+	if !slices.Equal(syncCtx.requeued, wantProbe) {
+		t.Errorf("after a scan that could not read etcd, requeued after %v, want %v", syncCtx.requeued, wantProbe)
+	}
+
+	sync(t, kmsrecovery.EtcdProbeInterval)
+	if n := lists(); n != 0 {
+		t.Errorf("a probe that could not read etcd either was followed by %d LISTs, want none before the interval", n)
+	}
+	if !slices.Equal(syncCtx.requeued, wantProbe) {
+		t.Errorf("after a failed probe, requeued after %v, want %v", syncCtx.requeued, wantProbe)
+	}
+
+	raw.lost = false
+	sync(t, 2*kmsrecovery.EtcdProbeInterval)
+	if lists() == 0 {
+		t.Fatal("no scan once etcd could be read again")
+	}
+	v := env.ctrl.LastVerdict()
+	if v.Findings.EtcdUnreadable != "" {
+		t.Errorf("the scan with etcd access still says it could not read etcd: %s", v.Findings.EtcdUnreadable)
+	}
+	if diff := cmp.Diff(map[string]int{"secrets kms:" + lostKey: 3}, left(v)); diff != "" {
+		t.Errorf("undecryptable objects reported once etcd reads again (-want +got):\n%s", diff)
+	}
+	if len(syncCtx.requeued) != 0 {
+		t.Errorf("requeued after %v with etcd readable, want no probe", syncCtx.requeued)
+	}
+
+	// Nothing to probe any more: the schedule is the Interval's again.
+	sync(t, 3*kmsrecovery.EtcdProbeInterval)
+	if n := lists(); n != 0 || len(syncCtx.requeued) != 0 {
+		t.Errorf("with etcd readable, a sync before the interval listed %d times and requeued after %v", n, syncCtx.requeued)
+	}
+}
+
+// credentialsSwitch reads through lostKV while lost, through kv otherwise.
+type credentialsSwitch struct {
+	lost       bool
+	lostKV, kv kmsrecovery.RawValueReader
+}
+
+func (c *credentialsSwitch) RawValue(ctx context.Context, etcdKey string) ([]byte, error) {
+	if c.lost {
+		return c.lostKV.RawValue(ctx, etcdKey)
+	}
+	return c.kv.RawValue(ctx, etcdKey)
+}
+
+// probeSyncContext records the delays of the controller's own requeues.
+type probeSyncContext struct {
+	factory.SyncContext
+	requeued []time.Duration
+}
+
+func (s *probeSyncContext) Queue() workqueue.RateLimitingInterface {
+	return probeQueue{s.SyncContext.Queue(), s}
+}
+
+type probeQueue struct {
+	workqueue.RateLimitingInterface
+	s *probeSyncContext
+}
+
+func (q probeQueue) AddAfter(_ any, d time.Duration) { q.s.requeued = append(q.s.requeued, d) }

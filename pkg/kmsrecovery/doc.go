@@ -57,8 +57,10 @@
 //
 // # Controller
 //
-// Every Interval (10 minutes by default) and whenever the consent changes, the controller scans. Its KMS view
-// is KMSStateView of the operator's kmsstate controller. Conditions:
+// Every Interval (10 minutes by default) and whenever the consent changes, the controller scans. After a scan
+// that could read no stored value (its etcd client's own credentials are lost, Findings.EtcdUnreadable), it
+// reads one again every EtcdProbeInterval and scans as soon as that works. Its KMS view is KMSStateView of the
+// operator's kmsstate controller. Conditions:
 //
 //	scenario                                              KMSRecoveryDegraded
 //	every object of the resources readable                False AsExpected
