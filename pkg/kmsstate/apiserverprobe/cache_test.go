@@ -54,8 +54,9 @@ func withDecryptErrors(fixture string, n string) string {
 	return strings.Replace(fixture, series, strings.TrimSuffix(series, "4")+n, 1)
 }
 
-// TestProbeReadsMetricsOncePerInterval: every Probe asks the health check, but /metrics is read at most once per
-// MetricsInterval; in between, the last sample is returned as it was, with the read before it as its Previous.
+// TestProbeReadsMetricsOncePerInterval: every Probe asks the health check, but /metrics is read about once per
+// MetricsInterval (not before 9/10 of it); in between, the last sample is returned as it was, with the read before
+// it as its Previous.
 func TestProbeReadsMetricsOncePerInterval(t *testing.T) {
 	fixture := readFixture(t)
 	api := &countingServer{}
@@ -102,12 +103,14 @@ func TestProbeReadsMetricsOncePerInterval(t *testing.T) {
 	if again.Metrics != first.Metrics {
 		t.Error("the sample returned before the next read is not the same one")
 	}
-	probe(59*time.Second, 1, 0, 10, -1)
-	// The apiserver fails more reads; the next read shows it, with the read before as Previous.
+	probe(53*time.Second, 1, 0, 10, -1)
+	// The apiserver fails more reads; the next read shows it, with the read before as Previous. A Probe a little
+	// less than an interval after the read, as the kmsstate controller's ticker makes them, reads again.
 	api.set(http.StatusOK, withDecryptErrors(fixture, "7"))
-	probe(time.Minute, 2, time.Minute, 13, 10)
-	probe(90*time.Second, 2, time.Minute, 13, 10)
-	probe(2*time.Minute+time.Second, 3, 2*time.Minute+time.Second, 13, 13)
+	early := time.Minute - 50*time.Millisecond
+	probe(early, 2, early, 13, 10)
+	probe(90*time.Second, 2, early, 13, 10)
+	probe(early+time.Minute-time.Second, 3, early+time.Minute-time.Second, 13, 13)
 	// A clock that went back reads again.
 	probe(0, 4, 0, 13, 13)
 }

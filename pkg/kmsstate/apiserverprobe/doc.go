@@ -16,7 +16,7 @@
 //
 // /metrics is the expensive question: a busy kube-apiserver answers several MiB, and a Prober may be asked more
 // often than that is worth (the kmsstate controller asks every report interval, and at once when KMS comes into
-// use, from a loop of its own so that a slow answer never holds its verdict). So each apiserver's /metrics is read at most once per Options.MetricsInterval (the report interval, 30 s by default); Probes in
+// use, from a loop of its own so that a slow answer never holds its verdict). So each apiserver's /metrics is read about once per Options.MetricsInterval (the report interval, 30 s by default; not again before 9/10 of it, so that a controller asking every interval reads every time); Probes in
 // between ask only the health check and carry the last sample, or the error of the last read. Each sample says
 // when it was read (ScrapedAt) and carries the one read before it (Previous), so the growth kmsstate sees in it
 // holds until the next read instead of showing once and vanishing at the next sync. The answer is read as it

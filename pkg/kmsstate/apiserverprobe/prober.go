@@ -28,7 +28,7 @@ const (
 	// three, rarely five, kube-apiservers, so all are asked together, while a wrong target list cannot open
 	// connections without limit.
 	DefaultConcurrency = 5
-	// DefaultMetricsInterval is the least time between two reads of one apiserver's /metrics when
+	// DefaultMetricsInterval is how often one apiserver's /metrics is read when
 	// Options.MetricsInterval is zero: kmsstate's default report interval, how often it asks. A busy
 	// kube-apiserver serves several MiB of metrics, so a Prober asked more often than that still reads them only
 	// once per interval: more would cost far more than the three KMS families are worth between two reports.
@@ -50,7 +50,7 @@ type Options struct {
 	Timeout time.Duration
 	// Concurrency is the most targets asked at once; zero means DefaultConcurrency.
 	Concurrency int
-	// MetricsInterval is the least time between two reads of one apiserver's /metrics; zero or less means
+	// MetricsInterval is how often one apiserver's /metrics is read (never twice within 9/10 of it); zero or less means
 	// DefaultMetricsInterval. Set it to the kmsstate controller's Config.ReportInterval. Probes in between
 	// still ask /healthz/kms-providers, and carry the last sample read (or the error of the last read).
 	MetricsInterval time.Duration
@@ -158,6 +158,14 @@ func (p *Prober) probe(ctx context.Context, i int) kmsstate.APIServerView {
 	return view
 }
 
+// metricsIntervalSlack: a sample is read again once it is older than MetricsInterval less 1/metricsIntervalSlack
+// of it. The kmsstate controller probes every MetricsInterval, and the time its health check takes before the
+// metrics are asked for varies by milliseconds from one tick to the next; without the slack, a tick that came a
+// little early found the sample one interval old less those milliseconds and reused it, so /metrics was read
+// every other tick and a failure that ended took two intervals to clear, not one (the tour's key-destroyed
+// story waited 60-90 s on DecryptFailing at a 30 s interval).
+const metricsIntervalSlack = 10
+
 // metricsCache is the last read of one apiserver's /metrics. Its mutex is held during a read, so that Probes
 // that overlap read once.
 type metricsCache struct {
@@ -178,7 +186,7 @@ func (c *metricsCache) get(ctx context.Context, p *Prober, base *url.URL) (*kmss
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := p.now()
-	if !c.readAt.IsZero() && !now.Before(c.readAt) && now.Sub(c.readAt) < p.metricsInterval {
+	if !c.readAt.IsZero() && !now.Before(c.readAt) && now.Sub(c.readAt) < p.metricsInterval-p.metricsInterval/metricsIntervalSlack {
 		if c.err != nil {
 			return nil, c.err
 		}
