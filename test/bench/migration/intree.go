@@ -70,7 +70,7 @@ func (b *bench) prepareInTree(ctx context.Context) (*inTreeRun, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("no kube-controller-manager in KUBEBUILDER_ASSETS (build it with hack/build-envtest-assets.sh --kube-controller-manager): %w", err)
 	}
-	config := b.restConfig()
+	config := b.adminConfig()
 	r := &inTreeRun{b: b, exited: make(chan struct{})}
 	var err error
 	if r.client, err = kubernetes.NewForConfig(config); err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -150,6 +151,7 @@ func (b *bench) measure(ctx context.Context, l *loop, objects, size int) (sample
 	}
 	var s sample
 	retriedBefore := retries.Load()
+	profiled := b.profileAPIServer(ctx, fmt.Sprintf("%d-%s", size, l.name))
 	start := time.Now()
 	switch l.kind {
 	case kindSequential:
@@ -162,6 +164,9 @@ func (b *bench) measure(ctx context.Context, l *loop, objects, size int) (sample
 		s.note, err = inTree.run(ctx)
 	}
 	s.elapsed = time.Since(start)
+	if err := profiled(); err != nil {
+		fmt.Fprintf(os.Stderr, "bench-migration: no apiserver profile of %s: %v\n", l.name, err)
+	}
 	stopHeap()
 	s.rssRise = rss.stop()
 	s.heapLive, s.heapInuse = heap.livePeak, heap.peak
@@ -194,6 +199,28 @@ func (b *bench) measure(ctx context.Context, l *loop, objects, size int) (sample
 		fmt.Printf("      %s\n", s.note)
 	}
 	return s, nil
+}
+
+// profileAPIServer takes a CPU profile of the apiserver over the first 5 s of a run into
+// <-apiserver-profile>/<name>-<n>.pprof, when the flag is set; wait waits for it and says why there is none.
+func (b *bench) profileAPIServer(ctx context.Context, name string) (wait func() error) {
+	if b.profileDir == "" {
+		return func() error { return nil }
+	}
+	client, err := kubernetes.NewForConfig(b.adminConfig())
+	if err != nil {
+		return func() error { return err }
+	}
+	done := make(chan error, 1)
+	go func() {
+		profile, err := client.CoreV1().RESTClient().Get().AbsPath("/debug/pprof/profile").Param("seconds", "5").DoRaw(ctx)
+		if err == nil {
+			b.profiles++
+			err = os.WriteFile(filepath.Join(b.profileDir, fmt.Sprintf("%s-%d.pprof", name, b.profiles)), profile, 0o600)
+		}
+		done <- err
+	}()
+	return func() error { return <-done }
 }
 
 // migrate runs the migrator once over the Secrets and reports its in-flight limit.

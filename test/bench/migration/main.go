@@ -88,11 +88,12 @@ func main() {
 	secretBytes := flag.Int("secret-bytes", 1024, "bytes of data per Secret")
 	latencyFactor := flag.Float64("latency-factor", 0, "the migrator's LatencyFactor; 0 keeps its default")
 	concurrency := flag.Int("concurrency", 0, "the migrator's Concurrency; 0 keeps its default")
+	profileDir := flag.String("apiserver-profile", "", "directory for a CPU profile of kube-apiserver over the first 5 s of each run (its /debug/pprof/profile); empty takes none")
 	flag.Parse()
 	// envtest logs through controller-runtime's logger and warns once when none is set.
 	ctrllog.SetLogger(zap.New(zap.WriteTo(os.Stderr)))
 
-	b := &bench{secretBytes: *secretBytes, latencyFactor: *latencyFactor, concurrency: *concurrency, rounds: *rounds}
+	b := &bench{secretBytes: *secretBytes, latencyFactor: *latencyFactor, concurrency: *concurrency, rounds: *rounds, profileDir: *profileDir}
 	var err error
 	if b.sizes, err = parseInts(*sizes); err != nil {
 		fail(fmt.Errorf("-sizes: %w", err))
@@ -127,6 +128,7 @@ type bench struct {
 	secretBytes    int
 	latencyFactor  float64
 	concurrency    int
+	profileDir     string
 	args           []string
 
 	dir     string
@@ -138,8 +140,11 @@ type bench struct {
 	writer, lastKMS string
 	created         int
 	results         []*sizeResult
-	// kcmRuns numbers the kube-controller-manager processes, for their log files.
-	kcmRuns int
+	// client is the measured loops' config (client.go).
+	client *rest.Config
+	// kcmRuns numbers the kube-controller-manager processes, for their log files; profiles the apiserver's
+	// profiles.
+	kcmRuns, profiles int
 }
 
 func (b *bench) run(ctx context.Context) (err error) {
@@ -197,6 +202,9 @@ func (b *bench) run(ctx context.Context) (err error) {
 	if err := b.createNamespaces(ctx); err != nil {
 		return err
 	}
+	if err := b.provisionClient(ctx); err != nil {
+		return err
+	}
 	for _, size := range b.sizes {
 		r, err := b.measureSize(ctx, size)
 		if err != nil {
@@ -240,18 +248,13 @@ func (b *bench) printHeader() {
 		"    started and its garbage collector's caches synced before\n",
 		kcmVersion(), strings.Join(kcmControllers, ","), apiServerArgs["runtime-config"])
 	fmt.Println("  apiserver RSS rise: VmRSS of the kube-apiserver process, peak during the run (every 50ms) minus the value before it")
-	fmt.Println("  every client authenticates as system:masters (exempt from priority and fairness), client-side QPS off")
+	fmt.Println("  sequential, limit-N and the migrator authenticate as a service account (bound token, RBAC get/list/update on")
+	fmt.Println("    Secrets, priority and fairness: workload-low), as an operator's migrator does; in-tree as system:masters")
+	fmt.Println("    (a client certificate); client-side QPS off")
 }
 
 func (b *bench) apiServerOptions(writer string) kmsenv.APIServerOptions {
 	return kmsenv.APIServerOptions{EncryptionConfig: b.configs[writer], Args: apiServerArgs, FeatureGates: apiServerFeatureGates}
-}
-
-func (b *bench) restConfig() *rest.Config {
-	config := b.cp.APIServer(0).RESTConfig()
-	// No client-side rate limit: client-go's default of 5 QPS would measure itself.
-	config.QPS, config.Burst = -1, 0
-	return config
 }
 
 // setWriter restarts the apiserver with provider as write provider.
@@ -280,7 +283,7 @@ func (b *bench) makeStale() error {
 }
 
 func (b *bench) createNamespaces(ctx context.Context) error {
-	client, err := kubernetes.NewForConfig(b.restConfig())
+	client, err := kubernetes.NewForConfig(b.adminConfig())
 	if err != nil {
 		return err
 	}
@@ -298,7 +301,7 @@ func (b *bench) grow(ctx context.Context, size int) error {
 	if err := b.setWriter(providerAESCBC); err != nil {
 		return err
 	}
-	client, err := kubernetes.NewForConfig(b.restConfig())
+	client, err := kubernetes.NewForConfig(b.adminConfig())
 	if err != nil {
 		return err
 	}
