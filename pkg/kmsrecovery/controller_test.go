@@ -747,29 +747,19 @@ func TestControllerSchedule(t *testing.T) {
 	cluster := recoverytest.NewCluster()
 	addSecrets(cluster, "app", "lost", 3, lostKey, false)
 	env := newControllerEnv(t, cluster, "")
-	lists := func() int {
-		n := 0
-		for _, a := range cluster.Fake.Actions() {
-			if _, ok := a.(clienttesting.ListAction); ok {
-				n++
-			}
-		}
-		cluster.Fake.ClearActions()
-		return n
-	}
 
 	env.sync(t)
-	if lists() == 0 {
+	if takeLists(cluster) == 0 {
 		t.Fatal("the first sync did not scan")
 	}
 	env.clock.SetTime(t0.Add(kmsrecovery.DefaultInterval - time.Second))
 	env.sync(t)
-	if n := lists(); n != 0 {
+	if n := takeLists(cluster); n != 0 {
 		t.Errorf("a sync before the interval listed %d times", n)
 	}
 	env.clock.SetTime(t0.Add(kmsrecovery.DefaultInterval))
 	env.sync(t)
-	if lists() == 0 {
+	if takeLists(cluster) == 0 {
 		t.Error("no scan after the interval")
 	}
 	if len(cluster.UnsafeDeleted()) != 0 {
@@ -827,16 +817,6 @@ func TestControllerProbesEtcdAfterLosingItsCredentials(t *testing.T) {
 	addSecrets(cluster, "app", "lost", 3, lostKey, false)
 	raw := &credentialsSwitch{lost: true, lostKV: kmsrecovery.EtcdValues(lostCredentials{}), kv: cluster.Raw()}
 	env := newControllerEnvWith(t, cluster, "", raw, healthyKMS())
-	lists := func() int {
-		n := 0
-		for _, a := range cluster.Fake.Actions() {
-			if _, ok := a.(clienttesting.ListAction); ok {
-				n++
-			}
-		}
-		cluster.Fake.ClearActions()
-		return n
-	}
 	syncCtx := &probeSyncContext{SyncContext: factory.NewSyncContext("test", env.recorder)}
 	sync := func(t *testing.T, after time.Duration) {
 		t.Helper()
@@ -849,7 +829,7 @@ func TestControllerProbesEtcdAfterLosingItsCredentials(t *testing.T) {
 	wantProbe := []time.Duration{kmsrecovery.EtcdProbeInterval}
 
 	sync(t, 0)
-	if v := env.ctrl.LastVerdict(); lists() == 0 || v.Findings == nil || v.Findings.EtcdUnreadable == "" {
+	if v := env.ctrl.LastVerdict(); takeLists(cluster) == 0 || v.Findings == nil || v.Findings.EtcdUnreadable == "" {
 		t.Fatalf("the first sync did not scan without etcd access: %+v", v.Findings)
 	}
 	if !slices.Equal(syncCtx.requeued, wantProbe) {
@@ -857,7 +837,7 @@ func TestControllerProbesEtcdAfterLosingItsCredentials(t *testing.T) {
 	}
 
 	sync(t, kmsrecovery.EtcdProbeInterval)
-	if n := lists(); n != 0 {
+	if n := takeLists(cluster); n != 0 {
 		t.Errorf("a probe that could not read etcd either was followed by %d LISTs, want none before the interval", n)
 	}
 	if !slices.Equal(syncCtx.requeued, wantProbe) {
@@ -866,7 +846,7 @@ func TestControllerProbesEtcdAfterLosingItsCredentials(t *testing.T) {
 
 	raw.lost = false
 	sync(t, 2*kmsrecovery.EtcdProbeInterval)
-	if lists() == 0 {
+	if takeLists(cluster) == 0 {
 		t.Fatal("no scan once etcd could be read again")
 	}
 	v := env.ctrl.LastVerdict()
@@ -882,9 +862,21 @@ func TestControllerProbesEtcdAfterLosingItsCredentials(t *testing.T) {
 
 	// Nothing to probe any more: the schedule is the Interval's again.
 	sync(t, 3*kmsrecovery.EtcdProbeInterval)
-	if n := lists(); n != 0 || len(syncCtx.requeued) != 0 {
+	if n := takeLists(cluster); n != 0 || len(syncCtx.requeued) != 0 {
 		t.Errorf("with etcd readable, a sync before the interval listed %d times and requeued after %v", n, syncCtx.requeued)
 	}
+}
+
+// takeLists counts the LISTs the cluster served since the last call.
+func takeLists(cluster *recoverytest.Cluster) int {
+	n := 0
+	for _, a := range cluster.Fake.Actions() {
+		if _, ok := a.(clienttesting.ListAction); ok {
+			n++
+		}
+	}
+	cluster.Fake.ClearActions()
+	return n
 }
 
 // credentialsSwitch reads through lostKV while lost, through kv otherwise.
