@@ -248,14 +248,12 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 // first probe.
 func (c *Controller) watchEtcdAccess(syncCtx factory.SyncContext, findings *Findings) {
 	c.probeKey = ""
-	if findings.EtcdUnreadable == "" {
+	objects := findings.Objects()
+	if findings.EtcdUnreadable == "" || len(objects) == 0 {
 		return
 	}
-	for _, o := range findings.Objects() {
-		c.probeKey = o.EtcdKey
-		syncCtx.Queue().AddAfter(syncCtx.QueueKey(), EtcdProbeInterval)
-		return
-	}
+	c.probeKey = objects[0].EtcdKey
+	syncCtx.Queue().AddAfter(syncCtx.QueueKey(), EtcdProbeInterval)
 }
 
 // etcdReadsAgain says whether etcd can be read again after a scan that could not read it: any answer to the
