@@ -898,6 +898,7 @@ type probeSyncContext struct {
 	requeued []time.Duration
 }
 
+//nolint:staticcheck // library-go's factory.SyncContext.Queue returns the deprecated type.
 func (s *probeSyncContext) Queue() workqueue.RateLimitingInterface {
 	return probeQueue{s.SyncContext.Queue(), s}
 }
