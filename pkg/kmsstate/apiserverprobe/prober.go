@@ -162,8 +162,9 @@ func (p *Prober) probe(ctx context.Context, i int) kmsstate.APIServerView {
 // of it. The kmsstate controller probes every MetricsInterval, and the time its health check takes before the
 // metrics are asked for varies by milliseconds from one tick to the next; without the slack, a tick that came a
 // little early found the sample one interval old less those milliseconds and reused it, so /metrics was read
-// every other tick and a failure that ended took two intervals to clear, not one (the tour's key-destroyed
-// story waited 60-90 s on DecryptFailing at a 30 s interval).
+// every other tick and a failure that ended took up to two intervals more to clear, not one (at a 30 s interval,
+// the tour's key-destroyed story saw DecryptFailing clear 84 and 114 s after the last failed read; 55 s with the
+// slack).
 const metricsIntervalSlack = 10
 
 // metricsCache is the last read of one apiserver's /metrics. Its mutex is held during a read, so that Probes
