@@ -200,6 +200,57 @@ func TestConcurrentWriteIsNeverOverwritten(t *testing.T) {
 	}
 }
 
+// The migrator holds the page its workers are on and at most one more: the
+// next LIST runs while they write, and no LIST runs beyond it while they are
+// busy. Here every PUT blocks, so the workers hold 4 objects, the queue 4 and
+// the lister a 9th: the lister is on page 2 of 7-object pages, and page 3,
+// listed ahead, is the last LIST until the workers move on. A pager buffering
+// one more page would hold page 4 as well.
+func TestListsOnePageAheadOfTheWorkers(t *testing.T) {
+	c := apiservertest.NewStaleSecrets(2, 20)
+	release := make(chan struct{})
+	c.BeforeUpdate = func(string, int) error {
+		<-release
+		return nil
+	}
+	lists := make(chan int, 10)
+	c.BeforeList = func(n int) error {
+		lists <- n
+		return nil
+	}
+	opts := testOptions(t, c) // pages of 7, 4 workers
+	m := newTestMigrator(t, opts)
+	done := make(chan error, 1)
+	go func() {
+		_, err := m.Migrate(context.Background(), secretsGR, target)
+		done <- err
+	}()
+	for want := 1; want <= 3; want++ {
+		select {
+		case n := <-lists:
+			if n != want {
+				t.Fatalf("LIST number %d, want %d", n, want)
+			}
+		case <-time.After(wait.ForeverTestTimeout):
+			t.Fatalf("%d LISTs while the workers were busy, want 3", want-1)
+		}
+	}
+	// A fourth LIST, had there been one, follows the third at once; the
+	// workers are blocked, so nothing else can start it.
+	select {
+	case n := <-lists:
+		t.Errorf("LIST number %d while the workers still hold page 1: the migrator holds more than one page ahead", n)
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if c.StaleCount() != 0 {
+		t.Errorf("%d objects stale after the migration", c.StaleCount())
+	}
+}
+
 // A repeat migration with the write key unchanged writes nothing: the
 // apiserver skips a no-op update of an object that is not stale.
 func TestRepeatMigrationWritesNothing(t *testing.T) {

@@ -179,7 +179,7 @@ func (r *run) execute(parent context.Context) error {
 }
 
 // list walks the resource from the checkpoint's continue token and hands
-// every object to the workers, one page buffered ahead.
+// every object to the workers, one page listed ahead.
 func (r *run) list(ctx context.Context, queue chan<- work) error {
 	observer := pagedlist.Observer{
 		Unreadable: func(keys []string) {
@@ -233,8 +233,12 @@ func (r *run) list(ctx context.Context, queue chan<- work) error {
 	})
 	p.PageSize = r.opts.PageSize
 	// One page ahead keeps the workers busy while the next LIST runs; more
-	// would only hold more objects in memory.
-	p.PageBufferSize = 1
+	// would only hold more objects in memory. The pager's goroutine holds
+	// the page it listed until the workers' page is dispatched, so that page
+	// is the one ahead: a buffer of 1 would hold a third page (the Secrets
+	// benchmark's median live heap fell from 2.7 to 2.1 MiB without it, at
+	// the same objects/s).
+	p.PageBufferSize = 0
 	// A full relist would hold the whole resource in memory; pagedlist
 	// follows the 410's continue token instead.
 	p.FullListIfExpired = false
