@@ -87,8 +87,10 @@ type sample struct {
 	elapsed   time.Duration
 	// rssRise is the apiserver's peak VmRSS during the run minus its VmRSS before.
 	rssRise uint64
-	// Migrator only: its live heap peak above the value before the run, and HeapInuse's.
-	heapLive, heapInuse uint64
+	// Migrator only: its live heap above the value before the run, the median and the largest over the GC
+	// cycles of the run (heapSampler), the number of those cycles, and the peak of HeapInuse.
+	heapLive, heapLivePeak, heapInuse uint64
+	heapCycles                        int
 	// cpu is the CPU time the apiserver, etcd and the client (this process, or the controller manager for the
 	// in-tree run) used during the run.
 	cpu [3]time.Duration
@@ -172,7 +174,8 @@ func (b *bench) measure(ctx context.Context, l *loop, objects, size int) (sample
 	}
 	stopHeap()
 	s.rssRise = rss.stop()
-	s.heapLive, s.heapInuse = heap.livePeak, heap.peak
+	live := heap.liveSpread()
+	s.heapLive, s.heapLivePeak, s.heapCycles, s.heapInuse = uint64(live.median), uint64(live.max), live.n, heap.peak
 	if err != nil {
 		return s, err
 	}
@@ -196,7 +199,8 @@ func (b *bench) measure(ctx context.Context, l *loop, objects, size int) (sample
 		l.name, s.rewritten, s.elapsed.Round(10*time.Millisecond), s.rate(), mib(s.rssRise),
 		s.cpuPerObject(0), s.cpuPerObject(1), s.cpuPerObject(2), b.writer)
 	if l.kind == kindMigrator || l.kind == kindMigratorJSON {
-		s.note = fmt.Sprintf("live heap +%s (HeapInuse +%s); %s", mib(s.heapLive), mib(s.heapInuse), s.note)
+		s.note = fmt.Sprintf("live heap +%s, at most +%s over %d GC cycles (HeapInuse +%s); %s",
+			mib(s.heapLive), mib(s.heapLivePeak), s.heapCycles, mib(s.heapInuse), s.note)
 	}
 	if s.note != "" {
 		fmt.Printf("      %s\n", s.note)

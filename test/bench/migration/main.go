@@ -10,7 +10,7 @@
 //     storage-version-migrator-controller, beta and off by default in 1.36), built from the same
 //     k8s.io/kubernetes as the apiserver, migrating the Secrets for one StorageVersionMigration;
 //   - the migrator with its defaults and its token bucket disabled (QPS -1), so that the apiserver is its only
-//     limit, as it is for the loops. Its heap peak is sampled during the run.
+//     limit, as it is for the loops. Its live heap is read at every GC cycle of the run.
 //
 // Every measured run starts with every Secret stale: before each one, the apiserver restarts with the other of
 // two KMS v2 providers as write provider (both read), and the run must rewrite every object (its
