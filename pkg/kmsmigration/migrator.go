@@ -27,9 +27,12 @@ type Migrator struct {
 	opts    Options
 	metrics *componentMetrics
 
-	lock    sync.Mutex
-	runs    map[schema.GroupResource]*migration
-	handler cache.ResourceEventHandler
+	lock sync.Mutex
+	runs map[schema.GroupResource]*migration
+	// handlers are told of every finished migration: library-go's
+	// migration controller, kmsmigration's Controller and the census
+	// controller each register one.
+	handlers []cache.ResourceEventHandler
 }
 
 var _ migrators.Migrator = &Migrator{}
@@ -231,16 +234,16 @@ func (m *Migrator) execute(ctx context.Context, gr schema.GroupResource, mig *mi
 	m.metrics.finished(gr)
 	m.lock.Lock()
 	mig.result, mig.finished = result, now
-	handler := m.handler
+	handlers := m.handlers
 	m.lock.Unlock()
 	if result != nil {
 		klog.Warningf("kmsmigration: migration of %s to %s finished: %v", gr, mig.target, result)
 	} else {
 		klog.V(2).Infof("kmsmigration: migration of %s to %s finished: %s", gr, mig.target, cp.Counts)
 	}
-	if handler != nil {
-		// Wake library-go's migration controller, as its in-process
-		// migrator does.
+	// Wake library-go's migration controller, as its in-process migrator
+	// does, and every other controller that follows the migrations.
+	for _, handler := range handlers {
 		handler.OnAdd(&corev1.Secret{}, false)
 	}
 }
@@ -269,12 +272,16 @@ func (m *Migrator) stopLocked(mig *migration) {
 	m.lock.Lock()
 }
 
-// AddEventHandler implements factory.Informer: the handler is called when a
-// migration finishes.
+// AddEventHandler implements factory.Informer: handler is called, with every
+// handler added before it, each time a migration finishes. library-go's
+// InProcessMigrator keeps only the last handler it was given; this Migrator
+// is followed by several controllers, and each must be woken. Like
+// InProcessMigrator it returns no registration: the handlers stay for the
+// Migrator's life, and a factory controller does not use it.
 func (m *Migrator) AddEventHandler(handler cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
 	m.lock.Lock()
 	defer m.lock.Unlock()
-	m.handler = handler
+	m.handlers = append(m.handlers, handler)
 	return nil, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/wait"
 	kubefake "k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/component-base/metrics/testutil"
 
 	"github.com/kmsguard/kmsguard/internal/apiservertest"
@@ -248,6 +249,39 @@ func TestListsOnePageAheadOfTheWorkers(t *testing.T) {
 	}
 	if c.StaleCount() != 0 {
 		t.Errorf("%d objects stale after the migration", c.StaleCount())
+	}
+}
+
+// Every controller that follows the migrations is woken when one finishes:
+// library-go's migration controller, the Controller and the census each add
+// a handler to the same Migrator.
+func TestEveryHandlerIsToldOfAFinishedMigration(t *testing.T) {
+	c := apiservertest.NewStaleSecrets(1, 10)
+	m := newTestMigrator(t, testOptions(t, c))
+	const followers = 3
+	woken := make(chan int, 2*followers)
+	for i := range followers {
+		if _, err := m.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: func(any) { woken <- i }}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, _, err := m.EnsureMigration(secretsGR, "2"); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]bool{}
+	for len(seen) < followers {
+		select {
+		case i := <-woken:
+			if seen[i] {
+				t.Fatalf("handler %d woken twice for one migration", i)
+			}
+			seen[i] = true
+		case <-time.After(wait.ForeverTestTimeout):
+			t.Fatalf("handlers woken: %v, want all %d", seen, followers)
+		}
+	}
+	if finished, result, _, err := m.EnsureMigration(secretsGR, "2"); err != nil || !finished || result != nil {
+		t.Errorf("EnsureMigration after the handlers were woken: finished %v, result %v, err %v; want finished without error", finished, result, err)
 	}
 }
 
