@@ -182,6 +182,12 @@ func (b *bench) measure(ctx context.Context, l *loop, objects, size int) (sample
 	if s.cpu, err = cpu.stop(); err != nil {
 		return s, err
 	}
+	// Read after the samplers stopped: the scrape is the benchmark's, not the run's.
+	if requests, err := b.readSecretRequests(ctx); err != nil {
+		s.note = strings.TrimPrefix(s.note+"; requests for Secrets not read: "+err.Error(), "; ")
+	} else {
+		s.note = strings.TrimPrefix(s.note+"; requests for Secrets answered: "+requests.String(), "; ")
+	}
 	if l.kind == kindInTree {
 		// Counted after the clock stopped: the in-tree migrator does not count what it rewrote.
 		if s.rewritten, err = inTree.rewritten(ctx); err != nil {
