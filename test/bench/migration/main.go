@@ -313,8 +313,9 @@ func (b *bench) grow(ctx context.Context, size int) error {
 	first := b.created
 	err = parallel(ctx, 16, size-first, func(ctx context.Context, i int) error {
 		i += first
+		namespace, name := secretName(i)
 		secret := &corev1.Secret{
-			ObjectMeta: metav1.ObjectMeta{Namespace: fmt.Sprintf("bench-%d", i%namespaces), Name: fmt.Sprintf("secret-%06d", i)},
+			ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
 			Data:       map[string][]byte{"data": data},
 		}
 		_, err := client.CoreV1().Secrets(secret.Namespace).Create(ctx, secret, metav1.CreateOptions{})
@@ -326,6 +327,11 @@ func (b *bench) grow(ctx context.Context, size int) error {
 	b.created = size
 	fmt.Printf("  created %d Secrets under aescbc in %s\n", size-first, time.Since(start).Round(100*time.Millisecond))
 	return nil
+}
+
+// secretName is the namespace and name of the i-th Secret of the data set.
+func secretName(i int) (namespace, name string) {
+	return fmt.Sprintf("bench-%d", i%namespaces), fmt.Sprintf("secret-%06d", i)
 }
 
 // measureSize grows the data set to size and runs every loop rounds times, interleaved, then the census.
