@@ -135,7 +135,7 @@ func (b *bench) measureCensus(ctx context.Context, r *sizeResult, round int) err
 	for i := range censusPairs {
 		steps := []func() error{readUnpaged, takeCensus, readExactPages}
 		rotate := (round*censusPairs + i) % len(steps)
-		steps = append(steps[rotate:], steps[:rotate]...)
+		steps = slices.Concat(steps[rotate:], steps[:rotate])
 		for _, step := range steps {
 			if err := step(); err != nil {
 				return err
