@@ -193,8 +193,8 @@ func (v *Census) scan(ctx context.Context, prefix string, t *tally) error {
 // costs etcd less than a round trip, so the estimate errs wide. A range that ends with less than half a page
 // makes the next one a byte wider; a second in a row makes it the rest of the prefix, as without an estimate,
 // so that a gap between namespaces costs at most two short reads and one count of what is left. Summed over the
-// gaps of a cluster's keys, those counts still grow with the square of the keys (BenchmarkCensusRanges; F16 in the
-// design document).
+// gaps of a cluster's keys, those counts still grow faster than the keys (BenchmarkCensusRanges; F16 in the design
+// document).
 //
 // Correctness does not depend on the estimate: every range starts where the last read ended, ends after its
 // start and at the prefix's end at the latest, so the ranges cover the prefix once, in order. A bad estimate
