@@ -287,8 +287,10 @@ func (b *bench) createNamespaces(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// Secrets 0 to namespaces-1 are one in each namespace.
 	for i := range namespaces {
-		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("bench-%d", i)}}
+		name, _ := secretName(i)
+		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
 		if _, err := client.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil {
 			return err
 		}
