@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -77,13 +78,8 @@ func labelsOf(m *dto.Metric) map[string]string {
 
 // String is e.g. "5000 PUT, 10 LIST; request bodies 6.26 MB".
 func (r secretRequests) String() string {
-	verbs := make([]string, 0, len(r.byVerb))
-	for verb := range r.byVerb {
-		verbs = append(verbs, verb)
-	}
-	slices.Sort(verbs)
-	counts := make([]string, 0, len(verbs))
-	for _, verb := range verbs {
+	var counts []string
+	for _, verb := range slices.Sorted(maps.Keys(r.byVerb)) {
 		counts = append(counts, fmt.Sprintf("%.0f %s", r.byVerb[verb], verb))
 	}
 	if len(counts) == 0 {
