@@ -2,15 +2,11 @@ package evidence
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
-	"math/bits"
 	"math/rand/v2"
 	"time"
 
-	"go.etcd.io/etcd/api/v3/mvccpb"
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -132,17 +128,19 @@ func (v *Census) verifyResource(ctx context.Context, r Resource, want WriteKey) 
 // scan feeds every key and value under prefix to t, one page at a time, all pages at the revision of the
 // first. When etcd has compacted that revision it continues after the last key read, at the newest revision.
 //
-// Every key below from has been read; each page reads [from, next) for a next that pageRanges chooses, and the
-// scan ends once a page over [from, end) says there is no more. The first page of a snapshot reads [from, end),
-// whose count is the scan's total.
+// Every key below from has been read; each page reads [from, next) for a next that pageRanges chooses. The scan
+// ends once a page over [from, end) says there is no more, or once it has read as many keys as the last read over
+// [from, end) at its revision counted. The first page of a snapshot reads [from, end), whose count is the scan's
+// total.
 func (v *Census) scan(ctx context.Context, prefix string, t *tally) error {
 	end := clientv3.GetPrefixRangeEnd(prefix)
 	from := prefix
 	var rev int64 // 0 until the first page of a snapshot fixes it
-	ranges := pageRanges{pageSize: v.opts.PageSize, end: end}
+	ranges := newPageRanges(prefix, v.opts.PageSize)
 	next := end
 	p := Progress{Resource: t.report.Resource, Prefix: prefix, Phase: PhaseScanning}
 	for {
+		read := from
 		resp, err := v.page(ctx, from, next, rev)
 		if rev != 0 && errors.Is(err, rpctypes.ErrCompacted) {
 			// The keys before from were read at rev; the rest is read at a new snapshot. A read at the newest
@@ -177,127 +175,11 @@ func (v *Census) scan(ctx context.Context, prefix string, t *tally) error {
 		default:
 			from = next
 		}
-		ranges.observe(resp.Kvs, resp.More)
-		next = ranges.next(from)
-	}
-}
-
-// pageRanges chooses the end of each page's range after the first.
-//
-// etcd counts every key of a range read's whole range, not only the page it returns (treeIndex.Revisions, which
-// also holds the index's read lock while it counts): pages over [from, end of prefix) cost etcd the keys left
-// each, and a scan of n keys about n²/(2·PageSize) key visits. At 20,000 Secrets that was a fifth of the census's
-// time (make bench-migration); it grows with n. So each page reads a range expected to hold about two pages of
-// keys, estimated from the keys of the page before: where its first and last key first differ (byte L) and how
-// far apart they are there, read as a big-endian number of the 8 bytes from L. Counting a few hundred keys more
-// costs etcd less than a round trip, so the estimate errs wide. A range that ends with less than half a page
-// makes the next one a byte wider; a second in a row makes it the rest of the prefix, as without an estimate,
-// so that a gap between namespaces costs at most two short reads and one count of what is left. Summed over the
-// gaps of a cluster's keys, those counts still grow faster than the keys (BenchmarkCensusRanges; F16 in the design
-// document).
-//
-// Correctness does not depend on the estimate: every range starts where the last read ended, ends after its
-// start and at the prefix's end at the latest, so the ranges cover the prefix once, in order. A bad estimate
-// costs one range's count, never more than the keys left: the scan is never worse than without it.
-type pageRanges struct {
-	pageSize int64
-	end      string
-	// at is byte L, width the estimated width at L of a range of about two pages of keys; width 0 without an
-	// estimate (the next range is the rest of the prefix).
-	at    int
-	width uint64
-	// underfilled counts the ranges in a row that ended with less than half a page.
-	underfilled int
-}
-
-// observe updates the estimate with the keys one page read, and whether its range held more.
-func (r *pageRanges) observe(kvs []*mvccpb.KeyValue, more bool) {
-	n := len(kvs)
-	if more || int64(n) >= r.pageSize/2 {
-		r.underfilled = 0
-	} else {
-		r.underfilled++
-	}
-	switch {
-	case r.underfilled == 1 && r.width > 0:
-		// The range ended with less than half a page: the keys thin out, or a gap starts (the end of a
-		// namespace, of a run of numbers). The next range is one byte wider.
-		r.set(r.at-1, float64(r.width))
-	case r.underfilled > 1:
-		// Again: the next range is the rest of the prefix, whose count is what pages without estimates cost,
-		// and whose first page gives the next estimate.
-		r.width = 0
-	case n >= 2:
-		first, last := kvs[0].Key, kvs[n-1].Key
-		at := commonPrefixLen(first, last)
-		spacing := float64(block(last, at)-block(first, at)) / float64(n-1)
-		r.set(at, spacing*float64(2*r.pageSize))
-	}
-}
-
-// set sets the width at byte at, moved one byte to the left (and divided by 256) while it is 2^56 or more:
-// next adds it to the 8 bytes from at, which it must fit.
-func (r *pageRanges) set(at int, width float64) {
-	if at < 0 {
-		r.width = 0
-		return
-	}
-	for width >= 1<<56 && at > 0 {
-		width /= 256
-		at--
-	}
-	r.at, r.width = at, saturate(width)
-}
-
-// next is the end of the range of the page that starts at from: from, read as a number, advanced by width at
-// byte at (carrying into the bytes before it), or the prefix's end when there is no estimate yet or the range
-// would reach past it.
-func (r *pageRanges) next(from string) string {
-	if r.width == 0 {
-		return r.end
-	}
-	end := make([]byte, r.at+8)
-	copy(end, from)
-	u, carry := bits.Add64(block(end, r.at), r.width, 0)
-	binary.BigEndian.PutUint64(end[r.at:], u)
-	for i := r.at - 1; carry != 0 && i >= 0; i-- {
-		end[i]++
-		if end[i] != 0 {
-			carry = 0
+		ranges.observe(read, next, resp.Kvs, resp.More, resp.Count)
+		if ranges.done() {
+			return nil
 		}
-	}
-	if carry != 0 || string(end) >= r.end {
-		return r.end
-	}
-	return string(end)
-}
-
-// block is the big-endian number of the 8 bytes of key from byte at, zero-padded.
-func block(key []byte, at int) uint64 {
-	var b [8]byte
-	if at < len(key) {
-		copy(b[:], key[at:])
-	}
-	return binary.BigEndian.Uint64(b[:])
-}
-
-func commonPrefixLen(a, b []byte) int {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	return n
-}
-
-// saturate converts a width to uint64, math.MaxUint64 when it does not fit, and at least 1.
-func saturate(f float64) uint64 {
-	switch {
-	case f >= math.MaxUint64:
-		return math.MaxUint64
-	case f < 1:
-		return 1
-	default:
-		return uint64(f)
+		next = ranges.next(from)
 	}
 }
 

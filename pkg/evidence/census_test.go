@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -363,10 +364,11 @@ func TestVerifyReportsProgress(t *testing.T) {
 }
 
 // TestCensusPagesReadBoundedRanges: etcd counts the whole range of every range read, so the census reads each
-// page over a range estimated to hold about two pages, not over the rest of the prefix. Whatever the keys look
-// like, every key is read exactly once and in order, no read leaves the prefix, etcd never counts more than with
-// pages over the rest of the prefix (about n²/(2·page)), a few times the keys where they are spread evenly, and
-// the reads stay within a few per page.
+// page over a range estimated to hold a few pages, not over the rest of the prefix (pageRanges). Whatever the keys
+// look like, every key is read exactly once and in order and no read leaves the prefix. Where namespaces hold a
+// page or more, or names are evenly spread, etcd counts at most 5 times the keys (pages over the rest of the
+// prefix would count n²/(2·page)) in at most 1.25 reads per page; where a page spans many namespaces that share
+// long prefixes, at most 7 times the keys in 2 reads per page.
 func TestCensusPagesReadBoundedRanges(t *testing.T) {
 	const pageSize = 50
 	key := func(namespace, name string) string { return secrets.Prefix + namespace + "/" + name }
@@ -377,14 +379,14 @@ func TestCensusPagesReadBoundedRanges(t *testing.T) {
 		}
 		return keys
 	}
-	var manyNamespaces, mixed, binary []string
+	rng := rand.New(rand.NewPCG(1, 2))
+	var manyNamespaces, mixed, binary, generated, nested []string
 	for ns := range 40 {
 		manyNamespaces = append(manyNamespaces, numbered(fmt.Sprintf("team-%02d", ns), 60)...)
 	}
 	mixed = append(numbered("a-sparse", 3), numbered("b-dense", 3000)...)
 	mixed = append(mixed, numbered("c-sparse", 1)...)
 	mixed = append(mixed, numbered("d-dense", 500)...)
-	rng := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
 		name := make([]byte, 1+rng.IntN(12))
 		for i := range name {
@@ -393,26 +395,44 @@ func TestCensusPagesReadBoundedRanges(t *testing.T) {
 		binary = append(binary, key("bin", string(name)))
 	}
 	binary = append(binary, key("bin", ""), key("bin", "\xff\xff\xff\xff\xff\xff\xff\xff\xff"), key("bin", "a"), key("bin", "a\x00"), key("bin", "ab"))
+	// Namespaces in groups that share long prefixes, a few to a few dozen Secrets each with generated names, as a
+	// cluster's are: the gaps between groups are the ones estimates fall short of.
+	words := []string{"apiserver", "build", "config", "console", "dns", "etcd", "image", "kube", "machine", "network", "operator", "storage"}
+	for ns := range 200 {
+		namespace := fmt.Sprintf("%s-%s-%d", words[rng.IntN(len(words))], words[rng.IntN(len(words))], rng.IntN(1000))
+		if ns%3 == 0 {
+			namespace = "openshift-" + namespace
+		}
+		for range 1 + rng.IntN(40) {
+			generated = append(generated, key(namespace, words[rng.IntN(len(words))]+"-token-"+generatedSuffix(rng)))
+		}
+	}
+	// Namespaces whose names are prefixes of each other's, and of the byte after "/".
+	for _, namespace := range []string{"a", "a-", "a-b", "a.", "a0", "a00", "ab", "b"} {
+		nested = append(nested, numbered(namespace, 30)...)
+	}
 
+	even := struct{ countedPerKey, readsPerPage float64 }{5, 1.25}
 	for _, s := range []struct {
-		name string
-		keys []string
-		// linear: keys spread evenly enough that etcd counts a few times the keys, not their square.
-		linear bool
+		name  string
+		keys  []string
+		bound struct{ countedPerKey, readsPerPage float64 }
 	}{
-		{name: "one namespace", keys: numbered("default", 3000), linear: true},
-		{name: "many namespaces", keys: manyNamespaces},
-		{name: "dense and sparse namespaces", keys: mixed, linear: true},
-		{name: "random bytes, prefixes of each other, 0xff", keys: binary, linear: true},
-		{name: "fewer keys than a page", keys: numbered("default", 7)},
-		{name: "one key", keys: numbered("default", 1)},
+		{name: "one namespace", keys: numbered("default", 3000), bound: even},
+		{name: "many namespaces", keys: manyNamespaces, bound: even},
+		{name: "dense and sparse namespaces", keys: mixed, bound: even},
+		{name: "random bytes, prefixes of each other, 0xff", keys: binary, bound: even},
+		{name: "generated names in groups of namespaces", keys: generated, bound: struct{ countedPerKey, readsPerPage float64 }{7, 2}},
+		{name: "namespaces that are prefixes of each other", keys: nested, bound: even},
+		{name: "fewer keys than a page", keys: numbered("default", 7), bound: even},
+		{name: "one key", keys: numbered("default", 1), bound: even},
 	} {
 		t.Run(s.name, func(t *testing.T) {
 			kv := etcdtest.NewKV()
 			for _, k := range s.keys {
 				kv.Store(k, oldKMS(t))
 			}
-			want := slices.Sorted(slices.Values(slices.Compact(slices.Sorted(slices.Values(s.keys)))))
+			want := slices.Compact(slices.Sorted(slices.Values(s.keys)))
 			census := evidence.NewCensus(kv, evidence.CensusOptions{PageSize: pageSize, MaxListed: len(want) + 1})
 			report, err := census.Take(context.Background(), []evidence.Resource{secrets}, currentKey)
 			if err != nil {
@@ -428,14 +448,11 @@ func TestCensusPagesReadBoundedRanges(t *testing.T) {
 			n := int64(len(want))
 			pages := (n + pageSize - 1) / pageSize
 			t.Logf("%d keys in pages of %d: %d reads, %d keys counted", n, pageSize, len(kv.Calls), kv.KeysCounted())
-			// Pages over the rest of the prefix: one read a page, and etcd counts what is left at each.
-			unbounded := pages * (n - (pages-1)*pageSize/2)
-			if counted := kv.KeysCounted(); counted > unbounded || s.linear && counted > 8*n {
-				t.Errorf("etcd counted %d keys for a census of %d in pages of %d: want no more than pages over the rest of the prefix (%d)%s",
-					counted, n, pageSize, unbounded, map[bool]string{true: fmt.Sprintf(" and, keys this evenly spread, at most %d", 8*n)}[s.linear])
+			if counted, most := kv.KeysCounted(), int64(s.bound.countedPerKey*float64(n)); counted > most {
+				t.Errorf("etcd counted %d keys for a census of %d in pages of %d, want at most %d", counted, n, pageSize, most)
 			}
-			if reads := int64(len(kv.Calls)); reads > 3*pages+3 {
-				t.Errorf("%d reads for %d pages: the ranges are too narrow", reads, pages)
+			if reads, most := int64(len(kv.Calls)), int64(math.Ceil(s.bound.readsPerPage*float64(pages))); reads > most {
+				t.Errorf("%d reads for %d pages, want at most %d: the ranges are too narrow", reads, pages, most)
 			}
 			for i, op := range kv.Calls {
 				if op.Limit() != pageSize {
@@ -444,6 +461,16 @@ func TestCensusPagesReadBoundedRanges(t *testing.T) {
 			}
 		})
 	}
+}
+
+// generatedSuffix is what generateName appends: 5 characters of apimachinery's rand alphabet.
+func generatedSuffix(rng *rand.Rand) string {
+	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
+	s := make([]byte, 5)
+	for i := range s {
+		s[i] = alphabet[rng.IntN(len(alphabet))]
+	}
+	return string(s)
 }
 
 // firstDifference is the first index at which a and b differ, or the length of the shorter.
