@@ -167,13 +167,12 @@ func (r *pageRanges) observe(from, next string, kvs []*mvccpb.KeyValue, more boo
 		switch {
 		case !r.widened && (r.digits == nil || r.width < math.MaxUint64/256):
 			// In bytes one byte to the left; in digits, which count no further than a uint64, while they can.
-			r.widened = true
+			r.widened, r.step = true, stepEstimate
 			if r.digits != nil {
 				r.width *= 256
 			} else {
-				r.set(r.at-1, float64(r.width))
+				r.set(r.at-1, float64(r.width)) // the rest of the prefix past the first byte
 			}
-			r.step = stepEstimate
 		case r.inLastNamespace(next):
 			r.step = stepRestOfNamespace
 		default:
