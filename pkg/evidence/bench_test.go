@@ -49,15 +49,6 @@ func BenchmarkCensusRanges(b *testing.B) {
 	words := []string{"apiserver", "authentication", "build", "cluster", "config", "console", "dns", "etcd", "image",
 		"ingress", "kube", "machine", "monitoring", "network", "operator", "service", "storage", "user"}
 	word := func() string { return words[rng.IntN(len(words))] }
-	// suffix is what generateName appends: 5 characters of apimachinery's rand alphabet.
-	suffix := func(n int) string {
-		const alphabet = "bcdfghjklmnpqrstvwxz2456789"
-		s := make([]byte, n)
-		for i := range s {
-			s[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		return string(s)
-	}
 	key := func(namespace, name string) string { return secrets.Prefix + namespace + "/" + name }
 
 	var numbered, oneNamespace []string
@@ -78,13 +69,13 @@ func BenchmarkCensusRanges(b *testing.B) {
 				n = 2000
 			}
 			for range n {
-				keys = append(keys, key(namespace, word()+"-token-"+suffix(5)))
+				keys = append(keys, key(namespace, word()+"-token-"+generatedName(rng, 5)))
 			}
 		}
 		return keys
 	}
 	for range 20000 {
-		oneNamespace = append(oneNamespace, key("default", "app-"+suffix(10)))
+		oneNamespace = append(oneNamespace, key("default", "app-"+generatedName(rng, 10)))
 	}
 
 	for _, layout := range []struct {

@@ -404,7 +404,7 @@ func TestCensusPagesReadBoundedRanges(t *testing.T) {
 			namespace = "openshift-" + namespace
 		}
 		for range 1 + rng.IntN(40) {
-			generated = append(generated, key(namespace, words[rng.IntN(len(words))]+"-token-"+generatedSuffix(rng)))
+			generated = append(generated, key(namespace, words[rng.IntN(len(words))]+"-token-"+generatedName(rng, 5)))
 		}
 	}
 	// Namespaces whose names are prefixes of each other's, and of the byte after "/".
@@ -412,17 +412,18 @@ func TestCensusPagesReadBoundedRanges(t *testing.T) {
 		nested = append(nested, numbered(namespace, 30)...)
 	}
 
-	even := struct{ countedPerKey, readsPerPage float64 }{5, 1.25}
+	type bound struct{ countedPerKey, readsPerPage float64 }
+	even := bound{countedPerKey: 5, readsPerPage: 1.25}
 	for _, s := range []struct {
 		name  string
 		keys  []string
-		bound struct{ countedPerKey, readsPerPage float64 }
+		bound bound
 	}{
 		{name: "one namespace", keys: numbered("default", 3000), bound: even},
 		{name: "many namespaces", keys: manyNamespaces, bound: even},
 		{name: "dense and sparse namespaces", keys: mixed, bound: even},
 		{name: "random bytes, prefixes of each other, 0xff", keys: binary, bound: even},
-		{name: "generated names in groups of namespaces", keys: generated, bound: struct{ countedPerKey, readsPerPage float64 }{7, 2}},
+		{name: "generated names in groups of namespaces", keys: generated, bound: bound{countedPerKey: 7, readsPerPage: 2}},
 		{name: "namespaces that are prefixes of each other", keys: nested, bound: even},
 		{name: "fewer keys than a page", keys: numbered("default", 7), bound: even},
 		{name: "one key", keys: numbered("default", 1), bound: even},
@@ -463,10 +464,10 @@ func TestCensusPagesReadBoundedRanges(t *testing.T) {
 	}
 }
 
-// generatedSuffix is what generateName appends: 5 characters of apimachinery's rand alphabet.
-func generatedSuffix(rng *rand.Rand) string {
+// generatedName is n characters of apimachinery's rand alphabet, what generateName appends (5 of them).
+func generatedName(rng *rand.Rand, n int) string {
 	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
-	s := make([]byte, 5)
+	s := make([]byte, n)
 	for i := range s {
 		s[i] = alphabet[rng.IntN(len(alphabet))]
 	}
