@@ -500,7 +500,8 @@ func alphabets(keys [][]byte, at int) []alphabet {
 	var digits []alphabet
 	product := uint64(1)
 	for p := at; len(digits) < 16; p++ {
-		var seen [256]bool
+		// The bytes the keys hold here, then each widened to its class: once per position, not per key.
+		var bytesHeld, seen [256]bool
 		held, ends := false, false
 		for _, key := range keys {
 			if p >= len(key) {
@@ -508,21 +509,18 @@ func alphabets(keys [][]byte, at int) []alphabet {
 				continue
 			}
 			held = true
-			b := key[p]
-			lo, hi := b, b
-			switch {
-			case b >= '0' && b <= '9':
-				lo, hi = '0', '9'
-			case b >= 'a' && b <= 'z':
-				lo, hi = 'a', 'z'
-			case b >= 'A' && b <= 'Z':
-				lo, hi = 'A', 'Z'
-			case strings.IndexByte("-./:_", b) >= 0:
-			default:
+			bytesHeld[key[p]] = true
+		}
+		for c, ok := range bytesHeld {
+			if !ok {
+				continue
+			}
+			lo, hi, name := nameClass(byte(c))
+			if !name {
 				return nil
 			}
-			for c := int(lo); c <= int(hi); c++ {
-				seen[c] = true
+			for d := int(lo); d <= int(hi); d++ {
+				seen[d] = true
 			}
 		}
 		if !held {
@@ -546,6 +544,22 @@ func alphabets(keys [][]byte, at int) []alphabet {
 		digits = append(digits, a)
 	}
 	return digits
+}
+
+// nameClass is the character class of a byte that names hold, as the range of its bytes, and false for a byte
+// they do not.
+func nameClass(b byte) (lo, hi byte, ok bool) {
+	switch {
+	case b >= '0' && b <= '9':
+		return '0', '9', true
+	case b >= 'a' && b <= 'z':
+		return 'a', 'z', true
+	case b >= 'A' && b <= 'Z':
+		return 'A', 'Z', true
+	case strings.IndexByte("-./:_", b) >= 0:
+		return b, b, true
+	}
+	return 0, 0, false
 }
 
 // value is key's number in the digits from at.
