@@ -133,10 +133,9 @@ func (v *Census) verifyResource(ctx context.Context, r Resource, want WriteKey) 
 // [from, end) at its revision counted. The first page of a snapshot reads [from, end), whose count is the scan's
 // total.
 func (v *Census) scan(ctx context.Context, prefix string, t *tally) error {
-	end := clientv3.GetPrefixRangeEnd(prefix)
-	from := prefix
-	var rev int64 // 0 until the first page of a snapshot fixes it
 	ranges := newPageRanges(prefix, v.opts.PageSize)
+	from, end := prefix, ranges.end
+	var rev int64 // 0 until the first page of a snapshot fixes it
 	next := end
 	p := Progress{Resource: t.report.Resource, Prefix: prefix, Phase: PhaseScanning}
 	for {

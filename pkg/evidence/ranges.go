@@ -320,7 +320,7 @@ func (r *pageRanges) estimatePage(kvs []*mvccpb.KeyValue) {
 	first := 0
 	if ns, ok := r.namespaceOf(kvs[n-1].Key); ok {
 		j := n - 1
-		for j > 0 && r.inNamespace(kvs[j-1].Key, ns) {
+		for j > 0 && r.isNamespaceOf(kvs[j-1].Key, ns) {
 			j--
 		}
 		if n-j >= 2 && n-j >= n/2 {
@@ -437,8 +437,10 @@ func (r *pageRanges) namespaceOf(key []byte) ([]byte, bool) {
 	return key[:len(r.prefix)+i], true
 }
 
-func (r *pageRanges) inNamespace(key, ns []byte) bool {
-	return len(key) > len(ns) && key[len(ns)] == '/' && bytes.HasPrefix(key, ns)
+// isNamespaceOf says ns is key's namespace.
+func (r *pageRanges) isNamespaceOf(key, ns []byte) bool {
+	keyNS, ok := r.namespaceOf(key)
+	return ok && bytes.Equal(keyNS, ns)
 }
 
 func (r *pageRanges) isLastNamespace(ns []byte) bool {
