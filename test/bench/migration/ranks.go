@@ -1,9 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"math"
 	"slices"
-	"sort"
 )
 
 // rankSumP is the one-sided p-value of the Wilcoxon rank-sum (Mann-Whitney) test that x is higher than y: were
@@ -23,7 +23,7 @@ func rankSumP(x, y []float64) (p, smallest float64) {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return pooled[order[a]] < pooled[order[b]] })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(pooled[a], pooled[b]) })
 	// doubled[i] is twice the rank of pooled[i]; a run of ties from position a to b (0-based) shares rank
 	// (a+b)/2+1, which doubled is a+b+2.
 	doubled := make([]int, n)
@@ -71,13 +71,4 @@ func binomial(n, k int) float64 {
 		c = c * float64(n-k+i) / float64(i)
 	}
 	return math.Round(c)
-}
-
-// values are the figures f of a series' samples, in the order measured.
-func (s *series) values(f func(sample) float64) []float64 {
-	out := make([]float64, 0, len(s.samples))
-	for _, x := range s.samples {
-		out = append(out, f(x))
-	}
-	return slices.Clip(out)
 }

@@ -39,12 +39,15 @@ type series struct {
 	err error
 }
 
-func (s *series) spread(f func(sample) float64) spread {
+func (s *series) spread(f func(sample) float64) spread { return spreadOf(s.values(f)) }
+
+// values are the figures f of a series' samples, in the order measured.
+func (s *series) values(f func(sample) float64) []float64 {
 	values := make([]float64, 0, len(s.samples))
 	for _, x := range s.samples {
 		values = append(values, f(x))
 	}
-	return spreadOf(values)
+	return values
 }
 
 func sampleRate(s sample) float64 { return s.rate() }
