@@ -229,8 +229,9 @@ func (b *bench) warmDiscovery() error {
 	return nil
 }
 
-// profileAPIServer takes a CPU profile of the apiserver over the first 5 s of a run into
-// <-apiserver-profile>/<name>-<n>.pprof, when the flag is set; wait waits for it and says why there is none.
+// profileAPIServer takes a profile of the apiserver over the first 5 s of a run into
+// <-apiserver-profile>/<name>-<n>.pprof, when the flag is set: CPU, or with -apiserver-profile-kind allocs the
+// allocations of those 5 s (a delta profile). wait waits for it and says why there is none.
 func (b *bench) profileAPIServer(ctx context.Context, name string) (wait func() error) {
 	if b.profileDir == "" {
 		return func() error { return nil }
@@ -241,7 +242,7 @@ func (b *bench) profileAPIServer(ctx context.Context, name string) (wait func() 
 	}
 	done := make(chan error, 1)
 	go func() {
-		profile, err := client.CoreV1().RESTClient().Get().AbsPath("/debug/pprof/profile").Param("seconds", "5").DoRaw(ctx)
+		profile, err := client.CoreV1().RESTClient().Get().AbsPath("/debug/pprof/"+b.profileKind).Param("seconds", "5").DoRaw(ctx)
 		if err == nil {
 			b.profiles++
 			err = os.WriteFile(filepath.Join(b.profileDir, fmt.Sprintf("%s-%d.pprof", name, b.profiles)), profile, 0o600)

@@ -95,17 +95,21 @@ func main() {
 	latencyFactor := flag.Float64("latency-factor", 0, "the migrator's LatencyFactor; 0 keeps its default")
 	concurrency := flag.Int("concurrency", 0, "the migrator's Concurrency; 0 keeps its default")
 	profileDir := flag.String("apiserver-profile", "", "directory for a CPU profile of kube-apiserver over the first 5 s of each run (its /debug/pprof/profile); empty takes none")
+	profileKind := flag.String("apiserver-profile-kind", "profile", "what -apiserver-profile takes: profile (CPU) or allocs (the bytes and objects allocated over the 5 s, /debug/pprof/allocs)")
 	flag.Parse()
 	// envtest logs through controller-runtime's logger and warns once when none is set.
 	ctrllog.SetLogger(zap.New(zap.WriteTo(os.Stderr)))
 
-	b := &bench{secretBytes: *secretBytes, latencyFactor: *latencyFactor, concurrency: *concurrency, rounds: *rounds, profileDir: *profileDir}
+	b := &bench{secretBytes: *secretBytes, latencyFactor: *latencyFactor, concurrency: *concurrency, rounds: *rounds, profileDir: *profileDir, profileKind: *profileKind}
 	var err error
 	if b.sizes, err = parseInts(*sizes); err != nil {
 		fail(fmt.Errorf("-sizes: %w", err))
 	}
 	if b.workers, err = parseInts(*workers); err != nil {
 		fail(fmt.Errorf("-workers: %w", err))
+	}
+	if b.profileKind != "profile" && b.profileKind != "allocs" {
+		fail(fmt.Errorf("-apiserver-profile-kind %q: profile or allocs", b.profileKind))
 	}
 	if b.rounds < 1 {
 		fail(fmt.Errorf("-rounds %d: at least 1", b.rounds))
@@ -135,6 +139,7 @@ type bench struct {
 	latencyFactor  float64
 	concurrency    int
 	profileDir     string
+	profileKind    string
 	args           []string
 
 	dir     string
