@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -94,4 +95,44 @@ func splitsAtLeast(x, y []float64) float64 {
 		}
 	}
 	return float64(atLeast) / float64(total)
+}
+
+func TestRSSGoal(t *testing.T) {
+	runs := func(mib ...float64) *series {
+		s := &series{}
+		for _, m := range mib {
+			s.samples = append(s.samples, sample{rssRise: uint64(m * (1 << 20))})
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name              string
+		migrator, limit   *series
+		judged, ok        bool
+		wantText, notText string
+	}{
+		{name: "interleaved", migrator: runs(110, 134, 142, 144, 152), limit: runs(130, 136, 137, 138, 154), judged: true, ok: true,
+			wantText: "+142.0 vs +137.0 MiB (limit-32), medians of 5 and 5 runs; rank-sum test p = ", notText: "<="},
+		{name: "every migrator run above", migrator: runs(150, 151, 152), limit: runs(140, 141, 142), judged: true, ok: false,
+			wantText: "p = 0.050 <= 0.05 (above it beyond chance)"},
+		{name: "two rounds cannot tell", migrator: runs(150, 151), limit: runs(140, 141), judged: false,
+			wantText: "2 and 2 runs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := rssGoal(tc.migrator, tc.limit, "limit-32", " at 5000")
+			if (g.ok != nil) != tc.judged {
+				t.Fatalf("judged = %v, want %v (%s)", g.ok != nil, tc.judged, g.why)
+			}
+			text := g.why
+			if g.ok != nil {
+				text = g.text
+				if *g.ok != tc.ok {
+					t.Errorf("ok = %v, want %v: %s", *g.ok, tc.ok, g.text)
+				}
+			}
+			if !strings.Contains(text, tc.wantText) || (tc.notText != "" && strings.Contains(text, tc.notText)) {
+				t.Errorf("text %q: want %q in it and not %q", text, tc.wantText, tc.notText)
+			}
+		})
+	}
 }

@@ -321,7 +321,11 @@ func rssGoal(migrator, limit *series, limitName, at string) goal {
 			"with fewer than 3 runs of each (-rounds)", len(rises), len(limitRises), goalRSSAlpha)}
 	}
 	m, l := spreadOf(rises), spreadOf(limitRises)
-	return judged(title, p, p > goalRSSAlpha, fmt.Sprintf("+%s vs +%s MiB (%s), medians of %d and %d runs; rank-sum test p = %.3f > %.2f (not above it beyond chance)",
+	verdict := "> %.2f (not above it beyond chance)"
+	if p <= goalRSSAlpha {
+		verdict = "<= %.2f (above it beyond chance)"
+	}
+	return judged(title, p, p > goalRSSAlpha, fmt.Sprintf("+%s vs +%s MiB (%s), medians of %d and %d runs; rank-sum test p = %.3f "+verdict,
 		mibf(m.median), mibf(l.median), limitName, m.n, l.n, p, goalRSSAlpha))
 }
 
