@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"math"
 	"slices"
 )
 
@@ -62,13 +61,6 @@ func rankSumP(x, y []float64) (p, smallest float64) {
 			atLeast += w
 		}
 	}
-	return atLeast / total, 1 / binomial(n, len(x))
-}
-
-func binomial(n, k int) float64 {
-	c := 1.0
-	for i := 1; i <= k; i++ {
-		c = c * float64(n-k+i) / float64(i)
-	}
-	return math.Round(c)
+	// total is every way of choosing len(x) of the n values, C(n, len(x)).
+	return atLeast / total, 1 / total
 }
