@@ -87,7 +87,7 @@ lab: envtest-assets
 	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" $(GO) run ./test/cmd/kmsguard-lab --encryption aescbc,KMS
 
 .PHONY: verify
-verify: verify-gofmt verify-vet verify-imports verify-modules verify-library-go verify-operator-pins lint
+verify: verify-gofmt verify-vet verify-imports verify-modules verify-third-party verify-operator-pins lint
 
 # lint runs golangci-lint with the committed .golangci.yml; hack/golangci-lint.sh builds the pinned version from
 # the Go module proxy into _output/bin the first time (2-4 minutes).
@@ -128,11 +128,12 @@ verify-modules:
 verify-operator-pins:
 	$(GO) test -count=1 ./test/pins/
 
-# verify-library-go fails when third_party/library-go (the operators' library-go, which the module proxy does not
-# serve) differs from the commit its manifest records, or go.mod requires another version.
-.PHONY: verify-library-go
-verify-library-go:
-	hack/verify-library-go.sh
+# verify-third-party fails when a copy under third_party/ differs from the commit its manifest records: library-go
+# (the operators' library-go, which the module proxy does not serve; go.mod must require and replace it) and
+# kube-apiserver-operator (the source the lab's operator binary is built from, with hack/integration's patch).
+.PHONY: verify-third-party
+verify-third-party:
+	hack/verify-third-party.sh
 
 .PHONY: clean
 clean:
