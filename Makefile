@@ -39,6 +39,14 @@ envtest-assets:
 .PHONY: test
 test: verify test-unit test-fuzz test-e2e
 
+# kube-apiserver-operator builds _output/bin/cluster-kube-apiserver-operator: the operator at the commit
+# third_party/cluster-kube-apiserver-operator carries, with hack/integration/cluster-kube-apiserver-operator.patch
+# applied to a copy and kmsguard from this checkout, as hack/integration/build-operator.sh wires an operator checkout
+# (about 10 minutes on a cold build cache, seconds on a warm one; its dependencies come from the Go module proxy).
+.PHONY: kube-apiserver-operator
+kube-apiserver-operator:
+	@hack/integration/build-kube-apiserver-operator.sh >/dev/null
+
 # The repository is a Go workspace (go.work) of two modules: the library (.) that operators vendor, and the test
 # module (test/: e2e, the lab, the tour, benchmarks) whose dependencies (envtest, controller-runtime, Prometheus's
 # parser) must never reach an operator's module graph. vendor/ holds both (go work vendor). A pattern names the

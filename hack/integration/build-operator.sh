@@ -7,15 +7,15 @@
 # OPERATOR_CHECKOUT is a clean git checkout of github.com/openshift/cluster-kube-apiserver-operator at c813e820 or of
 # github.com/openshift/cluster-openshift-apiserver-operator at 8206430b (the commits the patches are written
 # against; another commit may not apply). The script changes it in place:
-#   1. applies hack/integration/<operator>.patch (the wiring in pkg/operator/starter.go);
-#   2. points the operator's go.mod at this kmsguard checkout, and its library-go at third_party/library-go (the
-#      Go module proxy does not serve the operator's library-go; the copy is that exact commit); a replacement of
-#      the operator's own that the proxy refuses is served from the operator's vendor/;
-#   3. go mod tidy, go mod vendor;
-#   4. go build ./..., go vet ./pkg/operator/..., go test ./pkg/operator/...
+#   1. wires kmsguard in with hack/integration/wire-operator.sh, as the lab's binary is built
+#      (hack/integration/build-kube-apiserver-operator.sh): applies hack/integration/<operator>.patch, points
+#      go.mod at this checkout and third_party/library-go;
+#   2. go mod tidy, go mod vendor;
+#   3. go build ./..., go vet ./pkg/operator/..., go test ./pkg/operator/...
 # and prints each step's time. Undo with: git -C OPERATOR_CHECKOUT checkout . && git -C OPERATOR_CHECKOUT clean -fdq
 #
-# Not part of make test: CI has no copy of the operators. It needs the Go module proxy.
+# Not part of make test: it needs a checkout of the operator, and the operator's unit tests take minutes. It
+# needs the Go module proxy.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -45,32 +45,7 @@ step() {
 
 cd "${dir}"
 log "${module} at $(git rev-parse --short HEAD 2>/dev/null || echo '?'), kmsguard at $(git -C "${ROOT}" rev-parse --short HEAD)"
-step "git apply ${patch##*/}" git apply "${patch}"
-step "go.mod: require kmsguard from ${ROOT}" go mod edit \
-  -require=github.com/kmsguard/kmsguard@v0.0.0-00010101000000-000000000000 \
-  -replace=github.com/kmsguard/kmsguard="${ROOT}" \
-  -replace=github.com/openshift/library-go="${ROOT}/third_party/library-go"
-# The operator's own replacements at versions the proxy refuses (openshift-apiserver-operator's Ginkgo fork) are
-# served from its vendor/ instead, as the carried library-go is: the same source the operator builds today.
-vendored_replacements() {
-  local old new version dir go_version
-  go_version=$(go mod edit -json | python3 -c 'import json,sys; print(json.load(sys.stdin)["Go"])')
-  while read -r old new version; do
-    if go mod download "${new}@${version}" >/dev/null 2>&1; then
-      continue
-    fi
-    [[ -d "vendor/${old}" ]] || fail "the proxy refuses ${new}@${version} (replacing ${old}) and vendor/${old} is missing"
-    dir="$(mktemp -d)/${old##*/}"
-    cp -r "vendor/${old}" "${dir}"
-    # At the operator's go version, so that serving it changes nothing of the operator's go.mod.
-    (cd "${dir}" && go mod init "${old}" >/dev/null 2>&1 && go mod edit -go="${go_version}")
-    log "the proxy refuses ${new}@${version}: ${old} is served from the operator's vendor/ (${dir})"
-    go mod edit -replace="${old}=${dir}"
-  done < <(go mod edit -json | python3 -c 'import json,sys
-for r in json.load(sys.stdin).get("Replace") or []:
-    if r["New"].get("Version"): print(r["Old"]["Path"], r["New"]["Path"], r["New"]["Version"])')
-}
-step "replacements the proxy does not serve" vendored_replacements
+"${ROOT}/hack/integration/wire-operator.sh" "${dir}"
 step "go mod tidy" go mod tidy
 step "go mod vendor" go mod vendor
 # What vendoring kmsguard changed in the operator's go.mod, besides kmsguard itself and the replaces above:
