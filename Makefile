@@ -52,7 +52,7 @@ kube-apiserver-operator:
 # parser) must never reach an operator's module graph. vendor/ holds both (go work vendor). A pattern names the
 # packages of one module: ./... is the library's, ./test/... the test module's.
 LIBRARY_PACKAGES := ./...
-TEST_MODULE_UNIT_PACKAGES := ./test/bench/... ./test/cmd/... ./test/lab/... ./test/monitoring/... ./test/pins/...
+TEST_MODULE_UNIT_PACKAGES := ./test/bench/... ./test/cmd/... ./test/lab/... ./test/monitoring/... ./test/openshift/... ./test/pins/...
 
 .PHONY: test-unit
 test-unit:
@@ -65,8 +65,9 @@ test-fuzz:
 # The e2e packages run one at a time (-p 1): each starts its own control plane, and two at once on a 2-core
 # machine would measure CPU contention, not kmsguard.
 .PHONY: test-e2e
-test-e2e: envtest-assets
+test-e2e: envtest-assets kube-apiserver-operator
 	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" \
+	KMSGUARD_KUBE_APISERVER_OPERATOR="$$(hack/integration/build-kube-apiserver-operator.sh --print-path)" \
 		$(GO) test -count=1 -p 1 -timeout $(E2E_TIMEOUT) -v ./test/e2e/...
 
 # bench-migration measures the KMS migrator against a sequential and unthrottled concurrent rewrite loops and

@@ -101,16 +101,22 @@ func extractKubeAPIServerStatus(obj *unstructured.Unstructured, fieldManager str
 }
 
 // crdManifestDir is openshift/api's operator CRD directory in vendor/: the blank import above keeps it there.
-// The module root is found from the working directory (a test runs in its package directory, `make run` in
-// the root), not from this file's compiled-in path, which -trimpath removes.
 func crdManifestDir() (string, error) {
+	return VendorDir("github.com/openshift/api/operator/v1/zz_generated.crd-manifests")
+}
+
+// VendorDir is the directory of a vendored package in kmsguard's vendor/, for the files beside its Go sources
+// (CRD manifests) that a blank import of the package keeps there. The module root is found from the working
+// directory (a test runs in its package directory, `make run` in the root), not from this file's compiled-in
+// path, which -trimpath removes.
+func VendorDir(importPath string) (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
 		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.Contains(string(data), "module "+modulePath+"\n") {
-			return filepath.Join(dir, "vendor", "github.com", "openshift", "api", "operator", "v1", "zz_generated.crd-manifests"), nil
+			return filepath.Join(dir, "vendor", filepath.FromSlash(importPath)), nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {

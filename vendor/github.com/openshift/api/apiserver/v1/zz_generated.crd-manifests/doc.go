@@ -1,0 +1,1 @@
+package apiserver_v1_crdmanifests

@@ -1,0 +1,1 @@
+package operatorcontrolplane_v1alpha1_crdmanifests

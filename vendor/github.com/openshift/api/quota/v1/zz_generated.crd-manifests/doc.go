@@ -1,0 +1,1 @@
+package quota_v1_crdmanifests

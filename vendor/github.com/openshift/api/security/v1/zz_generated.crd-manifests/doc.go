@@ -1,0 +1,1 @@
+package security_v1_crdmanifests
