@@ -18,6 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 
+	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
@@ -134,12 +135,14 @@ func TestKubeAPIServerOperatorRunsKMSGuard(t *testing.T) {
 		return strings.HasPrefix(holder, hostname+"_"), "holder " + holder
 	})
 
-	// kmsguard's controllers, started by the patch, write their conditions: KMS is not configured yet.
+	// kmsguard's controllers, started by the patch, write their conditions: KMS is not configured yet. Its migration
+	// controller runs only where the patch gives kmsguard's migrator (kmsguard.MigrationOptions).
 	for _, want := range []struct{ condition, reason string }{
 		{kmsstate.ConditionKMSPluginsDegraded, kmsstate.ReasonKMSNotConfigured},
 		{kmsstate.ConditionKMSPluginsProgressing, kmsstate.ReasonKMSNotConfigured},
 		{kmsrollback.ConditionDegraded, ""},
 		{kmsprecondition.ConditionPreflightDegraded, ""},
+		{kmsmigration.ConditionDegraded, ""},
 	} {
 		waitFor("kubeapiservers/cluster "+want.condition, func(ctx context.Context) (bool, string) {
 			kas, err := operators.OperatorV1().KubeAPIServers().Get(ctx, "cluster", metav1.GetOptions{})
