@@ -13,10 +13,10 @@
 # dependencies; its vendor/ is not carried).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 BIN="${ROOT}/_output/bin/cluster-kube-apiserver-operator"
 WORK="${ROOT}/_output/kube-apiserver-operator"
-log() { echo "[build-kube-apiserver-operator $(date +%H:%M:%S)] $*" >&2; }
 
 case "${1:-}" in
   --print-path) echo "${BIN}"; exit 0 ;;
@@ -35,8 +35,8 @@ cp -r "${ROOT}/third_party/cluster-kube-apiserver-operator" "${WORK}/src"
 # -trimpath: the build cache is then shared by every checkout of kmsguard on the machine (a CI clone reuses what
 # a developer's compiled). The version the operator reports comes from its environment (OPERATOR_IMAGE_VERSION),
 # as in its Deployment.
-log "go build ./cmd/cluster-kube-apiserver-operator ..."
-(cd "${WORK}/src" && GOWORK=off GOFLAGS='-mod=mod -trimpath' go build -o "${BIN}.tmp" ./cmd/cluster-kube-apiserver-operator)
+build() { (cd "${WORK}/src" && GOWORK=off GOFLAGS='-mod=mod -trimpath' go build -o "${BIN}.tmp" ./cmd/cluster-kube-apiserver-operator); }
+step "go build ./cmd/cluster-kube-apiserver-operator" build
 mv "${BIN}.tmp" "${BIN}"
 log "cluster-kube-apiserver-operator ${commit:0:8} + hack/integration patch, kmsguard $(git -C "${ROOT}" describe --always --dirty 2>/dev/null || echo '?'): built in $((SECONDS - start)) s"
 echo "${BIN}"

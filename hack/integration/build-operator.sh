@@ -18,30 +18,16 @@
 # needs the Go module proxy.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-log() { echo "[integration $(date +%H:%M:%S)] $*" >&2; }
-fail() { log "FAILED: $*"; exit 1; }
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 [[ $# -eq 1 ]] || { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 2; }
-dir=$(cd "$1" && pwd)
-[[ -f "${dir}/go.mod" ]] || fail "${dir} has no go.mod"
-module=$(awk '$1 == "module" {print $2; exit}' "${dir}/go.mod")
-name=${module##*/}
-patch="${ROOT}/hack/integration/${name}.patch"
-[[ -f "${patch}" ]] || fail "no patch for ${module} (looked for ${patch})"
+operator_tree "$1"
 if [[ -n "$(git -C "${dir}" status --porcelain 2>/dev/null)" ]]; then
   fail "${dir} is not a clean checkout; the script changes it in place"
 fi
 
 export GOWORK=off GOFLAGS=
-step() {
-  local what=$1
-  shift
-  log "${what} ..."
-  local start=${SECONDS}
-  "$@" || fail "${what}"
-  log "${what}: done in $((SECONDS - start)) s"
-}
 
 cd "${dir}"
 log "${module} at $(git rev-parse --short HEAD 2>/dev/null || echo '?'), kmsguard at $(git -C "${ROOT}" rev-parse --short HEAD)"
