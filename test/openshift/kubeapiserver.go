@@ -174,11 +174,11 @@ func UpstreamKubeAPIServer(raw []byte, upstream Upstream, admissionConfigFile st
 	}
 
 	setIfUnset := func(setting, flag string, values ...string) {
-		if _, set := args[flag]; set {
-			decide(setting, Dropped, "apiServerArguments sets --"+flag+", which wins, as in OpenShift's kube-apiserver")
+		if len(values) == 0 || (len(values) == 1 && values[0] == "") {
 			return
 		}
-		if len(values) == 0 || (len(values) == 1 && values[0] == "") {
+		if _, set := args[flag]; set {
+			decide(setting, Dropped, "apiServerArguments sets --"+flag+", which wins, as in OpenShift's kube-apiserver")
 			return
 		}
 		args[flag] = values

@@ -171,6 +171,11 @@ func TestUpstreamKubeAPIServer(t *testing.T) {
 		t.Errorf("admission config: want PodSecurity's alone, got\n%s", got.AdmissionConfig)
 	}
 
+	// A field the config leaves empty has no decision, though the argument it would map to is set.
+	if d := decisions["servingInfo.certFile"]; len(d) != 0 {
+		t.Errorf("servingInfo.certFile is not set, but has decisions %+v", d)
+	}
+
 	// Every argument of the operator's config is decided on: none is left out silently.
 	var config struct {
 		APIServerArguments map[string][]string `json:"apiServerArguments"`
