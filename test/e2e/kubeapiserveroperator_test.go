@@ -160,7 +160,7 @@ func TestKubeAPIServerOperatorRunsKMSGuard(t *testing.T) {
 
 	// library-go's status controller, wired by the operator, rolls the conditions into the ClusterOperator.
 	waitFor("clusteroperators/kube-apiserver", func(ctx context.Context) (bool, string) {
-		co, err := config.ConfigV1().ClusterOperators().Get(ctx, "kube-apiserver", metav1.GetOptions{})
+		co, err := config.ConfigV1().ClusterOperators().Get(ctx, openshift.ClusterOperator, metav1.GetOptions{})
 		if err != nil {
 			return false, err.Error()
 		}

@@ -106,17 +106,25 @@ func crdManifestDir() (string, error) {
 }
 
 // VendorDir is the directory of a vendored package in kmsguard's vendor/, for the files beside its Go sources
-// (CRD manifests) that a blank import of the package keeps there. The module root is found from the working
-// directory (a test runs in its package directory, `make run` in the root), not from this file's compiled-in
-// path, which -trimpath removes.
+// (CRD manifests) that a blank import of the package keeps there.
 func VendorDir(importPath string) (string, error) {
+	root, err := ModuleRoot()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, "vendor", filepath.FromSlash(importPath)), nil
+}
+
+// ModuleRoot is the root of the kmsguard checkout, found from the working directory (a test runs in its package
+// directory, `make run` in the root), not from this file's compiled-in path, which -trimpath removes.
+func ModuleRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
 		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.Contains(string(data), "module "+modulePath+"\n") {
-			return filepath.Join(dir, "vendor", filepath.FromSlash(importPath)), nil
+			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {

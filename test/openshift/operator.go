@@ -24,11 +24,11 @@ const OperatorBinaryEnv = "KMSGUARD_KUBE_APISERVER_OPERATOR"
 func OperatorBinary() (string, error) {
 	path := os.Getenv(OperatorBinaryEnv)
 	if path == "" {
-		vendor, err := kmsenv.VendorDir("")
+		root, err := kmsenv.ModuleRoot()
 		if err != nil {
 			return "", err
 		}
-		path = filepath.Join(filepath.Dir(vendor), "_output", "bin", "cluster-kube-apiserver-operator")
+		path = filepath.Join(root, "_output", "bin", "cluster-kube-apiserver-operator")
 	}
 	if _, err := os.Stat(path); err != nil {
 		return "", fmt.Errorf("the kube-apiserver-operator binary: %w (make kube-apiserver-operator builds it)", err)

@@ -22,14 +22,16 @@ import (
 
 // Namespaces of the cluster that kube-apiserver-operator reads or writes.
 const (
-	OperatorNamespace       = "openshift-kube-apiserver-operator"
-	TargetNamespace         = "openshift-kube-apiserver"
-	ConfigNamespace         = "openshift-config"
-	ConfigManagedNamespace  = "openshift-config-managed"
-	etcdNamespace           = "openshift-etcd"
-	openShiftAPIServerNS    = "openshift-apiserver"
-	kubeAPIServerOperatorCO = "kube-apiserver"
+	OperatorNamespace           = "openshift-kube-apiserver-operator"
+	TargetNamespace             = "openshift-kube-apiserver"
+	ConfigNamespace             = "openshift-config"
+	ConfigManagedNamespace      = "openshift-config-managed"
+	etcdNamespace               = "openshift-etcd"
+	openShiftAPIServerNamespace = "openshift-apiserver"
 )
+
+// ClusterOperator is kube-apiserver-operator's ClusterOperator.
+const ClusterOperator = "kube-apiserver"
 
 // Cluster describes the cluster whose publications Publish writes.
 type Cluster struct {
@@ -137,7 +139,7 @@ func (p publisher) clusterVersionOperator(ctx context.Context) error {
 		return err
 	}
 	if _, err := p.config.ConfigV1().ClusterOperators().Create(ctx, &configv1.ClusterOperator{
-		ObjectMeta: metav1.ObjectMeta{Name: kubeAPIServerOperatorCO},
+		ObjectMeta: metav1.ObjectMeta{Name: ClusterOperator},
 	}, metav1.CreateOptions{}); err != nil {
 		return err
 	}
@@ -372,7 +374,7 @@ current-context: default
 
 // openShiftAPIServerOperator creates the openshift-apiserver namespace, which kube-apiserver-operator watches.
 func (p publisher) openShiftAPIServerOperator(ctx context.Context) error {
-	return p.namespace(ctx, openShiftAPIServerNS)
+	return p.namespace(ctx, openShiftAPIServerNamespace)
 }
 
 func (p publisher) namespace(ctx context.Context, name string) error {
