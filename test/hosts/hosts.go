@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -43,14 +44,17 @@ type Host struct {
 	veth                     string
 }
 
-// namespacePrefix starts the name of every network namespace this package makes: kmsguard-<pid>-<host>.
+// namespacePrefix starts the name of every network namespace this package makes: kmsguard-<pid>-<sequence>-<host>.
 const namespacePrefix = "kmsguard-"
+
+// networks counts the networks this process made.
+var networks atomic.Int64
 
 // Create makes a network of the named hosts. What it made is deleted by Delete; what a process that died left behind
 // (its pid no longer runs) is deleted by the next Create.
 func Create(names ...string) (_ *Network, err error) {
-	if len(names) == 0 || len(names) > 200 {
-		return nil, fmt.Errorf("hosts: %d hosts (1 to 200)", len(names))
+	if len(names) == 0 || len(names) > 20 {
+		return nil, fmt.Errorf("hosts: %d hosts (1 to 20)", len(names))
 	}
 	if os.Geteuid() != 0 {
 		return nil, errors.New("hosts: network namespaces need root")
@@ -60,8 +64,11 @@ func Create(names ...string) (_ *Network, err error) {
 	if err != nil {
 		return nil, err
 	}
-	// Interface names are at most 15 bytes: kg<pid in hex><b|index>.
-	tag := strconv.FormatInt(int64(os.Getpid()), 16)
+	// Names are unique to this process and this network: a process (a test binary) may make one network after
+	// another. Interface names are at most 15 bytes: kg<pid in hex>-<sequence>b for the bridge, v<index> and
+	// v<index>p for the two ends of a host's veth.
+	seq := networks.Add(1) % 100
+	tag := fmt.Sprintf("%x-%d", os.Getpid(), seq)
 	n := &Network{Bridge: "kg" + tag + "b", MachineIP: net.IPv4(198, 18, subnet, 1).To4(), tag: tag}
 	defer func() {
 		if err != nil {
@@ -81,8 +88,8 @@ func Create(names ...string) (_ *Network, err error) {
 		h := &Host{
 			Name:      name,
 			IP:        net.IPv4(198, 18, subnet, byte(10+i)).To4(),
-			Namespace: fmt.Sprintf("%s%d-%s", namespacePrefix, os.Getpid(), name),
-			veth:      fmt.Sprintf("kg%s%d", tag, i),
+			Namespace: fmt.Sprintf("%s%d-%d-%s", namespacePrefix, os.Getpid(), seq, name),
+			veth:      fmt.Sprintf("kg%sv%d", tag, i),
 		}
 		h.NamespacePath = filepath.Join("/run/netns", h.Namespace)
 		n.Hosts = append(n.Hosts, h)
@@ -206,7 +213,19 @@ func removeStale() {
 			continue
 		}
 		_ = ip("netns", "delete", e.Name())
-		_ = ip("link", "delete", "kg"+strconv.FormatInt(int64(pid), 16)+"b")
+	}
+	// A bridge whose process is gone, and whose namespaces (and so veths) went with it or above.
+	links, _ := net.Interfaces()
+	for _, l := range links {
+		rest, ok := strings.CutPrefix(l.Name, "kg")
+		if !ok || !strings.HasSuffix(l.Name, "b") || !strings.Contains(rest, "-") {
+			continue
+		}
+		pid, err := strconv.ParseInt(strings.SplitN(rest, "-", 2)[0], 16, 64)
+		if err != nil || alive(int(pid)) {
+			continue
+		}
+		_ = ip("link", "delete", l.Name)
 	}
 }
 

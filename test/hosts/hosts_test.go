@@ -137,11 +137,18 @@ func TestCreateRemovesWhatDeadProcessesLeft(t *testing.T) {
 	if err := dead.Run(); err != nil {
 		t.Fatal(err)
 	}
-	stale := fmt.Sprintf("%s%d-master-0", namespacePrefix, dead.Process.Pid)
+	stale := fmt.Sprintf("%s%d-1-master-0", namespacePrefix, dead.Process.Pid)
+	staleBridge := fmt.Sprintf("kg%x-1b", dead.Process.Pid)
 	if err := ip("netns", "add", stale); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = ip("netns", "delete", stale) })
+	if err := ip("link", "add", staleBridge, "type", "bridge"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = ip("netns", "delete", stale)
+		_ = ip("link", "delete", staleBridge)
+	})
 	n, err := Create("master-0")
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +161,19 @@ func TestCreateRemovesWhatDeadProcessesLeft(t *testing.T) {
 	if _, err := os.Stat("/run/netns/" + stale); !os.IsNotExist(err) {
 		t.Errorf("the namespace of dead process %d is still there: %v", dead.Process.Pid, err)
 	}
+	if _, err := net.InterfaceByName(staleBridge); err == nil {
+		t.Errorf("the bridge of dead process %d is still there", dead.Process.Pid)
+	}
 	if _, err := os.Stat(n.Hosts[0].NamespacePath); err != nil {
 		t.Errorf("the new namespace: %v", err)
+	}
+
+	// A second network of the same process, while the first exists.
+	second, err := Create("master-0")
+	if err != nil {
+		t.Fatalf("a second network beside the first: %v", err)
+	}
+	if err := second.Delete(); err != nil {
+		t.Error(err)
 	}
 }
