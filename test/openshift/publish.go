@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/x509"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"time"
 
@@ -222,41 +223,23 @@ func (p publisher) installer(ctx context.Context) error {
 	}
 
 	cluster := metav1.ObjectMeta{Name: "cluster"}
-	for _, create := range []func() error{
-		func() error {
-			_, err := p.config.ConfigV1().APIServers().Create(ctx, &configv1.APIServer{ObjectMeta: cluster}, metav1.CreateOptions{})
-			return err
-		},
-		func() error {
-			_, err := p.config.ConfigV1().Authentications().Create(ctx, &configv1.Authentication{ObjectMeta: cluster}, metav1.CreateOptions{})
-			return err
-		},
-		func() error {
-			_, err := p.config.ConfigV1().Proxies().Create(ctx, &configv1.Proxy{ObjectMeta: cluster}, metav1.CreateOptions{})
-			return err
-		},
-		func() error {
-			_, err := p.config.ConfigV1().Nodes().Create(ctx, &configv1.Node{ObjectMeta: cluster}, metav1.CreateOptions{})
-			return err
-		},
-		func() error {
-			_, err := p.config.ConfigV1().OAuths().Create(ctx, &configv1.OAuth{ObjectMeta: cluster}, metav1.CreateOptions{})
-			return err
-		},
-		func() error {
-			_, err := p.config.ConfigV1().Images().Create(ctx, &configv1.Image{ObjectMeta: cluster}, metav1.CreateOptions{})
-			return err
-		},
-		func() error {
-			_, err := p.config.ConfigV1().Schedulers().Create(ctx, &configv1.Scheduler{ObjectMeta: cluster}, metav1.CreateOptions{})
-			return err
-		},
-	} {
-		if err := create(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return errors.Join(
+		create(ctx, p.config.ConfigV1().APIServers(), &configv1.APIServer{ObjectMeta: cluster}),
+		create(ctx, p.config.ConfigV1().Authentications(), &configv1.Authentication{ObjectMeta: cluster}),
+		create(ctx, p.config.ConfigV1().Proxies(), &configv1.Proxy{ObjectMeta: cluster}),
+		create(ctx, p.config.ConfigV1().Nodes(), &configv1.Node{ObjectMeta: cluster}),
+		create(ctx, p.config.ConfigV1().OAuths(), &configv1.OAuth{ObjectMeta: cluster}),
+		create(ctx, p.config.ConfigV1().Images(), &configv1.Image{ObjectMeta: cluster}),
+		create(ctx, p.config.ConfigV1().Schedulers(), &configv1.Scheduler{ObjectMeta: cluster}),
+	)
+}
+
+// create creates obj through a typed client's Create.
+func create[T any](ctx context.Context, client interface {
+	Create(context.Context, T, metav1.CreateOptions) (T, error)
+}, obj T) error {
+	_, err := client.Create(ctx, obj, metav1.CreateOptions{})
+	return err
 }
 
 // kubelets register the control-plane nodes, Ready, with their InternalIP and kubelet version.
