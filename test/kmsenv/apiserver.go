@@ -191,7 +191,7 @@ func (a *APIServer) start(opts APIServerOptions) error {
 	if server == nil {
 		// The same envtest.APIServer is reused for every restart: it keeps its port, serving certificates and
 		// client CA, so clients built before a restart keep working.
-		port, err := freePort()
+		port, err := FreePort()
 		if err != nil {
 			a.mu.Unlock()
 			return err
@@ -376,9 +376,9 @@ func (a *APIServer) UpdateEncryptionConfig(config *apiserverv1.EncryptionConfigu
 	return WriteEncryptionConfig(a.EncryptionConfigPath(), config)
 }
 
-// freePort asks the kernel for an unused loopback port. Another process may take it before kube-apiserver
-// binds it; the start then fails with a clear bind error in the log.
-func freePort() (string, error) {
+// FreePort asks the kernel for an unused loopback port. Another process may take it before the process it is
+// for binds it; the start then fails with a clear bind error in the log.
+func FreePort() (string, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", err

@@ -63,11 +63,11 @@ func configureEtcdTLS(e *envtest.Etcd, dir string) (*url.URL, EtcdTLSFiles, erro
 	if err != nil {
 		return nil, files, fmt.Errorf("writing etcd's certificates: %w", err)
 	}
-	clientPort, err := freePort()
+	clientPort, err := FreePort()
 	if err != nil {
 		return nil, files, err
 	}
-	metricsPort, err := freePort()
+	metricsPort, err := FreePort()
 	if err != nil {
 		return nil, files, err
 	}

@@ -3,11 +3,9 @@ package openshift
 import (
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -68,7 +66,7 @@ func StartOperator(opts OperatorOptions) (*Operator, error) {
 	if opts.Binary == "" || opts.KubeConfig == "" || opts.Dir == "" || opts.Version == "" || opts.OperandVersion == "" {
 		return nil, errors.New("OperatorOptions: Binary, KubeConfig, Dir, Version and OperandVersion are required")
 	}
-	port, err := freePort()
+	port, err := kmsenv.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +82,7 @@ func StartOperator(opts OperatorOptions) (*Operator, error) {
 	cmd := exec.Command(opts.Binary, "operator",
 		"--kubeconfig="+opts.KubeConfig,
 		"--namespace="+OperatorNamespace,
-		"--listen=127.0.0.1:"+strconv.Itoa(port),
+		"--listen=127.0.0.1:"+port,
 		"-v=2")
 	cmd.Dir = opts.Dir
 	cmd.Stdout, cmd.Stderr = logFile, logFile
@@ -131,13 +129,4 @@ func (o *Operator) Stop() error {
 		<-o.done
 		return fmt.Errorf("kube-apiserver-operator did not stop within 30 s of SIGTERM: killed")
 	}
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
