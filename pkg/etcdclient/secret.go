@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,11 +51,17 @@ type SecretKVOptions struct {
 	Namespace string
 	// SecretName and CABundleName default to DefaultClientSecretName and DefaultCABundleName.
 	SecretName, CABundleName string
-	// Endpoints are etcd's https client URLs.
+	// Endpoints are etcd's https client URLs. Give them, or EndpointsFrom.
 	Endpoints []string
+	// EndpointsFrom lists etcd's https client URLs when Endpoints is empty, at every reload of the credentials,
+	// so that a member that is replaced is followed within Reload. In OpenShift: OpenShiftEndpoints.
+	EndpointsFrom EndpointSource
 	// Reload defaults to DefaultReload, Retry to DefaultRetry, DialTimeout to DefaultDialTimeout.
 	Reload, Retry, DialTimeout time.Duration
 }
+
+// EndpointSource lists etcd's client URLs.
+type EndpointSource func(ctx context.Context) ([]string, error)
 
 // CredentialsError is what every call of a SecretKV returns while it has no client and cannot read the
 // credentials to build one, for example because the KEK that encrypted the Secret was destroyed.
@@ -90,8 +97,8 @@ type SecretKV struct {
 	now     func() time.Time
 
 	mu sync.Mutex
-	// client is the current client, built from the credentials at versions; retired is the one it replaced,
-	// closed at the next replacement so that a request in flight on it finishes.
+	// client is the current client, built from the credentials at versions and the endpoints listed with them;
+	// retired is the one it replaced, closed at the next replacement so that a request in flight on it finishes.
 	client, retired kvCloser
 	versions        string
 	// checked is when the credentials were last read, lastErr what that read (or the connect after it) failed
@@ -109,15 +116,18 @@ type kvCloser interface {
 // NewSecretKV returns a SecretKV; it reads nothing until the first request.
 func NewSecretKV(opts SecretKVOptions) (*SecretKV, error) {
 	if err := required.Options("etcdclient.SecretKV", map[string]bool{
-		"Secrets": opts.Secrets == nil, "ConfigMaps": opts.ConfigMaps == nil, "Namespace": opts.Namespace == "", "Endpoints": len(opts.Endpoints) == 0,
+		"Secrets": opts.Secrets == nil, "ConfigMaps": opts.ConfigMaps == nil, "Namespace": opts.Namespace == "",
+		"Endpoints or EndpointsFrom": len(opts.Endpoints) == 0 && opts.EndpointsFrom == nil,
 	}); err != nil {
 		return nil, err
 	}
-	if err := (Config{Endpoints: opts.Endpoints}).Validate(); err != nil {
-		return nil, err
-	}
-	if u, _ := url.Parse(opts.Endpoints[0]); u.Scheme != "https" {
-		return nil, fmt.Errorf("etcd endpoint %q: client credentials need https", opts.Endpoints[0])
+	if len(opts.Endpoints) > 0 {
+		if opts.EndpointsFrom != nil {
+			return nil, errors.New("etcdclient.SecretKV: give Endpoints or EndpointsFrom, not both")
+		}
+		if err := validateHTTPS(opts.Endpoints); err != nil {
+			return nil, err
+		}
 	}
 	if opts.SecretName == "" {
 		opts.SecretName = DefaultClientSecretName
@@ -132,6 +142,17 @@ func NewSecretKV(opts SecretKVOptions) (*SecretKV, error) {
 		opts.Retry = DefaultRetry
 	}
 	return &SecretKV{opts: opts, connect: connectKV, now: time.Now}, nil
+}
+
+// validateHTTPS checks that endpoints are etcd client URLs that the credentials can be used with.
+func validateHTTPS(endpoints []string) error {
+	if err := (Config{Endpoints: endpoints}).Validate(); err != nil {
+		return err
+	}
+	if u, _ := url.Parse(endpoints[0]); u.Scheme != "https" {
+		return fmt.Errorf("etcd endpoint %q: client credentials need https", endpoints[0])
+	}
+	return nil
 }
 
 func connectKV(ctx context.Context, endpoints []string, tlsConfig *tls.Config, timeout time.Duration) (kvCloser, error) {
@@ -161,8 +182,19 @@ func (k *SecretKV) kv(ctx context.Context) (clientv3.KV, error) {
 	return nil, k.lastErr
 }
 
-// reload reads the credentials and, when they changed, connects with them.
+// reload reads the credentials, and the endpoints from EndpointsFrom, and, when either changed, connects with
+// them.
 func (k *SecretKV) reload(ctx context.Context) error {
+	endpoints := k.opts.Endpoints
+	if k.opts.EndpointsFrom != nil {
+		var err error
+		if endpoints, err = k.opts.EndpointsFrom(ctx); err != nil {
+			return fmt.Errorf("listing etcd's endpoints: %w", err)
+		}
+		if err := validateHTTPS(endpoints); err != nil {
+			return fmt.Errorf("listing etcd's endpoints: %w", err)
+		}
+	}
 	secret, err := k.opts.Secrets.Secrets(k.opts.Namespace).Get(ctx, k.opts.SecretName, metav1.GetOptions{})
 	if err != nil {
 		return &CredentialsError{Object: k.opts.Namespace + "/" + k.opts.SecretName, Err: err}
@@ -171,7 +203,8 @@ func (k *SecretKV) reload(ctx context.Context) error {
 	if err != nil {
 		return &CredentialsError{Object: k.opts.Namespace + "/" + k.opts.CABundleName, Err: err}
 	}
-	versions := string(secret.UID) + "/" + secret.ResourceVersion + "," + string(bundle.UID) + "/" + bundle.ResourceVersion
+	versions := string(secret.UID) + "/" + secret.ResourceVersion + "," + string(bundle.UID) + "/" + bundle.ResourceVersion + "," +
+		strings.Join(endpoints, ",")
 	if k.client != nil && versions == k.versions {
 		return nil
 	}
@@ -185,10 +218,10 @@ func (k *SecretKV) reload(ctx context.Context) error {
 		return &CredentialsError{Object: k.opts.Namespace + "/" + k.opts.CABundleName, Err: fmt.Errorf("%s holds no PEM certificate", caBundleKey)}
 	}
 	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{cert}, RootCAs: roots}
-	client, err := k.connect(ctx, k.opts.Endpoints, tlsConfig, k.opts.DialTimeout)
+	client, err := k.connect(ctx, endpoints, tlsConfig, k.opts.DialTimeout)
 	if err != nil {
 		// Credentials that do not connect do not replace ones that did.
-		return fmt.Errorf("connecting to etcd with the credentials of %s/%s: %w", k.opts.Namespace, k.opts.SecretName, err)
+		return fmt.Errorf("connecting to etcd at %s with the credentials of %s/%s: %w", strings.Join(endpoints, ","), k.opts.Namespace, k.opts.SecretName, err)
 	}
 	if k.retired != nil {
 		_ = k.retired.Close()

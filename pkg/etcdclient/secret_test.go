@@ -10,8 +10,10 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"math/big"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,6 +56,8 @@ type secretKVFixture struct {
 	now      time.Time
 	connects []*fakeKV
 	certs    [][]byte
+	// endpoints are the endpoints of each connect.
+	endpoints [][]string
 	// connectErr, when set, fails the next connects.
 	connectErr error
 	// secretErr, when set, is the apiserver's answer to a GET of the Secret.
@@ -61,6 +65,12 @@ type secretKVFixture struct {
 }
 
 func newSecretKVFixture(t *testing.T) *secretKVFixture {
+	t.Helper()
+	return newSecretKVFixtureWith(t, func(opts *SecretKVOptions) { opts.Endpoints = []string{"https://10.0.0.1:2379"} })
+}
+
+// newSecretKVFixtureWith is newSecretKVFixture with the endpoints that endpoints sets.
+func newSecretKVFixtureWith(t *testing.T, endpoints func(*SecretKVOptions)) *secretKVFixture {
 	t.Helper()
 	f := &secretKVFixture{now: time.Unix(1_700_000_000, 0)}
 	crt, key := clientCertPEM(t)
@@ -76,18 +86,20 @@ func newSecretKVFixture(t *testing.T) *secretKVFixture {
 		}
 		return false, nil, nil
 	})
-	kv, err := NewSecretKV(SecretKVOptions{Secrets: f.client.CoreV1(), ConfigMaps: f.client.CoreV1(), Namespace: testNamespace,
-		Endpoints: []string{"https://10.0.0.1:2379"}})
+	opts := SecretKVOptions{Secrets: f.client.CoreV1(), ConfigMaps: f.client.CoreV1(), Namespace: testNamespace}
+	endpoints(&opts)
+	kv, err := NewSecretKV(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	kv.now = func() time.Time { return f.now }
-	kv.connect = func(_ context.Context, _ []string, tlsConfig *tls.Config, _ time.Duration) (kvCloser, error) {
+	kv.connect = func(_ context.Context, endpoints []string, tlsConfig *tls.Config, _ time.Duration) (kvCloser, error) {
 		if f.connectErr != nil {
 			return nil, f.connectErr
 		}
 		c := &fakeKV{name: string(rune('a' + len(f.connects)))}
 		f.connects = append(f.connects, c)
+		f.endpoints = append(f.endpoints, endpoints)
 		f.certs = append(f.certs, tlsConfig.Certificates[0].Certificate[0])
 		return c, nil
 	}
@@ -298,10 +310,64 @@ func TestNewSecretKVNamesWhatIsMissing(t *testing.T) {
 		{"nothing", SecretKVOptions{}},
 		{"no endpoints", SecretKVOptions{Secrets: client.CoreV1(), ConfigMaps: client.CoreV1(), Namespace: testNamespace}},
 		{"http endpoint", SecretKVOptions{Secrets: client.CoreV1(), ConfigMaps: client.CoreV1(), Namespace: testNamespace, Endpoints: []string{"http://127.0.0.1:2379"}}},
+		{"endpoints twice", SecretKVOptions{Secrets: client.CoreV1(), ConfigMaps: client.CoreV1(), Namespace: testNamespace,
+			Endpoints: []string{"https://127.0.0.1:2379"}, EndpointsFrom: OpenShiftEndpoints(client.CoreV1())}},
 	} {
 		if _, err := NewSecretKV(s.opts); err == nil {
 			t.Errorf("%s: no error", s.name)
 		}
+	}
+}
+
+// TestSecretKVFollowsItsEndpoints: with EndpointsFrom, the endpoints are listed at every reload; a changed list
+// connects again with the same credentials, while a list that cannot be read, or is not https, keeps the client
+// in hand and is said before there is one.
+func TestSecretKVFollowsItsEndpoints(t *testing.T) {
+	listed := []string{"https://10.0.0.1:2379", "https://10.0.0.2:2379"}
+	var listErr error
+	f := newSecretKVFixtureWith(t, func(opts *SecretKVOptions) {
+		opts.EndpointsFrom = func(context.Context) ([]string, error) { return listed, listErr }
+	})
+	ctx := context.Background()
+
+	listErr = errors.New("configmaps \"etcd-endpoints\" not found")
+	if _, err := f.kv.Get(ctx, "/registry/secrets/a/b"); err == nil || err.Error() != `listing etcd's endpoints: configmaps "etcd-endpoints" not found` {
+		t.Fatalf("Get without a list of endpoints: %v, want the listing's error", err)
+	}
+	listErr = nil
+	f.now = f.now.Add(DefaultRetry)
+	get := func(step string, wantConnects int, wantEndpoints []string) {
+		t.Helper()
+		if _, err := f.kv.Get(ctx, "/registry/secrets/a/b"); err != nil {
+			t.Fatalf("%s: Get: %v", step, err)
+		}
+		if len(f.connects) != wantConnects {
+			t.Fatalf("%s: %d connects, want %d", step, len(f.connects), wantConnects)
+		}
+		if got := f.endpoints[len(f.endpoints)-1]; strings.Join(got, " ") != strings.Join(wantEndpoints, " ") {
+			t.Errorf("%s: connected to %v, want %v", step, got, wantEndpoints)
+		}
+	}
+	get("listed", 1, listed)
+	f.now = f.now.Add(DefaultReload)
+	get("same list", 1, listed)
+
+	// A member is replaced: the next reload connects to the new list, with the same credentials.
+	listed = []string{"https://10.0.0.1:2379", "https://10.0.0.3:2379"}
+	f.now = f.now.Add(DefaultReload)
+	get("member replaced", 2, listed)
+	if string(f.certs[0]) != string(f.certs[1]) {
+		t.Error("the credentials changed with the endpoints")
+	}
+
+	// A list that cannot be read or used keeps the client.
+	for _, bad := range []struct {
+		list []string
+		err  error
+	}{{nil, errors.New("the server is currently unable to handle the request")}, {[]string{"http://10.0.0.1:2379"}, nil}, {nil, nil}} {
+		listed, listErr = bad.list, bad.err
+		f.now = f.now.Add(DefaultReload)
+		get(fmt.Sprintf("list %v, error %v", bad.list, bad.err), 2, []string{"https://10.0.0.1:2379", "https://10.0.0.3:2379"})
 	}
 }
 
