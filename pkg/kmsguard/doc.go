@@ -26,6 +26,13 @@
 //				Command:    []string{"cluster-kube-apiserver-operator", "kms-preflight"},
 //				APIServers: configClient.ConfigV1(),
 //			},
+//			Migration: &kmsguard.MigrationOptions{Dynamic: migrationClient, RESTConfig: migrationConfig, Mapper: mapper},
+//			Etcd: &kmsguard.EtcdOptions{
+//				KV: etcdKV, // etcdclient.NewSecretKV with EndpointsFrom: etcdclient.OpenShiftEndpoints(...)
+//				Prefix: "kubernetes.io", Metadata: metadataClient, Mapper: mapper, Dynamic: dynamicClient, Discovery: kubeClient.Discovery(),
+//			},
+//			// rest.HTTPClientFor(in-cluster config with ServerName apiserverprobe.ServiceNetworkServerName)
+//			APIServers: apiserverprobe.ForNodes(probeClient, kmsstate.StaticPodNodes(operatorClient), nodeLister, apiserverprobe.NodeOptions{}),
 //		},
 //		OperatorClient:     operatorClient,
 //		OperandPodSelector: labels.Set{"apiserver": "true"}.AsSelector(),
@@ -53,6 +60,9 @@
 //	controller                 needs                               conditions
 //	kmsstate                   always                              KMSPluginsDegraded, KMSPluginsProgressing,
 //	                                                               KMSKeyRotationProgressing
+//	  each apiserver's view    APIServers (apiserverprobe)         KMSPluginsDegraded APIServerKMSCheckFailing,
+//	                                                               DecryptFailing: the only sight of a failing
+//	                                                               plugin with library-go's reporter
 //	rollout gate               always (Precondition, Readiness)    KMSRolloutGateProgressing, KMSRolloutGateDegraded
 //	kmsrollback                static-pod operators (Deployer      KMSRollbackDegraded
 //	                           wraps the operator's)

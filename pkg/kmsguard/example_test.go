@@ -3,6 +3,7 @@ package kmsguard_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 
 	operatorv1 "github.com/openshift/api/operator/v1"
 	configfake "github.com/openshift/client-go/config/clientset/versioned/fake"
@@ -19,11 +20,15 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
+	"k8s.io/client-go/informers"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/utils/clock"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
+	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 	"github.com/kmsguard/kmsguard/pkg/kmsguard"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate/apiserverprobe"
 	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
@@ -46,6 +51,12 @@ func Example() {
 		deployer.StaticPodNodeProvider{OperatorClient: operatorClient})
 	// kube-apiserver-operator's is migrators.NewKubeStorageVersionMigrator.
 	migrator := migrators.NewInProcessMigrator(dynamicfake.NewSimpleDynamicClient(runtime.NewScheme()), kubeClient.Discovery())
+	etcd, err := etcdclient.NewSecretKV(etcdclient.SecretKVOptions{Secrets: kubeClient.CoreV1(), ConfigMaps: kubeClient.CoreV1(),
+		Namespace: operandNamespace, EndpointsFrom: etcdclient.OpenShiftEndpoints(kubeClient.CoreV1())})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	// kube-apiserver-operator's kmsRevisionReadinessCheck: a revision's pod has the KMS sidecars its config needs.
 	operatorReadiness := func(context.Context, int32) (bool, error) { return true, nil }
 
@@ -72,7 +83,16 @@ func Example() {
 				Image: "quay.io/openshift/origin-cluster-kube-apiserver-operator", Command: []string{"cluster-kube-apiserver-operator", "kms-preflight"},
 				APIServers: configClient.ConfigV1(),
 			},
-			// Optional: Migration (kmsguard's migrator), Etcd (the census and lost-key recovery), APIServers.
+			// Each kube-apiserver's own view of its KMS providers, asked at https://<node InternalIP>:6443. The
+			// client is rest.HTTPClientFor of the operator's in-cluster config with TLSClientConfig.ServerName set to
+			// apiserverprobe.ServiceNetworkServerName.
+			APIServers: apiserverprobe.ForNodes(http.DefaultClient, kmsstate.StaticPodNodes(operatorClient),
+				informers.NewSharedInformerFactory(kubeClient, 0).Core().V1().Nodes().Lister(), apiserverprobe.NodeOptions{}),
+			// The census of etcd, read-only, with the etcd client credentials the operator syncs for its operand, at
+			// the members cluster-etcd-operator lists. With Metadata and Mapper it counts through the API too, and
+			// with Dynamic and Discovery it runs lost-key recovery.
+			Etcd: &kmsguard.EtcdOptions{KV: etcd, Prefix: "kubernetes.io"},
+			// Optional: Migration (kmsguard's migrator in place of the operator's).
 		},
 		OperatorClient:     operatorClient,
 		OperandPodSelector: labels.Set{"apiserver": "true"}.AsSelector(),

@@ -18,8 +18,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 
+	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsprecondition"
+	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
@@ -136,13 +138,16 @@ func TestKubeAPIServerOperatorRunsKMSGuard(t *testing.T) {
 	})
 
 	// kmsguard's controllers, started by the patch, write their conditions: KMS is not configured yet. Its migration
-	// controller runs only where the patch gives kmsguard's migrator (kmsguard.MigrationOptions).
+	// controller runs only where the patch gives kmsguard's migrator (kmsguard.MigrationOptions), the census and
+	// lost-key recovery only where it gives etcd (kmsguard.EtcdOptions).
 	for _, want := range []struct{ condition, reason string }{
 		{kmsstate.ConditionKMSPluginsDegraded, kmsstate.ReasonKMSNotConfigured},
 		{kmsstate.ConditionKMSPluginsProgressing, kmsstate.ReasonKMSNotConfigured},
 		{kmsrollback.ConditionDegraded, ""},
 		{kmsprecondition.ConditionPreflightDegraded, ""},
 		{kmsmigration.ConditionDegraded, ""},
+		{evidence.ConditionVerified, evidence.ReasonNothingToVerify},
+		{kmsrecovery.ConditionDegraded, ""},
 	} {
 		waitFor("kubeapiservers/cluster "+want.condition, func(ctx context.Context) (bool, string) {
 			kas, err := operators.OperatorV1().KubeAPIServers().Get(ctx, "cluster", metav1.GetOptions{})
