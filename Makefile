@@ -73,8 +73,8 @@ test-e2e: envtest-assets kube-apiserver-operator
 # bench-migration measures the KMS migrator against a sequential and unthrottled concurrent rewrite loops and
 # kube-controller-manager's in-tree storage version migrator (built by build-envtest-assets.sh
 # --kube-controller-manager) on a real etcd + kube-apiserver, with 5,000 and 20,000 Secrets, five interleaved
-# rounds each (about 23 minutes on 2 cores). It prints medians with their spread and PASS/FAIL per goal of
-# issue 26, and fails only when it could not measure. Not part of `make test`. BENCH_FLAGS passes flags, e.g.
+# rounds each (about 23 minutes on 2 cores). It prints medians with their spread and PASS/FAIL per goal
+# (test/bench/migration's goals), and fails only when it could not measure. Not part of `make test`. BENCH_FLAGS passes flags, e.g.
 # BENCH_FLAGS="-sizes 2000,5000 -rounds 3".
 .PHONY: bench-migration
 bench-migration:

@@ -17,7 +17,7 @@ const (
 	DefaultPageSize = 500
 	// DefaultConcurrency PUTs in flight keep a control plane's etcd and
 	// apiserver cores busy: make bench-migration's apiserver took the most
-	// rewrites/s, for the least CPU per rewrite, from 32 (issue 26: at 5,000
+	// rewrites/s, for the least CPU per rewrite, from 32 (at 5,000
 	// Secrets the migrator made 2047/s at 32, 1957/s at 16, and spent 688 µs
 	// of apiserver CPU per object against 716). 32 is a small share of
 	// kube-apiserver's 200 default mutating requests in flight (OpenShift's

@@ -36,7 +36,7 @@ const (
 
 var secretsGR = schema.GroupResource{Resource: "secrets"}
 
-// TestMigrationFromAESCBCToKMS is issue 5's acceptance on a real etcd and kube-apiserver:
+// TestMigrationFromAESCBCToKMS migrates on a real etcd and kube-apiserver:
 //  1. 5,000 Secrets under aescbc; KMS v2 becomes the write provider; the migrator rewrites them while
 //     writers update Secrets concurrently: the verifier then counts every Secret under the KMS key_id, and
 //     every writer's last value reads back;

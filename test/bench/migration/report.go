@@ -355,7 +355,7 @@ func heapGoal(small, large *sizeResult, name string) goal {
 }
 
 func (b *bench) printGoals() {
-	fmt.Println("\n== Goals (issue 26): on medians; the RSS rise by a rank test of every run ==")
+	fmt.Println("\n== Goals: on medians; the RSS rise by a rank test of every run ==")
 	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	for _, g := range b.goals() {
 		switch {
