@@ -133,6 +133,8 @@ objects that are undecryptable (see kmsguard recover) or could not be rewritten.
   # The summary as JSON, progress on stderr
   kmsguard migrate --resources secrets -o json`,
 		Args: cobra.NoArgs,
+		// The flags are checked before anything is read (the runbooks' commands are checked so in a test).
+		PreRunE: func(*cobra.Command, []string) error { return o.validate() },
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return cli.ExitWith(o.runWithClients(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},

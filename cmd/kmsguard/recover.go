@@ -109,6 +109,8 @@ same records as YAML documents.`,
   # Each deletion as a JSON line, for a script
   kmsguard recover --etcd-endpoints ... --confirm-data-loss=1_secrets:<KEK id> --dry-run=false -o json`,
 		Args: cobra.NoArgs,
+		// The flags are checked before anything is read (the runbooks' commands are checked so in a test).
+		PreRunE: func(*cobra.Command, []string) error { return o.validate() },
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return cli.ExitWith(o.runWithClients(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},

@@ -120,6 +120,9 @@ Progress of long scans goes to stderr: redrawn in place on a terminal, a line ev
   # The write key from an EncryptionConfiguration, the report as JSON
   kmsguard verify --etcd-endpoints ... --encryption-config encryption-config.yaml --kek-id <KEK id> -o json`,
 		Args: cobra.NoArgs,
+		// The flags are checked before anything is read, so that a wrong command fails the same way wherever it
+		// runs (the runbooks' commands are checked so in a test).
+		PreRunE: func(*cobra.Command, []string) error { return o.validate() },
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return cli.ExitWith(o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
@@ -144,9 +147,24 @@ Progress of long scans goes to stderr: redrawn in place on a terminal, a line ev
 	return cli.WithExitCodes(cmd, verifyExitCodes)
 }
 
+// validate checks the flags without reading a file, etcd or the API.
+func (o *verifyOptions) validate() error {
+	if err := o.output.Validate(); err != nil {
+		return err
+	}
+	if _, err := o.parseResources(); err != nil {
+		return err
+	}
+	if err := o.checkWriteKeyFlags(); err != nil {
+		return err
+	}
+	_, err := o.parseCanDrop()
+	return err
+}
+
 // run verifies and prints the report; it returns the exit code and the error behind cli.ExitError.
 func (o *verifyOptions) run(ctx context.Context, out, errOut io.Writer) (int, error) {
-	if err := o.output.Validate(); err != nil {
+	if err := o.validate(); err != nil {
 		return cli.ExitError, err
 	}
 	grs, err := o.parseResources()
@@ -304,19 +322,31 @@ func (o *verifyOptions) parseResources() ([]schema.GroupResource, error) {
 	return grs, nil
 }
 
+// checkWriteKeyFlags says what is wrong with the flags that give the write key, without reading
+// --encryption-config.
+func (o *verifyOptions) checkWriteKeyFlags() error {
+	switch {
+	case o.writeProvider != "" && o.encryptionConfig != "":
+		return errors.New("give --write-provider or --encryption-config, not both")
+	case o.writeProvider != "" && o.kekID != "":
+		return errors.New("--kek-id goes with --encryption-config; --write-provider carries the KEK id")
+	case o.writeProvider != "":
+		_, err := evidence.ParseWriteKey(o.writeProvider)
+		return err
+	case o.encryptionConfig == "":
+		return errors.New("the write key is required: --write-provider, or --encryption-config")
+	}
+	return nil
+}
+
 // resolveWriteKey reads the write key from --write-provider, or from --encryption-config with --kek-id
 // (evidence.WriteKeyFromConfig), and says what is wrong in terms of the flags.
 func (o *verifyOptions) resolveWriteKey(grs []schema.GroupResource) (evidence.WriteKey, error) {
-	switch {
-	case o.writeProvider != "" && o.encryptionConfig != "":
-		return evidence.WriteKey{}, errors.New("give --write-provider or --encryption-config, not both")
-	case o.writeProvider != "":
-		if o.kekID != "" {
-			return evidence.WriteKey{}, errors.New("--kek-id goes with --encryption-config; --write-provider carries the KEK id")
-		}
+	if err := o.checkWriteKeyFlags(); err != nil {
+		return evidence.WriteKey{}, err
+	}
+	if o.writeProvider != "" {
 		return evidence.ParseWriteKey(o.writeProvider)
-	case o.encryptionConfig == "":
-		return evidence.WriteKey{}, errors.New("the write key is required: --write-provider, or --encryption-config")
 	}
 	data, err := os.ReadFile(o.encryptionConfig)
 	if err != nil {
