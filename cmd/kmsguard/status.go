@@ -204,9 +204,13 @@ func printState(out io.Writer, operator string, state *kmsstate.State) error {
 			checked = p.Age.Round(time.Second).String() + " before"
 		}
 		health := string(p.Health)
-		if p.Pending {
+		switch {
+		case p.Pending:
 			// The key is not in the revision the node runs: judged by the rollout gate, not by the verdict.
 			health += " (pending)"
+		case p.NodeUnavailable != "":
+			// The node is down on purpose (a drain, a reboot): its silence is not judged; the detail says why.
+			health += " (node unavailable)"
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", p.Node, p.KeyID, health, checked, orDash(p.KEKID), oneLine(p.Detail))
 	}

@@ -102,6 +102,23 @@ func TestStatus(t *testing.T) {
 			want:     []string{"master-0  1    Healthy            1s before     kek-a", "master-1  1    Missing (pending)  never"},
 		},
 		{
+			name: "a node down on purpose: its silent plugin is marked, and why is in the detail",
+			published: func() *kmsstate.State {
+				state, _ := kmsstate.Evaluate(kmsstate.Config{ReportInterval: 30 * time.Second}, kmsstate.Memory{}, kmsstate.Observation{
+					Now: evaluatedAt, Nodes: []string{"master-0", "master-1"}, KeyIDs: []string{"1"},
+					Availability: map[string]kmsstate.NodeAvailability{"master-1": {Unavailable: "cordoned"}},
+					Reports: []operatorv1.KMSPluginHealthReport{
+						{NodeName: "master-0", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "kek-a", LastCheckedTime: metav1.NewTime(evaluatedAt.Add(-time.Second))},
+						{NodeName: "master-1", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusHealthy, RemoteKeyID: "kek-a", LastCheckedTime: metav1.NewTime(evaluatedAt.Add(-10 * time.Minute))},
+					},
+				})
+				return &state
+			}(),
+			verdict:  operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionFalse, Reason: kmsstate.ReasonAsExpected, LastTransitionTime: metav1.NewTime(evaluatedAt)},
+			wantExit: cli.ExitOK,
+			want:     []string{"master-1  1    Stale (node unavailable)  10m0s before  -       last report 10m0s ago, limit 2m0s; node unavailable: cordoned"},
+		},
+		{
 			name:      "stale published evaluation",
 			published: published(evaluated(now.Add(-5*time.Minute), "1")),
 			verdict:   operatorv1.OperatorCondition{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionTrue, Reason: string(kmsstate.ReasonPluginUnreachable), LastTransitionTime: metav1.NewTime(now.Add(-6 * time.Minute))},

@@ -36,6 +36,7 @@
 //		},
 //		OperatorClient:     operatorClient,
 //		OperandPodSelector: labels.Set{"apiserver": "true"}.AsSelector(),
+//		NodeInformer:       clusterInformers.InformersFor("").Core().V1().Nodes(),
 //	})
 //	...
 //	staticpod.NewBuilder(...).

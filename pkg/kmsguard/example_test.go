@@ -51,6 +51,8 @@ func Example() {
 		deployer.StaticPodNodeProvider{OperatorClient: operatorClient})
 	// kube-apiserver-operator's is migrators.NewKubeStorageVersionMigrator.
 	migrator := migrators.NewInProcessMigrator(dynamicfake.NewSimpleDynamicClient(runtime.NewScheme()), kubeClient.Discovery())
+	// The operator's cluster-scoped informer of Nodes (kube-apiserver-operator's clusterInformers).
+	nodes := informers.NewSharedInformerFactory(kubeClient, 0).Core().V1().Nodes()
 	etcd, err := etcdclient.NewSecretKV(etcdclient.SecretKVOptions{Secrets: kubeClient.CoreV1(), ConfigMaps: kubeClient.CoreV1(),
 		Namespace: operandNamespace, EndpointsFrom: etcdclient.OpenShiftEndpoints(kubeClient.CoreV1())})
 	if err != nil {
@@ -87,7 +89,7 @@ func Example() {
 			// client is rest.HTTPClientFor of the operator's in-cluster config with TLSClientConfig.ServerName set to
 			// apiserverprobe.ServiceNetworkServerName.
 			APIServers: apiserverprobe.ForNodes(http.DefaultClient, kmsstate.StaticPodNodes(operatorClient),
-				informers.NewSharedInformerFactory(kubeClient, 0).Core().V1().Nodes().Lister(), apiserverprobe.NodeOptions{}),
+				nodes.Lister(), apiserverprobe.NodeOptions{}),
 			// The census of etcd, read-only, with the etcd client credentials the operator syncs for its operand, at
 			// the members cluster-etcd-operator lists. With Metadata and Mapper it counts through the API too, and
 			// with Dynamic and Discovery it runs lost-key recovery.
@@ -96,6 +98,8 @@ func Example() {
 		},
 		OperatorClient:     operatorClient,
 		OperandPodSelector: labels.Set{"apiserver": "true"}.AsSelector(),
+		// A drained and rebooted node's silent plugins are KMSPluginsProgressing NodeUnavailable, not Degraded.
+		NodeInformer: nodes,
 	})
 	if err != nil {
 		fmt.Println(err)

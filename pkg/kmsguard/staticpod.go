@@ -27,6 +27,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
+	corev1informers "k8s.io/client-go/informers/core/v1"
 	"k8s.io/client-go/kubernetes"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/metadata"
@@ -128,6 +129,11 @@ type StaticPodOptions struct {
 	// OperandPodSelector selects the operand's mirror pods ("apiserver=true"), which the rollback reads the startup
 	// monitor's verdict from.
 	OperandPodSelector labels.Selector
+	// NodeInformer is optional (the operator's cluster-scoped informer of Nodes): with it, kmsstate tells a node
+	// that is down on purpose (cordoned for a drain, NotReady in a reboot, its operand pod not ready or just ready
+	// again) from a reporter that stopped, and reports the first as KMSPluginsProgressing NodeUnavailable instead
+	// of KMSPluginsDegraded: every upgrade drains and reboots every control-plane node.
+	NodeInformer corev1informers.NodeInformer
 }
 
 // DeploymentOptions are what an operator whose operand is a Deployment (openshift-apiserver-operator) has.
@@ -277,7 +283,12 @@ func NewStaticPodControllers(opts StaticPodOptions) (*Controllers, error) {
 		return disabled(opts.Options, opts.OperatorClient), nil
 	}
 	operandPods := opts.KubeInformers.InformersFor(opts.OperandNamespace).Core().V1().Pods()
+	var availability kmsstate.AvailabilityLister
+	if opts.NodeInformer != nil {
+		availability = kmsstate.StaticPodAvailability(opts.NodeInformer.Lister(), operandPods.Lister().Pods(opts.OperandNamespace), opts.OperandPodSelector)
+	}
 	return build(opts.Options, topology{
+		availability:       availability,
 		operator:           opts.OperatorClient,
 		staticPod:          opts.OperatorClient,
 		staticPodPreflight: true,
@@ -332,6 +343,8 @@ type topology struct {
 	// rollout is nil where kmsguard runs no rollback.
 	rollout          kmsrollback.RolloutReader
 	rolloutInformers []factory.Informer
+	// availability is nil where kmsstate takes every node as available.
+	availability kmsstate.AvailabilityLister
 }
 
 // build builds the controllers of an operator whose feature gate is on.
@@ -366,6 +379,7 @@ func build(opts Options, t topology) (*Controllers, error) {
 		Keys:           keys,
 		Running:        running,
 		APIServers:     opts.APIServers,
+		Availability:   t.availability,
 		Recorder:       opts.Recorder.WithComponentSuffix("kms-state"),
 		Memory:         kmsstate.NewAnnotationMemory(opts.OperatorResource),
 		Publisher: kmsstate.ConfigMapPublisher{Client: kube, Namespace: opts.OperatorNamespace, Name: kmsstate.DefaultConfigMapName,

@@ -40,6 +40,10 @@ const (
 	// ReasonKeysPending: a KMS key is not yet in the revision some node runs, or a node that has just started to
 	// run it has not reported it yet (KMSPluginsProgressing).
 	ReasonKeysPending = "KeysPending"
+	// ReasonNodeUnavailable: a node is down on purpose (cordoned, NotReady, its kube-apiserver pod not ready or
+	// just ready again), and its plugins' reports are missing or stale (KMSPluginsProgressing): a drain and
+	// reboot of every control-plane node in an upgrade is no KMS fault.
+	ReasonNodeUnavailable = "NodeUnavailable"
 )
 
 // controllerName names ConditionControllerDegraded.
@@ -127,7 +131,11 @@ type Options struct {
 	// APIServers is optional: without it the state comes from the plugins' health reports alone. With it, the
 	// controller asks the apiservers every report interval from a loop of its own, started by Run.
 	APIServers APIServerProber
-	Recorder   events.Recorder
+	// Availability is optional: with it, a node that is down on purpose (a drain, a reboot, its operand pod
+	// replaced) has its missing or stale reports in KMSPluginsProgressing (NodeUnavailable), not Degraded. Without
+	// it every node is taken as available.
+	Availability AvailabilityLister
+	Recorder     events.Recorder
 	// Memory is optional: with it, the KEK ids the nodes agreed on and the rotations in progress or
 	// completed survive an operator restart (AnnotationMemory). Without it, a rotation that completes while
 	// no operator runs is never reported.
@@ -327,8 +335,8 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) (err
 		degraded = condition(ConditionKMSPluginsDegraded, operatorv1.ConditionTrue, string(reason), message)
 	}
 	pending := condition(ConditionKMSPluginsProgressing, operatorv1.ConditionFalse, ReasonAsExpected, "")
-	if isPending, message := state.Progressing(); isPending {
-		pending = condition(ConditionKMSPluginsProgressing, operatorv1.ConditionTrue, ReasonKeysPending, message)
+	if isPending, reason, message := state.Progressing(); isPending {
+		pending = condition(ConditionKMSPluginsProgressing, operatorv1.ConditionTrue, reason, message)
 	}
 	rotating := condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonAsExpected, lastRotationMessage(state))
 	if len(state.Rotations) > 0 {
@@ -423,6 +431,11 @@ func (c *Controller) observe(ctx context.Context) (Observation, error) {
 	}
 	if status != nil {
 		obs.Reports = status.HealthReports
+	}
+	if c.options.Availability != nil && len(keys.IDs) > 0 {
+		if obs.Availability, err = c.options.Availability.NodeAvailability(ctx); err != nil {
+			return obs, fmt.Errorf("reading whether the nodes are available: %w", err)
+		}
 	}
 	inUse := len(keys.IDs) > 0
 	c.kmsInUse.Store(inUse)

@@ -78,17 +78,19 @@ func TestControllerSync(t *testing.T) {
 	twoNodes := staticNodes{"master-0", "master-1"}
 	keyOne := staticKeys{IDs: []string{"1"}, Providers: map[string]string{"1_secrets": "1"}}
 	scenarios := []struct {
-		name        string
-		nodes       staticNodes
-		keys        staticKeys
-		reports     []operatorv1.KMSPluginHealthReport
-		apiservers  staticAPIServers
-		running     map[string][]string // Options.Running; nil leaves it unset
-		getErr      error
-		wantErr     string
-		want        *applyoperatorv1.OperatorStatusApplyConfiguration // nil: nothing applied
-		wantEvents  []string
-		wantCleanup map[string][]string // field manager -> key ids kept
+		name       string
+		nodes      staticNodes
+		keys       staticKeys
+		reports    []operatorv1.KMSPluginHealthReport
+		apiservers staticAPIServers
+		running    map[string][]string // Options.Running; nil leaves it unset
+		// availability is Options.Availability's answer; nil leaves it unset.
+		availability map[string]NodeAvailability
+		getErr       error
+		wantErr      string
+		want         *applyoperatorv1.OperatorStatusApplyConfiguration // nil: nothing applied
+		wantEvents   []string
+		wantCleanup  map[string][]string // field manager -> key ids kept
 	}{
 		{
 			name:  "no KMS key in use",
@@ -174,6 +176,18 @@ func TestControllerSync(t *testing.T) {
 			wantCleanup: map[string][]string{encryptionstatus.ReporterFieldManager("master-0"): {"1"}},
 		},
 		{
+			name:         "a rebooting node's stale report is progress, not a fault, and no event",
+			nodes:        twoNodes,
+			keys:         keyOne,
+			reports:      []operatorv1.KMSPluginHealthReport{healthy("master-0", "1", "a"), report("master-1", "1", operatorv1.KMSPluginHealthStatusHealthy, "a", 10*time.Minute)},
+			availability: map[string]NodeAvailability{"master-1": {Unavailable: "cordoned, NotReady (KubeletNotReady)"}},
+			want: applyoperatorv1.OperatorStatus().WithConditions(
+				condition(ConditionKMSPluginsDegraded, operatorv1.ConditionFalse, ReasonAsExpected, ""),
+				condition(ConditionKMSPluginsProgressing, operatorv1.ConditionTrue, ReasonNodeUnavailable,
+					"report missing or stale while the node is down on purpose, so not judged there: key 1 on node master-1 (node unavailable: cordoned, NotReady (KubeletNotReady))"),
+				condition(ConditionKMSKeyRotationProgressing, operatorv1.ConditionFalse, ReasonAsExpected, "")),
+		},
+		{
 			name:    "reports cannot be read",
 			nodes:   twoNodes,
 			keys:    keyOne,
@@ -196,6 +210,10 @@ func TestControllerSync(t *testing.T) {
 			}
 			if s.apiservers != nil {
 				opts.APIServers = s.apiservers
+			}
+			if s.availability != nil {
+				availability := s.availability
+				opts.Availability = availabilityFunc(func(context.Context) (map[string]NodeAvailability, error) { return availability, nil })
 			}
 			c := newTestController(t, opts)
 			if opts.APIServers != nil {

@@ -10,8 +10,9 @@
 //     trip);
 //   - each kube-apiserver's own view, optional (APIServerProber, pkg/kmsstate/apiserverprobe):
 //     /healthz/kms-providers and its KMS and decryption error metrics;
-//   - the nodes (NodeLister), the KMS keys in use or about to be (KeyLister), and per node the keys of the
-//     revision it runs (RunningKeyLister, optional).
+//   - the nodes (NodeLister), the KMS keys in use or about to be (KeyLister), per node the keys of the
+//     revision it runs (RunningKeyLister, optional) and whether it is down on purpose (AvailabilityLister,
+//     optional).
 //
 // What is expected. A key's plugin sidecar comes with the revision that adds the key (library-go's
 // kms/pluginlifecycle), so on each node kmsstate expects the plugins of the revision that node runs. A key only in
@@ -48,9 +49,11 @@
 //	(report status Unhealthy)
 //	an apiserver's /healthz/kms-providers or KMS calls fail  True                 APIServerKMSCheckFailing
 //	nodes disagree on the KEK id beyond the grace            True                 KEKIDMismatch
-//	a report older than 4 report intervals                   True                 HealthReportStale
+//	a report older than 4 report intervals, on a node that   True                 HealthReportStale
+//	  is Ready, schedulable, and whose operand pod has been
+//	  ready for 4 report intervals (or with no Availability)
 //	a node has run a key of its running revision for 4       True                 HealthReportMissing
-//	  report intervals and has no report for it
+//	  report intervals and has no report for it (same nodes)
 //
 //	inputs                                                   KMSPluginsProgressing  reason
 //	a key of K is not in the revision some node runs (only   True                   KeysPending
@@ -58,7 +61,17 @@
 //	  there): its report may be missing, stale or failing
 //	a node started to run a key less than 4 report          True                   KeysPending
 //	  intervals ago and its first report has not come
+//	a report missing or stale on a node that is cordoned,    True                   NodeUnavailable
+//	  NotReady, whose operand pod is not ready, or became     (KeysPending when
+//	  ready less than 4 report intervals ago (Availability)   a key is pending too)
 //	every key of K runs on every node, each reported         False                  AsExpected
+//
+// A node that is drained and rebooted, as every control-plane node is in every upgrade, is without its plugins'
+// reports for minutes: its kube-apiserver pod, plugin sidecars and reporter are gone with it. With Availability
+// (StaticPodAvailability), that is Progressing (NodeUnavailable), it exports no plugin series, and the rollout
+// gate and RunningHealthy count the plugin as not known healthy; a report that says the plugin fails still
+// counts as a failure, and a Ready, schedulable node whose pod has run past the limit with a silent reporter is a
+// fault.
 //
 // Degraded means an admin must act: a plugin that is not there because its revision is not installed yet is part
 // of every KMS rollout (library-go's plugin sidecars come with the revision that adds their key), so it is shown

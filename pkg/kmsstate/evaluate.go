@@ -197,6 +197,25 @@ func (e *evaluation) running(node, key string) bool {
 	return false
 }
 
+// silentOnPurpose says why the plugins of node may not report, from Observation.Availability: the node or its
+// operand pod is down, or the pod became ready less than the staleness limit ago. Empty when nothing excuses a
+// missing or stale report.
+func (e *evaluation) silentOnPurpose(node string) string {
+	a, ok := e.obs.Availability[node]
+	switch {
+	case !ok:
+		return ""
+	case a.Unavailable != "":
+		return "node unavailable: " + a.Unavailable
+	case a.OperandReadySince.IsZero():
+		return ""
+	}
+	if since := e.obs.Now.Sub(a.OperandReadySince); since >= 0 && since < e.config.StaleAfter() {
+		return fmt.Sprintf("its kube-apiserver pod became ready %s ago, limit %s", since.Round(time.Second), e.config.StaleAfter())
+	}
+	return ""
+}
+
 func (e *evaluation) evaluatePlugins(reports map[ReportRef]operatorv1.KMSPluginHealthReport) {
 	for _, node := range e.state.Nodes {
 		for _, key := range e.state.KeyIDs {
@@ -235,9 +254,14 @@ func (e *evaluation) evaluatePlugins(reports map[ReportRef]operatorv1.KMSPluginH
 			default:
 				p.Health, p.KEKID = PluginHealthy, r.RemoteKeyID
 			}
+			if (reason == ReasonHealthReportMissing || reason == ReasonHealthReportStale) && !p.Pending && !p.AwaitingFirstReport {
+				if p.NodeUnavailable = e.silentOnPurpose(node); p.NodeUnavailable != "" {
+					p.Detail += "; " + p.NodeUnavailable
+				}
+			}
 			switch {
 			case reason == "":
-			case p.Pending || p.AwaitingFirstReport:
+			case p.Pending || p.AwaitingFirstReport || p.NodeUnavailable != "":
 				e.state.Pending = append(e.state.Pending, Failure{Reason: reason, Node: node, KeyID: key, Detail: p.Detail})
 			default:
 				e.addFailure(Failure{Reason: reason, Node: node, KeyID: key, Detail: p.Detail})

@@ -470,7 +470,7 @@ func TestEvaluateAwaitsAFirstReport(t *testing.T) {
 			t.Errorf("%s: AwaitingFirstReport %t, want %t", s.name, got, s.wantAwaiting)
 		}
 		if s.wantAwaiting {
-			if progressing, _ := state.Progressing(); !progressing || !reflect.DeepEqual(state.progress(), progress{awaiting: []ReportRef{{Node: "master-1", KeyID: "1"}}}) {
+			if progressing, reason, _ := state.Progressing(); reason != ReasonKeysPending || !progressing || !reflect.DeepEqual(state.progress(), progress{awaiting: []ReportRef{{Node: "master-1", KeyID: "1"}}}) {
 				t.Errorf("%s: Progressing %t on %+v, want the awaited report of key 1 on master-1", s.name, progressing, state.progress())
 			}
 			checkReason(t, s.name+": Healthy", state.Healthy(state.Nodes, []string{"1"}), ReasonHealthReportMissing)

@@ -67,7 +67,7 @@ func (s *State) Healthy(nodes, keyIDs []string) error {
 
 // RunningHealthy answers whether the plugin of every key each node runs is healthy and freshly reported: the
 // failures of KMSPluginsDegraded that name a key, and the running keys whose first report is awaited
-// (Plugin.AwaitingFirstReport). Pending plugins are left out; an apiserver-level failure without a key too, as in
+// (Plugin.AwaitingFirstReport) or whose node is down on purpose (Plugin.NodeUnavailable). Pending plugins are left out; an apiserver-level failure without a key too, as in
 // Healthy. It returns nil or an *UnhealthyError.
 func (s *State) RunningHealthy() error {
 	var failures []Failure
@@ -76,10 +76,11 @@ func (s *State) RunningHealthy() error {
 			failures = append(failures, f)
 		}
 	}
-	// A running key whose first report is awaited is not Degraded, but nothing is known of it: not healthy.
+	// A running key whose first report is awaited, or whose node is down on purpose, is not Degraded, but
+	// nothing is known of it: not healthy.
 	awaiting := sets.New[ReportRef]()
 	for _, p := range s.Plugins {
-		if p.AwaitingFirstReport {
+		if p.AwaitingFirstReport || p.NodeUnavailable != "" {
 			awaiting.Insert(ReportRef{Node: p.Node, KeyID: p.KeyID})
 		}
 	}

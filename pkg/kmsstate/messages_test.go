@@ -85,9 +85,12 @@ func TestProgressingMessage(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			progressing, message := s.state.Progressing()
+			progressing, reason, message := s.state.Progressing()
 			if progressing != (s.want != "") || message != s.want {
 				t.Errorf("Progressing() = %v, %q; want %v, %q", progressing, message, s.want != "", s.want)
+			}
+			if progressing && reason != ReasonKeysPending {
+				t.Errorf("Progressing() reason %q, want %q", reason, ReasonKeysPending)
 			}
 		})
 	}

@@ -146,8 +146,9 @@ func (m *componentMetrics) update(state *State, _ time.Time) {
 		}
 	}
 	for _, p := range state.Plugins {
-		if p.Pending {
-			// Its revision has not reached the node: an alert on it would page for a rollout.
+		if p.Pending || p.NodeUnavailable != "" {
+			// Its revision has not reached the node, or the node is down on purpose (a drain, a reboot): an alert
+			// on it would page for a rollout or an upgrade.
 			continue
 		}
 		series := pluginSeries{p.Node, p.KeyID}

@@ -126,7 +126,8 @@ func TestPluginMetricsFollowEachState(t *testing.T) {
 }
 
 // TestPendingPluginsHaveNoSeries: a plugin whose revision has not reached its node exports nothing, so that no
-// alert pages for a rollout; once the node runs it, its series appear.
+// alert pages for a rollout; once the node runs it, its series appear. A plugin of a node that is down on purpose
+// exports nothing either.
 func TestPendingPluginsHaveNoSeries(t *testing.T) {
 	component := t.Name()
 	m := newComponentMetrics(component)
@@ -142,6 +143,13 @@ func TestPendingPluginsHaveNoSeries(t *testing.T) {
 	pending.Pending = false
 	m.update(&State{Plugins: []Plugin{running, pending}}, t0)
 	if err := testutil.GatherAndCompare(metricstest.Gatherer(component), strings.NewReader(wantPluginMetrics(component, running, pending)),
+		healthyMetric, stateMetric, lastReportMetric); err != nil {
+		t.Error(err)
+	}
+	// The node is drained and rebooted: its stale plugin's series go, so that no alert pages for an upgrade.
+	rebooting := Plugin{Node: "master-1", KeyID: "1", Health: PluginStale, LastChecked: t0.Add(-10 * time.Minute), NodeUnavailable: "node unavailable: cordoned"}
+	m.update(&State{Plugins: []Plugin{running, rebooting}}, t0)
+	if err := testutil.GatherAndCompare(metricstest.Gatherer(component), strings.NewReader(wantPluginMetrics(component, running)),
 		healthyMetric, stateMetric, lastReportMetric); err != nil {
 		t.Error(err)
 	}

@@ -33,6 +33,24 @@ type Observation struct {
 	// APIServers are what each kube-apiserver says about its own KMS providers. Empty when no apiserver
 	// prober runs; the plugin reports alone still decide plugin health.
 	APIServers []APIServerView
+	// Availability says, per node, whether its plugins may be silent on purpose: a drain, a reboot, its
+	// kube-apiserver pod replaced. A missing or stale report of such a node is KMSPluginsProgressing
+	// (NodeUnavailable), never Degraded; a report that says the plugin fails still counts. A node without an
+	// entry, or all of them when Availability is nil, is taken as available, so that a reporter that stopped is
+	// a fault.
+	Availability map[string]NodeAvailability
+}
+
+// NodeAvailability is what a node and its operand pod say about whether the node's plugins can report.
+type NodeAvailability struct {
+	// Unavailable says why they cannot, empty when nothing keeps them from it: the node is cordoned (a drain
+	// before a reboot), NotReady, or its kube-apiserver pod is not running and ready (being replaced, or not
+	// started yet after a reboot).
+	Unavailable string
+	// OperandReadySince is when the node's kube-apiserver pod last became ready; zero when it is not, or not
+	// known. A pod that became ready less than the staleness limit ago may not have reported yet: its plugins'
+	// reporters start with it.
+	OperandReadySince time.Time
 }
 
 // APIServerView is one kube-apiserver's own view of KMS: its /healthz/kms-providers answer and a sample of its

@@ -15,12 +15,12 @@ var readerOnly = map[Reason]bool{ReasonStateStale: true, ReasonStateNotEvaluated
 var failureReasons = slices.DeleteFunc(severity.Reasons(), func(r Reason) bool { return readerOnly[r] })
 
 // ConditionReasons are the reasons kmsstate's conditions can carry: the failure Reasons of KMSPluginsDegraded,
-// KeysPending and KeyRotationInProgress of the two Progressing conditions, KMSNotConfigured and AsExpected of all
+// KeysPending, NodeUnavailable and KeyRotationInProgress of the two Progressing conditions, KMSNotConfigured and AsExpected of all
 // three. KMSStateControllerDegraded carries internal/conditions' ControllerDegradedReasons. It is the package's
 // registry of reasons, derived from severity: docs/runbooks_test.go demands a runbook for each, and the
 // controller's tests check every condition they read against it.
 func ConditionReasons() []string {
-	reasons := []string{ReasonAsExpected, ReasonKMSNotConfigured, ReasonKeysPending, ReasonKeyRotationInProgress}
+	reasons := []string{ReasonAsExpected, ReasonKMSNotConfigured, ReasonKeysPending, ReasonNodeUnavailable, ReasonKeyRotationInProgress}
 	return append(reasons, conditions.ReasonStrings(failureReasons...)...)
 }
 

@@ -106,7 +106,7 @@ func TestEvaluateExpectsWhatEachNodeRuns(t *testing.T) {
 			if strings.Join(pending, ",") != strings.Join(s.wantPending, ",") {
 				t.Errorf("pending plugins %v, want %v", pending, s.wantPending)
 			}
-			progressing, message := state.Progressing()
+			progressing, _, message := state.Progressing()
 			if progressing != (s.wantProgress != nil) {
 				t.Errorf("Progressing %v (%q), want %v", progressing, message, s.wantProgress != nil)
 			}

@@ -3,8 +3,13 @@ package kmsstate
 import (
 	"context"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	corev1listers "k8s.io/client-go/listers/core/v1"
 )
 
 // NodeListerFunc adapts a function to NodeLister.
@@ -33,4 +38,99 @@ func StaticPodNodes(client v1helpers.StaticPodOperatorClient) NodeLister {
 		}
 		return nodes, nil
 	})
+}
+
+// AvailabilityLister says, per node, whether its plugins may be silent on purpose (Observation.Availability).
+type AvailabilityLister interface {
+	NodeAvailability(ctx context.Context) (map[string]NodeAvailability, error)
+}
+
+// StaticPodAvailability reads the availability of a static-pod operator's nodes from what the machine-config
+// operator and the kubelet show of a drain and a reboot: the Node cordoned (spec.unschedulable) or not Ready, and
+// the operand's mirror pod on it (operandSelector, "apiserver=true" for kube-apiserver) missing, not running or not
+// ready, or ready since when. An installer replacing the pod shows as the pod not ready.
+func StaticPodAvailability(nodes corev1listers.NodeLister, operandPods corev1listers.PodNamespaceLister, operandSelector labels.Selector) AvailabilityLister {
+	return availabilityFunc(func(context.Context) (map[string]NodeAvailability, error) {
+		nodeList, err := nodes.List(labels.Everything())
+		if err != nil {
+			return nil, fmt.Errorf("listing nodes: %w", err)
+		}
+		pods, err := operandPods.List(operandSelector)
+		if err != nil {
+			return nil, fmt.Errorf("listing the operand's pods: %w", err)
+		}
+		readySince := map[string]time.Time{}
+		podState := map[string]string{}
+		for _, pod := range pods {
+			node := pod.Spec.NodeName
+			if since, ok := podReadySince(pod); ok {
+				readySince[node], podState[node] = since, ""
+				continue
+			}
+			if _, ready := readySince[node]; !ready {
+				podState[node] = fmt.Sprintf("its %s pod is %s, not ready", operandName(pod), pod.Status.Phase)
+			}
+		}
+		availability := make(map[string]NodeAvailability, len(nodeList))
+		for _, node := range nodeList {
+			var why []string
+			if node.Spec.Unschedulable {
+				why = append(why, "cordoned")
+			}
+			if ready := nodeReady(node); ready != "" {
+				why = append(why, ready)
+			}
+			since, ok := readySince[node.Name]
+			switch state, known := podState[node.Name]; {
+			case !known:
+				why = append(why, "no operand pod on it")
+			case !ok:
+				why = append(why, state)
+			}
+			availability[node.Name] = NodeAvailability{Unavailable: strings.Join(why, ", "), OperandReadySince: since}
+		}
+		return availability, nil
+	})
+}
+
+type availabilityFunc func(ctx context.Context) (map[string]NodeAvailability, error)
+
+func (f availabilityFunc) NodeAvailability(ctx context.Context) (map[string]NodeAvailability, error) {
+	return f(ctx)
+}
+
+// nodeReady says what is wrong with a node's Ready condition, empty when it is True.
+func nodeReady(node *corev1.Node) string {
+	for _, c := range node.Status.Conditions {
+		if c.Type != corev1.NodeReady {
+			continue
+		}
+		if c.Status == corev1.ConditionTrue {
+			return ""
+		}
+		if c.Reason != "" {
+			return fmt.Sprintf("NotReady (%s)", c.Reason)
+		}
+		return "NotReady"
+	}
+	return "NotReady (no Ready condition)"
+}
+
+// podReadySince returns when a running pod last became ready.
+func podReadySince(pod *corev1.Pod) (time.Time, bool) {
+	if pod.Status.Phase != corev1.PodRunning || pod.DeletionTimestamp != nil {
+		return time.Time{}, false
+	}
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
+			return c.LastTransitionTime.Time, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// operandName is the pod's name without its node suffix, as the static pod is named: "kube-apiserver" for
+// kube-apiserver-master-0.
+func operandName(pod *corev1.Pod) string {
+	return strings.TrimSuffix(pod.Name, "-"+pod.Spec.NodeName)
 }

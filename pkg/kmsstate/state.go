@@ -148,6 +148,10 @@ type Plugin struct {
 	// (library-go's probes once as its pod starts, while the apiserver restarts, then every 30 s). Like Pending,
 	// it is not a failure of the node, and the rollout gate still counts it.
 	AwaitingFirstReport bool `json:"awaitingFirstReport,omitempty"`
+	// NodeUnavailable says why the node's plugins may be silent on purpose (Observation.Availability), when the
+	// plugin's report is missing or stale: like Pending, it is not a failure of the node, and the rollout gate
+	// still counts it.
+	NodeUnavailable string `json:"nodeUnavailable,omitempty"`
 }
 
 // Rotation is a change of the KEK id (KEK) behind one KMS key.
@@ -213,17 +217,20 @@ type State struct {
 	Ignored []Ignored   `json:"ignored,omitempty"`
 }
 
-// Progressing reports whether a key of the state is pending on a node (Plugin.Pending) or awaits its first report
-// there (Plugin.AwaitingFirstReport), with a message naming each such key and its nodes, and what is known of
-// them there.
-func (s *State) Progressing() (bool, string) {
+// Progressing reports whether plugins are not judged yet, with the reason of KMSPluginsProgressing and a message
+// naming them: keys not yet in the revision their node runs and keys whose first report is awaited (KeysPending),
+// and nodes whose plugins are silent on purpose (NodeUnavailable, when nothing else is progressing).
+func (s *State) Progressing() (bool, string, string) {
 	p := s.progress()
-	var pending, awaiting []string
+	var pending, awaiting, unavailable []string
 	for _, pp := range p.pending {
 		pending = append(pending, fmt.Sprintf("key %s on node %s (%s)", pp.KeyID, pp.Node, pp.known))
 	}
 	for _, a := range p.awaiting {
 		awaiting = append(awaiting, fmt.Sprintf("key %s on node %s", a.KeyID, a.Node))
+	}
+	for _, u := range p.unavailable {
+		unavailable = append(unavailable, fmt.Sprintf("key %s on node %s (%s)", u.KeyID, u.Node, u.known))
 	}
 	var parts []string
 	if len(pending) > 0 {
@@ -232,10 +239,16 @@ func (s *State) Progressing() (bool, string) {
 	if len(awaiting) > 0 {
 		parts = append(parts, "running, its first health report awaited: "+strings.Join(capped(awaiting), ", "))
 	}
-	if len(parts) == 0 {
-		return false, ""
+	if len(unavailable) > 0 {
+		parts = append(parts, "report missing or stale while the node is down on purpose, so not judged there: "+strings.Join(capped(unavailable), ", "))
 	}
-	return true, strings.Join(parts, "; ")
+	switch {
+	case len(parts) == 0:
+		return false, "", ""
+	case len(pending) == 0 && len(awaiting) == 0:
+		return true, ReasonNodeUnavailable, strings.Join(parts, "; ")
+	}
+	return true, ReasonKeysPending, strings.Join(parts, "; ")
 }
 
 // progress is what KMSPluginsProgressing is rendered from (Progressing).
@@ -244,6 +257,9 @@ type progress struct {
 	pending []pendingPlugin
 	// awaiting are the plugins that run on their node and await their first report there.
 	awaiting []ReportRef
+	// unavailable are the plugins whose report is missing or stale on a node that is down on purpose, known by
+	// why (Plugin.NodeUnavailable).
+	unavailable []pendingPlugin
 }
 
 // pendingPlugin is a pending plugin and what is known of it on its node: the reason of its failure there
@@ -270,6 +286,8 @@ func (s *State) progress() progress {
 			p.pending = append(p.pending, pendingPlugin{ReportRef: ref, known: known})
 		case pl.AwaitingFirstReport:
 			p.awaiting = append(p.awaiting, ref)
+		case pl.NodeUnavailable != "":
+			p.unavailable = append(p.unavailable, pendingPlugin{ReportRef: ref, known: pl.NodeUnavailable})
 		}
 	}
 	return p
