@@ -354,3 +354,42 @@ func TestCheckPrometheusRule(t *testing.T) {
 		})
 	}
 }
+
+// criticalAlerts are the only alerts that page, each with what the cluster as a whole loses (OpenShift's alerting
+// conventions keep critical for loss of service or data of the cluster, not of one node or component).
+var criticalAlerts = map[string]string{
+	"KMSFailingOnEveryNode":   "no kube-apiserver can write encrypted resources",
+	"KMSUndecryptableObjects": "stored objects cannot be read: data lost to every reader",
+}
+
+// TestOnlyClusterWideLossPages: an alert is critical exactly when criticalAlerts names it, and a critical alert
+// does not keep a node label: one node's fault leaves the others serving.
+func TestOnlyClusterWideLossPages(t *testing.T) {
+	pr := &prometheusRule{}
+	if err := yaml.UnmarshalStrict(bindata.MustAsset(bindata.PrometheusRule), pr); err != nil {
+		t.Fatal(err)
+	}
+	seen := sets.New[string]()
+	for _, g := range pr.Spec.Groups {
+		for _, r := range g.Rules {
+			if r.Alert == "" {
+				continue
+			}
+			seen.Insert(r.Alert)
+			why, critical := criticalAlerts[r.Alert]
+			switch {
+			case critical && r.Labels["severity"] != "critical":
+				t.Errorf("%s is %q, want critical: %s", r.Alert, r.Labels["severity"], why)
+			case !critical && r.Labels["severity"] == "critical":
+				t.Errorf("%s is critical, but the cluster as a whole loses no service or data by it: make it a warning, or say in criticalAlerts what is lost", r.Alert)
+			case critical && strings.Contains(r.Annotations["summary"]+r.Annotations["description"], "$labels.node"):
+				t.Errorf("%s is critical but speaks of one node", r.Alert)
+			}
+		}
+	}
+	for name := range criticalAlerts {
+		if !seen.Has(name) {
+			t.Errorf("criticalAlerts names %s, which is no alert", name)
+		}
+	}
+}
