@@ -21,9 +21,12 @@ const (
 	ConditionDegraded    = "KMSRolloutGateDegraded"
 )
 
-// Events. Blocked, Unblocked and Degraded are emitted on transitions; Forced every time the override is used.
+// Events. Blocked, Waiting, Unblocked and Degraded are emitted on transitions; Forced every time the override is
+// used.
 const (
-	EventBlocked   = "KMSRolloutBlocked"
+	EventBlocked = "KMSRolloutBlocked"
+	// EventWaiting (Normal): the change waits on time alone (the rollback window), with Progressing False.
+	EventWaiting   = "KMSRolloutWaiting"
 	EventUnblocked = "KMSRolloutUnblocked"
 	EventDegraded  = "KMSRolloutGateDegraded"
 	EventForced    = "KMSRolloutForced"
@@ -61,6 +64,14 @@ func (g *Gate) conditions(v verdict, previous []operatorv1.OperatorCondition, no
 			v.Configs.CandidateName, v.Hash, overrides.ForceRevisionField, joinBlocking(v.Blocking))
 		c.progressing.Reason, c.progressing.Message = string(ReasonForced), msg
 		c.degraded.Reason, c.degraded.Message = string(ReasonForced), msg
+	case allWaitOnTime(v.Blocking):
+		// Nothing moves while a change waits for the rollback window: Progressing would roll up into the
+		// ClusterOperator's Progressing for a day. The wait, and when it ends, is in the message.
+		reason := string(v.Blocking[0].Reason())
+		msg := fmt.Sprintf("no revision is created from %s (%s) until: %s; nothing is in progress meanwhile, the change waits on time alone; %s",
+			v.Configs.CandidateName, v.Hash, joinBlocking(v.Blocking), overrideHint(v.Hash))
+		c.progressing.Reason, c.progressing.Message = reason, msg
+		c.degraded.Message = "the change waits on time alone; never Degraded for that"
 	default:
 		since := now
 		if p := v1helpers.FindOperatorCondition(previous, ConditionProgressing); p != nil && p.Status == operatorv1.ConditionTrue && !p.LastTransitionTime.IsZero() {
@@ -157,6 +168,10 @@ func (g *Gate) emitEvents(v verdict, previous []operatorv1.OperatorCondition, c 
 		recorder.Warningf(EventForced, "%s", c.progressing.Message)
 	case c.progressing.Status == operatorv1.ConditionTrue && (!wasBlocked || prevProgressing.Reason != c.progressing.Reason):
 		recorder.Warningf(EventBlocked, "%s", c.progressing.Message)
+	case allWaitOnTime(v.Blocking):
+		if prevProgressing == nil || prevProgressing.Reason != c.progressing.Reason {
+			recorder.Eventf(EventWaiting, "%s", c.progressing.Message)
+		}
 	case c.progressing.Status == operatorv1.ConditionFalse && wasBlocked:
 		recorder.Eventf(EventUnblocked, "%s", c.progressing.Message)
 	}

@@ -87,8 +87,9 @@
 //	blocked (reason from the table)                 no       True  <reason>              False AsExpected, or
 //	                                                                                     True <reason> at once /
 //	                                                                                     after DegradedAfter
-//	blocked by the rollback window alone            no       True  RollbackWindow-       False AsExpected
-//	                                                           NotPassed
+//	blocked by the rollback window alone (it waits   no       False RollbackWindow-      False AsExpected
+//	  on time, nothing is in progress)                         NotPassed (message:
+//	                                                           until when)
 //	blocked, override names this candidate's hash   yes      False Forced                False Forced
 //
 // A blocked Precondition returns (false, nil): waiting is not an error. The revision controller syncs again on

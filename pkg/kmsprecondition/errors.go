@@ -71,6 +71,21 @@ func neverDegrades(r Reason) bool {
 	return r == ReasonReadKeyStillInUse || r == ReasonRollbackWindowNotPassed
 }
 
+// waitsOnTime are the reasons that end at a known time with nothing in progress meanwhile: the rollback window. The
+// gate holds the change, but says so with KMSRolloutGateProgressing False: Progressing is for a revision or a
+// migration that moves.
+func waitsOnTime(r Reason) bool { return r == ReasonRollbackWindowNotPassed }
+
+// allWaitOnTime says whether every blocking reason waits on time alone (waitsOnTime).
+func allWaitOnTime(blocking []BlockingError) bool {
+	for _, b := range blocking {
+		if !waitsOnTime(b.Reason()) {
+			return false
+		}
+	}
+	return len(blocking) > 0
+}
+
 // BlockingError is one reason the candidate may not be rolled out. Its Reason picks the condition reason.
 type BlockingError interface {
 	error

@@ -403,8 +403,8 @@ func TestPrecondition(t *testing.T) {
 			candidate:       ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
 			health:          allHealthy("2"),
 			keySecrets:      []*corev1.Secret{keySecret("1", "secrets"), keySecretAt("2", t0.Add(-time.Hour), "secrets")},
-			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonRollbackWindowNotPassed, wantDegraded: operatorv1.ConditionFalse,
-			wantEvents:   []string{EventBlocked},
+			wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonRollbackWindowNotPassed, wantDegraded: operatorv1.ConditionFalse,
+			wantEvents:   []string{EventWaiting},
 			wantDecision: decision{KMSChanged: true, Blocking: []Reason{ReasonRollbackWindowNotPassed}, Dropped: []string{"secrets kms-v2:1_secrets AnnotationsRollbackWindow"}, WindowUntil: time.Date(2026, 12, 3, 11, 0, 0, 0, time.UTC)},
 		},
 		{
@@ -487,8 +487,8 @@ func TestPrecondition(t *testing.T) {
 			candidate:       ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
 			health:          health(nil),
 			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), nil)}, finished: t0.Add(-2 * time.Hour)},
-			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonRollbackWindowNotPassed, wantDegraded: operatorv1.ConditionFalse,
-			wantEvents:   []string{EventBlocked},
+			wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonRollbackWindowNotPassed, wantDegraded: operatorv1.ConditionFalse,
+			wantEvents:   []string{EventWaiting},
 			wantDecision: decision{Blocking: []Reason{ReasonRollbackWindowNotPassed}, Dropped: []string{"secrets aescbc:1 RollbackWindowNotPassed"}, WindowUntil: time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)},
 		},
 		{
@@ -499,7 +499,7 @@ func TestPrecondition(t *testing.T) {
 			conditions: []operatorv1.OperatorCondition{{Type: ConditionProgressing, Status: operatorv1.ConditionTrue, Reason: string(ReasonRollbackWindowNotPassed),
 				LastTransitionTime: metav1.NewTime(t0.Add(-20 * time.Hour))}},
 			census:          &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), nil)}, finished: t0.Add(-2 * time.Hour)},
-			wantProgressing: operatorv1.ConditionTrue, wantReason: ReasonRollbackWindowNotPassed, wantDegraded: operatorv1.ConditionFalse,
+			wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonRollbackWindowNotPassed, wantDegraded: operatorv1.ConditionFalse,
 			wantDecision: decision{Blocking: []Reason{ReasonRollbackWindowNotPassed}, Dropped: []string{"secrets aescbc:1 RollbackWindowNotPassed"}, WindowUntil: time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)},
 		},
 		{

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -240,7 +241,10 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 		t.Errorf("latestAvailableRevision = %d (%v), want 2 while the aescbc read key holds data", status.LatestAvailableRevision, err)
 	}
 
-	// 2. Migrate; the census verifies; the window passes; the revision follows by itself.
+	// 2. Migrate; the census verifies; the window passes; the revision follows by itself. Meanwhile the gate's
+	// Progressing is watched: a change held by the rollback window alone waits on time, with nothing in progress,
+	// so it must never be Progressing=True for it.
+	gateStates := watchGateProgressing(t, operator)
 	if _, _, _, err := migrator.EnsureMigration(secretsGR, keyID); err != nil {
 		t.Fatal(err)
 	}
@@ -270,11 +274,15 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 		t.Fatalf("latestAvailableRevision 3 at %s, before the rollback window ends at %s", seen.Format(time.RFC3339Nano), windowEnd.Format(time.RFC3339Nano))
 	}
 	t.Logf("revision 3 available %s after the migration finished (window %s)", time.Since(finished).Round(10*time.Millisecond), window)
-	// The gate's own record: it turned Progressing False (allowed) only once the window had passed. Condition
-	// times have whole seconds.
+	// The gate's own record: allowed now, and while the window held the change it said so with Progressing False.
 	if allowed := gateCondition(t, operator, kmsprecondition.ConditionProgressing); allowed.Status != operatorv1.ConditionFalse ||
-		allowed.LastTransitionTime.Time.Before(windowEnd.Truncate(time.Second)) {
-		t.Errorf("the gate allowed the drop at %s (%s), before the rollback window ended at %s", allowed.LastTransitionTime, allowed.Status, windowEnd)
+		allowed.Reason != string(kmsprecondition.ReasonAsExpected) {
+		t.Errorf("KMSRolloutGateProgressing %s %s after revision 3, want False AsExpected", allowed.Status, allowed.Reason)
+	}
+	seen := gateStates()
+	t.Logf("KMSRolloutGateProgressing during the migration and the window: %v", seen)
+	if slices.Contains(seen, "True/"+string(kmsprecondition.ReasonRollbackWindowNotPassed)) {
+		t.Errorf("the gate was Progressing=True for the rollback window, which waits on time alone: %v", seen)
 	}
 	copied, err := kubeClient.CoreV1().Secrets(operandNamespace).Get(ctx, "encryption-config-3", metav1.GetOptions{})
 	if err != nil || string(copied.Data["encryption-config"]) != string(withoutAESCBC) {
@@ -286,6 +294,40 @@ func TestKMSPreconditionRefusesDroppingAESCBCReadKey(t *testing.T) {
 	// What let revision 3 through: the census finds no value under aescbc, and the window has passed.
 	if err := canDropReadKey(ctx, t, g, aescbcKey, window); err != nil {
 		t.Errorf("revision 3 dropped %s while the census says: %v", aescbcKey, err)
+	}
+}
+
+// watchGateProgressing polls KMSRolloutGateProgressing every 100 ms until the returned function is called (or the
+// test ends), which returns each status/reason seen, in order, once.
+func watchGateProgressing(t *testing.T, operator v1helpers.OperatorClient) func() []string {
+	t.Helper()
+	done, stopped := make(chan struct{}), make(chan struct{})
+	var seen []string
+	go func() {
+		defer close(stopped)
+		ticker := time.NewTicker(100 * time.Millisecond)
+		defer ticker.Stop()
+		for {
+			if _, status, _, err := operator.GetOperatorState(); err == nil {
+				if c := v1helpers.FindOperatorCondition(status.Conditions, kmsprecondition.ConditionProgressing); c != nil {
+					if state := string(c.Status) + "/" + c.Reason; len(seen) == 0 || seen[len(seen)-1] != state {
+						seen = append(seen, state)
+					}
+				}
+			}
+			select {
+			case <-done:
+				return
+			case <-ticker.C:
+			}
+		}
+	}()
+	var once sync.Once
+	stop := func() { once.Do(func() { close(done); <-stopped }) }
+	t.Cleanup(stop)
+	return func() []string {
+		stop()
+		return seen
 	}
 }
 
