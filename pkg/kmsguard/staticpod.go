@@ -409,6 +409,7 @@ func build(opts Options, t topology) (*Controllers, error) {
 		RollbackWindow:     opts.Intervals.RollbackWindow,
 		UnverifiedReadKeys: unverifiedKeys,
 		OperatorClient:     t.operator,
+		Admitted:           opts.OperatorResource,
 		Recorder:           opts.Recorder.WithComponentSuffix("kms-rollout-gate"),
 	}
 	if holds != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig/revisions"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
 // HealthReader is kmsstate's verdict: the gate reads one fresh evaluation per check, and asks it which plugins are
@@ -97,7 +98,14 @@ type Options struct {
 	Reverts RevertReader
 	// OperatorClient carries the conditions and spec.unsupportedConfigOverrides.
 	OperatorClient v1helpers.OperatorClient
-	Recorder       events.Recorder
+	// Admitted, when set, keeps the candidates ConfigSyncPrecondition let through in the annotation
+	// kmsguard.openshift.io/rollout-gate-admitted of the operator resource (AdmittedStoreName), which the KMS never
+	// encrypts, so that the second line keeps to them after an operator restart instead of judging them again: a
+	// config admitted before the restart and refused now (a plugin that started ahead of its revision and
+	// fails) would otherwise hold the next revision of every other change. Without it the record lives in the
+	// process.
+	Admitted operatorstate.Resource
+	Recorder events.Recorder
 	// DegradedAfter is how long a KMS change may be blocked before Degraded; DefaultDegradedAfter when zero.
 	DegradedAfter time.Duration
 	Clock         clock.PassiveClock
@@ -129,9 +137,16 @@ type Gate struct {
 	// synced are the candidate hashes ConfigSyncPrecondition let through, newest last (at most maxSynced): the
 	// second line keeps to that decision, so that evidence that turns bad between the copy and the revision
 	// (a plugin that starts ahead of its revision and fails) cannot leave encryption-config holding a config that
-	// every revision then waits on. kmsrollback's safety net is for such a config.
-	synced []string
+	// every revision then waits on. kmsrollback's safety net is for such a config. With Options.Admitted they are
+	// loaded from there once (syncedLoaded) and saved on every change.
+	synced       []string
+	syncedLoaded bool
+	admitted     *operatorstate.Store[[]string]
 }
+
+// AdmittedStoreName names the annotation, kmsguard.openshift.io/<AdmittedStoreName>, that keeps the candidates
+// the sync let through (Options.Admitted).
+const AdmittedStoreName = "rollout-gate-admitted"
 
 // maxSynced bounds Gate.synced: a revision follows its copy within minutes, and library-go writes a few
 // configs per KMS change.
@@ -159,7 +174,11 @@ func NewGate(instanceName string, opts Options) (*Gate, error) {
 	default:
 		return nil, fmt.Errorf("kmsprecondition: unknown UnverifiedReadKeys policy %q (want %q or %q)", opts.UnverifiedReadKeys, AdmitUnverifiedReadKeys, BlockUnverifiedReadKeys)
 	}
-	return &Gate{name: factory.ControllerInstanceName(instanceName, "KMSRolloutGate"), options: opts, announced: sets.New[string]()}, nil
+	g := &Gate{name: factory.ControllerInstanceName(instanceName, "KMSRolloutGate"), options: opts, announced: sets.New[string]()}
+	if opts.Admitted != nil {
+		g.admitted = operatorstate.NewStore[[]string](opts.Admitted, AdmittedStoreName)
+	}
+	return g, nil
 }
 
 func (o Options) validate() error {
@@ -178,8 +197,9 @@ func (o Options) validate() error {
 // blocked KMS change, because the revision controller would copy both into the same revision. With
 // ConfigSyncPrecondition in use, a blocked KMS change never reaches encryption-config, and Precondition is the
 // second line: it lets through what the sync let through (evidence that turns bad after the copy is kmsrollback's
-// to act on), sets no condition, and holds a revision only of a config the sync did not admit in this process and
-// that is refused now (one written around the sync, or after an operator restart), with a KMSRolloutBlocked event.
+// to act on), sets no condition, and holds a revision only of a config the sync did not admit (in this process, or
+// before an operator restart with Options.Admitted) and that is refused now (one written around the sync), with a
+// KMSRolloutBlocked event.
 func (g *Gate) Precondition(ctx context.Context) (bool, error) {
 	configs, err := g.options.Configs.Configs(ctx)
 	if err != nil {
@@ -209,35 +229,76 @@ func (g *Gate) ConfigSyncPrecondition(source revisions.ConfigSource) func(ctx co
 		}
 		allowed, err := g.check(ctx, configs)
 		if allowed && err == nil {
-			g.rememberSynced(revisions.CandidateHash(configs.Candidate))
+			// The copy waits until the record is kept: a config copied but not recorded would be judged again by
+			// the second line after a restart.
+			if err := g.rememberSynced(ctx, revisions.CandidateHash(configs.Candidate)); err != nil {
+				return false, err
+			}
 		}
 		return allowed, err
 	}
 }
 
-// rememberSynced records a candidate the sync let through.
-func (g *Gate) rememberSynced(hash string) {
+// rememberSynced records a candidate the sync let through, and saves the record when it changed.
+func (g *Gate) rememberSynced(ctx context.Context, hash string) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.synced = slices.DeleteFunc(g.synced, func(h string) bool { return h == hash })
-	g.synced = append(g.synced, hash)
-	if len(g.synced) > maxSynced {
-		g.synced = g.synced[len(g.synced)-maxSynced:]
+	if err := g.loadSynced(ctx); err != nil {
+		return err
 	}
+	if n := len(g.synced); n > 0 && g.synced[n-1] == hash {
+		return nil
+	}
+	next := slices.DeleteFunc(slices.Clone(g.synced), func(h string) bool { return h == hash })
+	next = append(next, hash)
+	if len(next) > maxSynced {
+		next = next[len(next)-maxSynced:]
+	}
+	if g.admitted != nil {
+		if err := g.admitted.Save(ctx, next); err != nil {
+			return fmt.Errorf("keeping the rollout gate's admission of %s: %w", hash, err)
+		}
+	}
+	g.synced = next
+	return nil
 }
 
-// wasSynced says whether the sync let hash through in this process.
-func (g *Gate) wasSynced(hash string) bool {
+// wasSynced says whether the sync let hash through, in this process or, with Options.Admitted, before it.
+func (g *Gate) wasSynced(ctx context.Context, hash string) (bool, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return slices.Contains(g.synced, hash)
+	if err := g.loadSynced(ctx); err != nil {
+		return false, err
+	}
+	return slices.Contains(g.synced, hash), nil
+}
+
+// loadSynced reads the stored record once; g.mu is held. A record that cannot be decoded is started afresh, with
+// a warning: the second line then judges the candidates it held, as without a record.
+func (g *Gate) loadSynced(ctx context.Context) error {
+	if g.syncedLoaded || g.admitted == nil {
+		return nil
+	}
+	stored, _, err := g.admitted.Load(ctx)
+	var corrupt *operatorstate.CorruptValueError
+	switch {
+	case errors.As(err, &corrupt):
+		klog.Warningf("%s: %v; starting the record of admitted candidates afresh", g.name, err)
+		stored = nil
+	case err != nil:
+		return fmt.Errorf("reading the rollout gate's admitted candidates: %w", err)
+	}
+	// What this process admitted before the first load stays, newest last.
+	g.synced = append(slices.DeleteFunc(stored, func(h string) bool { return slices.Contains(g.synced, h) }), g.synced...)
+	g.syncedLoaded = true
+	return nil
 }
 
 // secondLineCheck lets through what the sync let through, and judges anything else without setting conditions; a
 // held revision is evented once per message.
 func (g *Gate) secondLineCheck(ctx context.Context, configs revisions.Configs) (bool, error) {
-	if g.wasSynced(revisions.CandidateHash(configs.Candidate)) {
-		return true, nil
+	if synced, err := g.wasSynced(ctx, revisions.CandidateHash(configs.Candidate)); err != nil || synced {
+		return synced, err
 	}
 	v, _, _, err := g.judge(ctx, configs)
 	if err != nil {
@@ -246,7 +307,7 @@ func (g *Gate) secondLineCheck(ctx context.Context, configs revisions.Configs) (
 	if v.allowed() {
 		return true, nil
 	}
-	msg := fmt.Sprintf("no revision is created from %s (%s), which the resource sync did not let through in this process, until: %s; %s",
+	msg := fmt.Sprintf("no revision is created from %s (%s), which the resource sync did not let through, until: %s; %s",
 		v.Configs.CandidateName, v.Hash, joinBlocking(v.Blocking), overrideHint(v.Hash))
 	g.mu.Lock()
 	repeat := g.secondLine == msg

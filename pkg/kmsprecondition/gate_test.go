@@ -28,6 +28,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
+	"github.com/kmsguard/kmsguard/pkg/operatorstate"
 )
 
 func TestPrecondition(t *testing.T) {
@@ -932,6 +933,72 @@ func TestSecondLineKeepsToTheSync(t *testing.T) {
 	// The sync itself now refuses the same config (no new copy would be made).
 	if allowed, err := syncPrecondition(ctx); err != nil || allowed {
 		t.Errorf("sync precondition = %v, %v; want false on the new evidence", allowed, err)
+	}
+}
+
+// TestSecondLineKeepsToTheSyncAcrossARestart: with Options.Admitted, what the sync let through is kept on the operator
+// resource, and a new process's second line keeps to it; without it, the new process judges it again and holds the
+// revision. A record that cannot be written holds the copy; one that cannot be decoded starts afresh.
+func TestSecondLineKeepsToTheSyncAcrossARestart(t *testing.T) {
+	ctx := context.Background()
+	deployed := ectest.Marshal(t, ectest.Secrets(ectest.Identity()))
+	newReadKey := ectest.Marshal(t, ectest.Secrets(ectest.Identity(), ectest.KMS("1")))
+	configs := revisions.ConfigSourceFunc(func(context.Context) (revisions.Configs, error) {
+		return revisions.Configs{Candidate: newReadKey, Deployed: deployed, CandidateName: "c"}, nil
+	})
+	verdict := health([]string{"1"})
+	newGate := func(admitted operatorstate.Resource) (*Gate, func(context.Context) (bool, error)) {
+		g := newTestGate(t, Options{
+			Configs:        configs,
+			Nodes:          kmsstate.NodeListerFunc(func(context.Context) ([]string, error) { return nodes, nil }),
+			Health:         healthFunc(func() kmsVerdict { return verdict }),
+			OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
+			Recorder:       events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0)),
+			Clock:          clocktesting.NewFakePassiveClock(t0),
+			Admitted:       admitted,
+		})
+		return g, g.ConfigSyncPrecondition(configs)
+	}
+	failing := health([]string{"1"}, operatorv1.KMSPluginHealthReport{NodeName: "master-1", KeyID: "1", Status: operatorv1.KMSPluginHealthStatusError,
+		Detail: "connection refused", LastCheckedTime: metav1.NewTime(t0.Add(-time.Second))})
+
+	resource := operatorstate.NewFakeResource()
+	_, syncPrecondition := newGate(resource)
+	if allowed, err := syncPrecondition(ctx); err != nil || !allowed {
+		t.Fatalf("sync precondition = %v, %v; want true", allowed, err)
+	}
+	if allowed, err := syncPrecondition(ctx); err != nil || !allowed || resource.Writes() != 1 {
+		t.Fatalf("sync precondition again = %v, %v, %d writes; want true and the record written once", allowed, err, resource.Writes())
+	}
+	// The operator restarts; meanwhile the copied config's plugin runs ahead on master-1 and fails.
+	verdict = failing
+	restarted, _ := newGate(resource)
+	if allowed, err := restarted.Precondition(ctx); err != nil || !allowed {
+		t.Errorf("after a restart with the record: Precondition = %v, %v; want true, as the sync admitted this config", allowed, err)
+	}
+	forgetful, _ := newGate(nil)
+	if allowed, err := forgetful.Precondition(ctx); err != nil || allowed {
+		t.Errorf("after a restart without a record: Precondition = %v, %v; want false, judged again", allowed, err)
+	}
+
+	// A record that cannot be written: the sync does not copy, and says why.
+	verdict = health([]string{"1"})
+	unwritable := operatorstate.NewFakeResource()
+	unwritable.FailWrites(errors.New("etcdserver: request timed out"))
+	_, syncPrecondition = newGate(unwritable)
+	if allowed, err := syncPrecondition(ctx); allowed || err == nil || !strings.Contains(err.Error(), "keeping the rollout gate's admission") {
+		t.Errorf("sync precondition with an unwritable record = %v, %v; want false and the write's error", allowed, err)
+	}
+
+	// A record that cannot be decoded starts afresh: the second line judges, as without one.
+	corrupt := operatorstate.NewFakeResource()
+	if err := corrupt.ApplyAnnotations(ctx, "test", map[string]string{operatorstate.AnnotationPrefix + AdmittedStoreName: "{not json"}); err != nil {
+		t.Fatal(err)
+	}
+	verdict = failing
+	g, _ := newGate(corrupt)
+	if allowed, err := g.Precondition(ctx); err != nil || allowed {
+		t.Errorf("with a corrupt record: Precondition = %v, %v; want false, judged again", allowed, err)
 	}
 }
 
