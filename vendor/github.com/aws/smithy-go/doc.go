@@ -1,0 +1,2 @@
+// Package smithy provides the core components for a Smithy SDK.
+package smithy
