@@ -5,15 +5,20 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"google.golang.org/grpc/codes"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
+	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
 	ectest "github.com/kmsguard/kmsguard/internal/encryptionconfigtest"
 	"github.com/kmsguard/kmsguard/pkg/kmsplugin/fake"
@@ -70,6 +75,10 @@ func TestAPIServerProbe(t *testing.T) {
 		t.Errorf("apiserver that is down: view %s, want only a transport Err", describeView(down))
 	}
 	t.Logf("healthy: %s", describeView(healthy))
+
+	// The same apiserver found as an operator finds each node's: at the InternalIP of a Node named in the
+	// operator's node statuses, verified by a name its certificate holds rather than by the address.
+	checkNodeProber(t, a.Client(), config)
 
 	// Key rotation: the apiserver learns the new key id from Status, which the probe's own health check makes it
 	// call once its 20 s cache of the last answer has expired.
@@ -179,6 +188,57 @@ func readSecretFails(t *testing.T, client kubernetes.Interface, name string) {
 	t.Helper()
 	if _, err := client.CoreV1().Secrets("default").Get(context.Background(), name, metav1.GetOptions{}); !apierrors.IsInternalError(err) {
 		t.Fatalf("reading Secret %s: want a 500, got %v", name, err)
+	}
+}
+
+// checkNodeProber asks the apiserver of config through apiserverprobe.ForNodes: a Node master-0 at its address, the
+// certificate verified as "localhost", and a node without an address.
+func checkNodeProber(t *testing.T, kube kubernetes.Interface, config *rest.Config) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	u, err := url.Parse(config.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, err := strconv.Atoi(u.Port())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, address := range map[string]string{"master-0": u.Hostname(), "master-new": ""} {
+		node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}
+		if _, err := kube.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if address != "" {
+			node.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: address}}
+			if _, err := kube.CoreV1().Nodes().UpdateStatus(ctx, node, metav1.UpdateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	informers := kubeinformers.NewSharedInformerFactory(kube, 0)
+	nodes := informers.Core().V1().Nodes().Lister()
+	informers.Start(ctx.Done())
+	informers.WaitForCacheSync(ctx.Done())
+	byName := rest.CopyConfig(config)
+	byName.TLSClientConfig.ServerName = "localhost"
+	client, err := rest.HTTPClientFor(byName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prober := apiserverprobe.ForNodes(client, kmsstate.NodeListerFunc(func(context.Context) ([]string, error) {
+		return []string{"master-0", "master-new"}, nil
+	}), nodes, apiserverprobe.NodeOptions{Port: port})
+	views := prober.Probe(ctx)
+	if len(views) != 2 {
+		t.Fatalf("node prober: %d views, want 2", len(views))
+	}
+	if v := views[0]; v.NodeName != "master-0" || v.Err != "" || v.KMSHealthz == nil || !v.KMSHealthz.OK || v.Metrics == nil {
+		t.Errorf("node prober: master-0 at %s:%d: view %s, want KMS health OK and a sample", u.Hostname(), port, describeView(v))
+	}
+	if v := views[1]; v.Err != `target: node "master-new" has no InternalIP address` {
+		t.Errorf("node prober: master-new without an address: view %s, want only a target Err", describeView(v))
 	}
 }
 
