@@ -130,8 +130,8 @@ type StaticPodOptions struct {
 	// monitor's verdict from.
 	OperandPodSelector labels.Selector
 	// NodeInformer is optional (the operator's cluster-scoped informer of Nodes): with it, kmsstate tells a node
-	// that is down on purpose (cordoned for a drain, NotReady in a reboot, its operand pod not ready or just ready
-	// again) from a reporter that stopped, and reports the first as KMSPluginsProgressing NodeUnavailable instead
+	// that is down on purpose (cordoned for a drain, NotReady in a reboot, its operand pod missing, Pending,
+	// terminating or just started) from a reporter that stopped, and reports the first as KMSPluginsProgressing NodeUnavailable instead
 	// of KMSPluginsDegraded: every upgrade drains and reboots every control-plane node.
 	NodeInformer corev1informers.NodeInformer
 }
@@ -284,17 +284,20 @@ func NewStaticPodControllers(opts StaticPodOptions) (*Controllers, error) {
 	}
 	operandPods := opts.KubeInformers.InformersFor(opts.OperandNamespace).Core().V1().Pods()
 	var availability kmsstate.AvailabilityLister
+	var availabilityInformers []factory.Informer
 	if opts.NodeInformer != nil {
 		availability = kmsstate.StaticPodAvailability(opts.NodeInformer.Lister(), operandPods.Lister().Pods(opts.OperandNamespace), opts.OperandPodSelector)
+		availabilityInformers = []factory.Informer{opts.NodeInformer.Informer(), operandPods.Informer()}
 	}
 	return build(opts.Options, topology{
-		availability:       availability,
-		operator:           opts.OperatorClient,
-		staticPod:          opts.OperatorClient,
-		staticPodPreflight: true,
-		nodes:              kmsstate.StaticPodNodes(opts.OperatorClient),
-		rollout:            kmsrollback.StaticPodRollout(opts.OperatorClient, operandPods.Lister().Pods(opts.OperandNamespace), opts.OperandPodSelector, opts.Intervals.NotReadyAfter, nil),
-		rolloutInformers:   []factory.Informer{operandPods.Informer()},
+		availability:          availability,
+		availabilityInformers: availabilityInformers,
+		operator:              opts.OperatorClient,
+		staticPod:             opts.OperatorClient,
+		staticPodPreflight:    true,
+		nodes:                 kmsstate.StaticPodNodes(opts.OperatorClient),
+		rollout:               kmsrollback.StaticPodRollout(opts.OperatorClient, operandPods.Lister().Pods(opts.OperandNamespace), opts.OperandPodSelector, opts.Intervals.NotReadyAfter, nil),
+		rolloutInformers:      []factory.Informer{operandPods.Informer()},
 	})
 }
 
@@ -343,8 +346,9 @@ type topology struct {
 	// rollout is nil where kmsguard runs no rollback.
 	rollout          kmsrollback.RolloutReader
 	rolloutInformers []factory.Informer
-	// availability is nil where kmsstate takes every node as available.
-	availability kmsstate.AvailabilityLister
+	// availability is nil where kmsstate takes every node as available; availabilityInformers are what it reads.
+	availability          kmsstate.AvailabilityLister
+	availabilityInformers []factory.Informer
 }
 
 // build builds the controllers of an operator whose feature gate is on.
@@ -380,6 +384,7 @@ func build(opts Options, t topology) (*Controllers, error) {
 		Running:        running,
 		APIServers:     opts.APIServers,
 		Availability:   t.availability,
+		Informers:      t.availabilityInformers,
 		Recorder:       opts.Recorder.WithComponentSuffix("kms-state"),
 		Memory:         kmsstate.NewAnnotationMemory(opts.OperatorResource),
 		Publisher: kmsstate.ConfigMapPublisher{Client: kube, Namespace: opts.OperatorNamespace, Name: kmsstate.DefaultConfigMapName,

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/ptr"
 )
 
 // TestEvaluateNodeDownOnPurpose: a node that is drained, rebooting or has its kube-apiserver pod replaced is
@@ -23,7 +24,7 @@ import (
 func TestEvaluateNodeDownOnPurpose(t *testing.T) {
 	config := Config{ReportInterval: interval}
 	stale := 5 * time.Minute // past the 2-minute limit
-	available := NodeAvailability{OperandReadySince: t0.Add(-time.Hour)}
+	available := NodeAvailability{OperandStarted: t0.Add(-time.Hour)}
 	scenarios := []struct {
 		name         string
 		reports      []operatorv1.KMSPluginHealthReport
@@ -54,11 +55,11 @@ func TestEvaluateNodeDownOnPurpose(t *testing.T) {
 			wantUnknown:     ReasonHealthReportMissing,
 		},
 		{
-			name:            "its kube-apiserver pod became ready a moment ago, the reporter not yet published",
+			name:            "its kube-apiserver pod started a moment ago, the reporter not yet published",
 			reports:         []operatorv1.KMSPluginHealthReport{healthy("master-0", "1", "kek-a"), report("master-1", "1", operatorv1.KMSPluginHealthStatusHealthy, "kek-a", stale)},
-			availability:    map[string]NodeAvailability{"master-0": available, "master-1": {OperandReadySince: t0.Add(-20 * time.Second)}},
+			availability:    map[string]NodeAvailability{"master-0": available, "master-1": {OperandStarted: t0.Add(-20 * time.Second)}},
 			wantProgressing: ReasonNodeUnavailable,
-			wantMessage:     "its kube-apiserver pod became ready 20s ago, limit 2m0s",
+			wantMessage:     "its kube-apiserver pod started 20s ago, limit 2m0s",
 			wantUnknown:     ReasonHealthReportStale,
 		},
 		{
@@ -116,8 +117,8 @@ func TestEvaluateNodeDownOnPurpose(t *testing.T) {
 			if progressing != (s.wantProgressing != "") || progressingReason != s.wantProgressing {
 				t.Errorf("Progressing %v %q (%s), want %q", progressing, progressingReason, progressingMessage, s.wantProgressing)
 			}
-			if !strings.Contains(progressingMessage, s.wantMessage) {
-				t.Errorf("Progressing message %q, want it to contain %q", progressingMessage, s.wantMessage)
+			if (s.wantMessage == "") != (progressingMessage == "") || !strings.Contains(progressingMessage, s.wantMessage) {
+				t.Errorf("Progressing message %q, want %q in it", progressingMessage, s.wantMessage)
 			}
 			if s.wantProgressing == "" {
 				return
@@ -129,9 +130,11 @@ func TestEvaluateNodeDownOnPurpose(t *testing.T) {
 	}
 }
 
-// TestStaticPodAvailability reads a drain and a reboot as the machine-config operator and the kubelet show them.
+// TestStaticPodAvailability reads a drain and a reboot as the machine-config operator and the kubelet show them. A
+// pod that runs but is not ready is no excuse by itself (a dead plugin fails kube-apiserver's readiness); when it
+// started is given, so that only a pod that has just started is.
 func TestStaticPodAvailability(t *testing.T) {
-	readyAt := t0.Add(-10 * time.Minute)
+	startedAt := t0.Add(-10 * time.Minute)
 	node := func(name string, unschedulable bool, ready corev1.ConditionStatus, reason string) *corev1.Node {
 		n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: corev1.NodeSpec{Unschedulable: unschedulable}}
 		if ready != "" {
@@ -143,12 +146,14 @@ func TestStaticPodAvailability(t *testing.T) {
 		return &corev1.Pod{
 			ObjectMeta: metav1.ObjectMeta{Namespace: "openshift-kube-apiserver", Name: "kube-apiserver-" + node, Labels: map[string]string{"apiserver": "true"}},
 			Spec:       corev1.PodSpec{NodeName: node},
-			Status: corev1.PodStatus{Phase: phase, Conditions: []corev1.PodCondition{
-				{Type: corev1.PodReady, Status: ready, LastTransitionTime: metav1.NewTime(readyAt)}}},
+			Status: corev1.PodStatus{Phase: phase, StartTime: ptr.To(metav1.NewTime(startedAt)),
+				Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: ready}}},
 		}
 	}
-	installer := pod("master-0", corev1.PodRunning, corev1.ConditionTrue)
+	installer := pod("master-0", corev1.PodPending, corev1.ConditionFalse)
 	installer.Name, installer.Labels = "installer-7-master-0", map[string]string{"app": "installer"}
+	terminating := pod("master-7", corev1.PodRunning, corev1.ConditionTrue)
+	terminating.DeletionTimestamp = ptr.To(metav1.NewTime(t0))
 
 	nodes := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
 	pods := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
@@ -160,6 +165,7 @@ func TestStaticPodAvailability(t *testing.T) {
 		node("master-4", false, corev1.ConditionTrue, ""),
 		node("master-5", false, corev1.ConditionTrue, ""),
 		node("master-6", false, "", ""),
+		node("master-7", false, corev1.ConditionTrue, ""),
 	} {
 		if err := nodes.Add(n); err != nil {
 			t.Fatal(err)
@@ -172,6 +178,7 @@ func TestStaticPodAvailability(t *testing.T) {
 		pod("master-3", corev1.PodPending, corev1.ConditionFalse),
 		pod("master-4", corev1.PodRunning, corev1.ConditionFalse),
 		pod("master-6", corev1.PodRunning, corev1.ConditionTrue),
+		terminating,
 	} {
 		if err := pods.Add(p); err != nil {
 			t.Fatal(err)
@@ -184,13 +191,15 @@ func TestStaticPodAvailability(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]NodeAvailability{
-		"master-0": {OperandReadySince: readyAt},
-		"master-1": {Unavailable: "cordoned", OperandReadySince: readyAt},
+		"master-0": {OperandStarted: startedAt},
+		"master-1": {Unavailable: "cordoned", OperandStarted: startedAt},
 		"master-2": {Unavailable: "cordoned, NotReady (NodeStatusUnknown), no operand pod on it"},
-		"master-3": {Unavailable: "its kube-apiserver pod is Pending, not ready"},
-		"master-4": {Unavailable: "its kube-apiserver pod is Running, not ready"},
+		"master-3": {Unavailable: "its kube-apiserver pod is Pending"},
+		// Running but not ready: no excuse, only when it started.
+		"master-4": {OperandStarted: startedAt},
 		"master-5": {Unavailable: "no operand pod on it"},
-		"master-6": {Unavailable: "NotReady (no Ready condition)", OperandReadySince: readyAt},
+		"master-6": {Unavailable: "NotReady (no Ready condition)", OperandStarted: startedAt},
+		"master-7": {Unavailable: "its kube-apiserver pod is terminating"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("availability:\n%+v\nwant\n%+v", got, want)

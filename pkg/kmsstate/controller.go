@@ -40,8 +40,8 @@ const (
 	// ReasonKeysPending: a KMS key is not yet in the revision some node runs, or a node that has just started to
 	// run it has not reported it yet (KMSPluginsProgressing).
 	ReasonKeysPending = "KeysPending"
-	// ReasonNodeUnavailable: a node is down on purpose (cordoned, NotReady, its kube-apiserver pod not ready or
-	// just ready again), and its plugins' reports are missing or stale (KMSPluginsProgressing): a drain and
+	// ReasonNodeUnavailable: a node is down on purpose (cordoned, NotReady, its kube-apiserver pod missing,
+	// Pending, terminating or just started), and its plugins' reports are missing or stale (KMSPluginsProgressing): a drain and
 	// reboot of every control-plane node in an upgrade is no KMS fault.
 	ReasonNodeUnavailable = "NodeUnavailable"
 )
@@ -135,7 +135,10 @@ type Options struct {
 	// replaced) has its missing or stale reports in KMSPluginsProgressing (NodeUnavailable), not Degraded. Without
 	// it every node is taken as available.
 	Availability AvailabilityLister
-	Recorder     events.Recorder
+	// Informers are the informers the listers of Availability read (StaticPodAvailability's nodes and pods): the
+	// controller waits for them before its first sync, and syncs when they change.
+	Informers []factory.Informer
+	Recorder  events.Recorder
 	// Memory is optional: with it, the KEK ids the nodes agreed on and the rotations in progress or
 	// completed survive an operator restart (AnnotationMemory). Without it, a rotation that completes while
 	// no operator runs is never reported.
@@ -210,7 +213,7 @@ func NewController(instanceName string, opts Options) (*Controller, error) {
 		// Reporters write every interval and each write is an informer event; the resync covers
 		// staleness, which no write announces.
 		ResyncEvery(opts.ReportInterval).
-		WithInformers(opts.OperatorClient.Informer())
+		WithInformers(append([]factory.Informer{opts.OperatorClient.Informer()}, opts.Informers...)...)
 	if opts.APIServers != nil {
 		f = f.WithPostStartHooks(c.runAPIServerProbes)
 	}

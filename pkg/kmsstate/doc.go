@@ -51,7 +51,7 @@
 //	nodes disagree on the KEK id beyond the grace            True                 KEKIDMismatch
 //	a report older than 4 report intervals, on a node that   True                 HealthReportStale
 //	  is Ready, schedulable, and whose operand pod has been
-//	  ready for 4 report intervals (or with no Availability)
+//	  running for 4 report intervals (or with no Availability)
 //	a node has run a key of its running revision for 4       True                 HealthReportMissing
 //	  report intervals and has no report for it (same nodes)
 //
@@ -62,8 +62,10 @@
 //	a node started to run a key less than 4 report          True                   KeysPending
 //	  intervals ago and its first report has not come
 //	a report missing or stale on a node that is cordoned,    True                   NodeUnavailable
-//	  NotReady, whose operand pod is not ready, or became     (KeysPending when
-//	  ready less than 4 report intervals ago (Availability)   a key is pending too)
+//	  NotReady, whose operand pod is missing, Pending or      (KeysPending when
+//	  terminating, or started less than 4 report intervals    a key is pending too)
+//	  ago (Availability); a pod that runs unready is no
+//	  excuse: a dead plugin fails kube-apiserver's readiness
 //	every key of K runs on every node, each reported         False                  AsExpected
 //
 // A node that is drained and rebooted, as every control-plane node is in every upgrade, is without its plugins'

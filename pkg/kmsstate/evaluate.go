@@ -198,7 +198,7 @@ func (e *evaluation) running(node, key string) bool {
 }
 
 // silentOnPurpose says why the plugins of node may not report, from Observation.Availability: the node or its
-// operand pod is down, or the pod became ready less than the staleness limit ago. Empty when nothing excuses a
+// operand pod is down, or the pod started less than the staleness limit ago. Empty when nothing excuses a
 // missing or stale report.
 func (e *evaluation) silentOnPurpose(node string) string {
 	a, ok := e.obs.Availability[node]
@@ -207,11 +207,11 @@ func (e *evaluation) silentOnPurpose(node string) string {
 		return ""
 	case a.Unavailable != "":
 		return "node unavailable: " + a.Unavailable
-	case a.OperandReadySince.IsZero():
+	case a.OperandStarted.IsZero():
 		return ""
 	}
-	if since := e.obs.Now.Sub(a.OperandReadySince); since >= 0 && since < e.config.StaleAfter() {
-		return fmt.Sprintf("its kube-apiserver pod became ready %s ago, limit %s", since.Round(time.Second), e.config.StaleAfter())
+	if since := e.obs.Now.Sub(a.OperandStarted); since >= 0 && since < e.config.StaleAfter() {
+		return fmt.Sprintf("its kube-apiserver pod started %s ago, limit %s", since.Round(time.Second), e.config.StaleAfter())
 	}
 	return ""
 }

@@ -20,7 +20,7 @@ var pluginStates = []PluginHealth{PluginHealthy, PluginUnhealthy, PluginUnreacha
 //     that changes with the state, so the series keeps its identity when the plugin turns unhealthy and back, and
 //     an alert's "for:" timer on "== 0" runs from the first failure.
 //   - kmsguard_kms_plugin_state{node,key_id,state}: 1 for the plugin's state (Healthy, Unhealthy, Unreachable,
-//     Stale, Missing), 0 for the others; all five series are always present.
+//     Stale, Missing), 0 for the others; all five series are present for every plugin that has series.
 //   - kmsguard_kms_plugin_last_report_timestamp_seconds{node,key_id}: the lastCheckedTime of the plugin's last
 //     report, as Unix seconds; absent while it never reported. Unlike an age, it stays right when kmsstate
 //     stops: alert on time() - it.
@@ -35,7 +35,8 @@ var pluginStates = []PluginHealth{PluginHealthy, PluginUnhealthy, PluginUnreacha
 //
 // And kmsguard_kms_key_rotations_total{key_id}, the completed rotations of a key's KEK id. The series of
 // plugins and nodes that are no longer evaluated (a node or key that went away, KMS no longer in use) are
-// deleted.
+// deleted. A plugin whose key is pending on its node, or whose node is down on purpose (Plugin.NodeUnavailable),
+// has no plugin series meanwhile: an alert on it would page for a rollout or an upgrade.
 //
 // Every series carries component, the controller's instance name ("kube-apiserver"), so that two controllers in
 // one process (two operators' wirings, or two components) share the registration without mixing their series.

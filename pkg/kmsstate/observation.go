@@ -44,13 +44,14 @@ type Observation struct {
 // NodeAvailability is what a node and its operand pod say about whether the node's plugins can report.
 type NodeAvailability struct {
 	// Unavailable says why they cannot, empty when nothing keeps them from it: the node is cordoned (a drain
-	// before a reboot), NotReady, or its kube-apiserver pod is not running and ready (being replaced, or not
-	// started yet after a reboot).
+	// before a reboot) or NotReady, or its kube-apiserver pod is missing, Pending or terminating (replaced, or not
+	// started yet after a reboot). A pod that runs but is not ready is no excuse by itself: kube-apiserver's
+	// readiness includes its KMS check, so a dead plugin makes its pod not ready.
 	Unavailable string
-	// OperandReadySince is when the node's kube-apiserver pod last became ready; zero when it is not, or not
-	// known. A pod that became ready less than the staleness limit ago may not have reported yet: its plugins'
-	// reporters start with it.
-	OperandReadySince time.Time
+	// OperandStarted is when the node's kube-apiserver pod started (status.startTime, which a container that
+	// restarts does not move); zero when not known. A pod that started less than the staleness limit ago may not
+	// have reported yet, ready or not: its plugins' reporters start with it.
+	OperandStarted time.Time
 }
 
 // APIServerView is one kube-apiserver's own view of KMS: its /healthz/kms-providers answer and a sample of its

@@ -47,8 +47,9 @@ type AvailabilityLister interface {
 
 // StaticPodAvailability reads the availability of a static-pod operator's nodes from what the machine-config
 // operator and the kubelet show of a drain and a reboot: the Node cordoned (spec.unschedulable) or not Ready, and
-// the operand's mirror pod on it (operandSelector, "apiserver=true" for kube-apiserver) missing, not running or not
-// ready, or ready since when. An installer replacing the pod shows as the pod not ready.
+// the operand's mirror pod on it (operandSelector, "apiserver=true" for kube-apiserver) missing, Pending or
+// terminating, or when it started. Its listers must be of informers the controller waits for (Options.Informers):
+// an unsynced pod cache would excuse every node.
 func StaticPodAvailability(nodes corev1listers.NodeLister, operandPods corev1listers.PodNamespaceLister, operandSelector labels.Selector) AvailabilityLister {
 	return availabilityFunc(func(context.Context) (map[string]NodeAvailability, error) {
 		nodeList, err := nodes.List(labels.Everything())
@@ -59,16 +60,27 @@ func StaticPodAvailability(nodes corev1listers.NodeLister, operandPods corev1lis
 		if err != nil {
 			return nil, fmt.Errorf("listing the operand's pods: %w", err)
 		}
-		readySince := map[string]time.Time{}
-		podState := map[string]string{}
+		// The pod of each node that runs, else what keeps the node's pod from running.
+		started := map[string]time.Time{}
+		down := map[string]string{}
 		for _, pod := range pods {
 			node := pod.Spec.NodeName
-			if since, ok := podReadySince(pod); ok {
-				readySince[node], podState[node] = since, ""
+			if pod.Status.Phase == corev1.PodRunning && pod.DeletionTimestamp == nil {
+				var at time.Time
+				if pod.Status.StartTime != nil {
+					at = pod.Status.StartTime.Time
+				}
+				started[node] = at
+				delete(down, node)
 				continue
 			}
-			if _, ready := readySince[node]; !ready {
-				podState[node] = fmt.Sprintf("its %s pod is %s, not ready", operandName(pod), pod.Status.Phase)
+			if _, runs := started[node]; runs {
+				continue
+			}
+			if pod.DeletionTimestamp != nil {
+				down[node] = fmt.Sprintf("its %s pod is terminating", operandName(pod))
+			} else {
+				down[node] = fmt.Sprintf("its %s pod is %s", operandName(pod), pod.Status.Phase)
 			}
 		}
 		availability := make(map[string]NodeAvailability, len(nodeList))
@@ -80,14 +92,15 @@ func StaticPodAvailability(nodes corev1listers.NodeLister, operandPods corev1lis
 			if ready := nodeReady(node); ready != "" {
 				why = append(why, ready)
 			}
-			since, ok := readySince[node.Name]
-			switch state, known := podState[node.Name]; {
-			case !known:
+			at, runs := started[node.Name]
+			switch reason, known := down[node.Name]; {
+			case runs:
+			case known:
+				why = append(why, reason)
+			default:
 				why = append(why, "no operand pod on it")
-			case !ok:
-				why = append(why, state)
 			}
-			availability[node.Name] = NodeAvailability{Unavailable: strings.Join(why, ", "), OperandReadySince: since}
+			availability[node.Name] = NodeAvailability{Unavailable: strings.Join(why, ", "), OperandStarted: at}
 		}
 		return availability, nil
 	})
@@ -114,19 +127,6 @@ func nodeReady(node *corev1.Node) string {
 		return "NotReady"
 	}
 	return "NotReady (no Ready condition)"
-}
-
-// podReadySince returns when a running pod last became ready.
-func podReadySince(pod *corev1.Pod) (time.Time, bool) {
-	if pod.Status.Phase != corev1.PodRunning || pod.DeletionTimestamp != nil {
-		return time.Time{}, false
-	}
-	for _, c := range pod.Status.Conditions {
-		if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
-			return c.LastTransitionTime.Time, true
-		}
-	}
-	return time.Time{}, false
 }
 
 // operandName is the pod's name without its node suffix, as the static pod is named: "kube-apiserver" for
