@@ -25,30 +25,52 @@ import (
 // kube-apiserver listens on 6443 at its own address.
 type nodeAPIServers struct {
 	port int
+	// listeners are the bound listeners by address, until start serves on them.
+	listeners map[string]net.Listener
 	// client trusts httptest's certificate for the name it holds (example.com), not for the addresses, as an
 	// operator verifies a node's apiserver by ServiceNetworkServerName.
 	client *http.Client
 }
 
-func newNodeAPIServers(t *testing.T) *nodeAPIServers {
+// newNodeAPIServers binds one port at each of addresses. The port is chosen at the first address; when another
+// process holds it at one of the others, another port is tried.
+func newNodeAPIServers(t *testing.T, addresses ...string) *nodeAPIServers {
 	t.Helper()
-	// The port is chosen at 127.0.0.1, which every server then shares; another process could take it at another
-	// loopback address meanwhile, but nothing on this machine listens on 127.0.0.2-127.0.0.9 on purpose.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
 	probe := httptest.NewTLSServer(http.NotFoundHandler())
 	client := probe.Client()
 	probe.Close()
 	transport := client.Transport.(*http.Transport).Clone()
 	transport.TLSClientConfig = transport.TLSClientConfig.Clone()
 	transport.TLSClientConfig.ServerName = "example.com"
-	return &nodeAPIServers{port: port, client: &http.Client{Transport: transport}}
+	s := &nodeAPIServers{client: &http.Client{Transport: transport}}
+	var lastErr error
+	for range 20 {
+		first, err := net.Listen("tcp", net.JoinHostPort(addresses[0], "0"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.port = first.Addr().(*net.TCPAddr).Port
+		s.listeners = map[string]net.Listener{addresses[0]: first}
+		for _, address := range addresses[1:] {
+			l, err := net.Listen("tcp", net.JoinHostPort(address, strconv.Itoa(s.port)))
+			if err != nil {
+				lastErr = err
+				break
+			}
+			s.listeners[address] = l
+		}
+		if len(s.listeners) == len(addresses) {
+			for _, l := range s.listeners {
+				t.Cleanup(func() { _ = l.Close() })
+			}
+			return s
+		}
+		for _, l := range s.listeners {
+			_ = l.Close()
+		}
+	}
+	t.Fatalf("no port free at all of %v: %v", addresses, lastErr)
+	return nil
 }
 
 // start serves the health check and metrics at address on the shared port until the test ends.
@@ -57,9 +79,9 @@ func (s *nodeAPIServers) start(t *testing.T, address string, healthz, metrics ht
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+kmsHealthzPath, healthz)
 	mux.HandleFunc("GET "+metricsPath, metrics)
-	l, err := net.Listen("tcp", net.JoinHostPort(address, strconv.Itoa(s.port)))
-	if err != nil {
-		t.Fatal(err)
+	l, ok := s.listeners[address]
+	if !ok {
+		t.Fatalf("no listener at %s", address)
 	}
 	server := &httptest.Server{Listener: l, Config: &http.Server{Handler: mux, ErrorLog: log.New(io.Discard, "", 0)}}
 	server.StartTLS()
@@ -93,7 +115,7 @@ func names(nodes ...string) kmsstate.NodeLister {
 // in the listed order, and is not asked.
 func TestNodeProberAsksEachNodeAtItsInternalIP(t *testing.T) {
 	fixture := readFixture(t)
-	servers := newNodeAPIServers(t)
+	servers := newNodeAPIServers(t, "127.0.0.2", "127.0.0.3")
 	healthy, failing := &countingServer{}, &countingServer{}
 	healthy.set(http.StatusOK, fixture)
 	failing.set(http.StatusOK, fixture)
@@ -136,7 +158,7 @@ func TestNodeProberAsksEachNodeAtItsInternalIP(t *testing.T) {
 // metrics baseline (no read before the interval), and a node whose address changed is asked at the new one.
 func TestNodeProberFollowsTheNodes(t *testing.T) {
 	fixture := readFixture(t)
-	servers := newNodeAPIServers(t)
+	servers := newNodeAPIServers(t, "127.0.0.2", "127.0.0.3", "127.0.0.4")
 	apis := map[string]*countingServer{}
 	for _, address := range []string{"127.0.0.2", "127.0.0.3", "127.0.0.4"} {
 		apis[address] = &countingServer{}
