@@ -172,7 +172,7 @@ func (g *Gate) emitEvents(v verdict, previous []operatorv1.OperatorCondition, c 
 		if prevProgressing == nil || prevProgressing.Reason != c.progressing.Reason {
 			recorder.Eventf(EventWaiting, "%s", c.progressing.Message)
 		}
-	case c.progressing.Status == operatorv1.ConditionFalse && wasBlocked:
+	case c.progressing.Status == operatorv1.ConditionFalse && (wasBlocked || wasWaiting(prevProgressing)):
 		recorder.Eventf(EventUnblocked, "%s", c.progressing.Message)
 	}
 	if len(v.Blocking) == 0 {
@@ -186,6 +186,12 @@ func (g *Gate) emitEvents(v verdict, previous []operatorv1.OperatorCondition, c 
 	if c.degraded.Status == operatorv1.ConditionTrue && (prevDegraded == nil || prevDegraded.Status != operatorv1.ConditionTrue || prevDegraded.Reason != c.degraded.Reason) {
 		recorder.Warningf(EventDegraded, "%s", c.degraded.Message)
 	}
+}
+
+// wasWaiting says whether the previous Progressing condition was a wait on time alone (False, with a reason that
+// waitsOnTime): its end lets the change through as a block's end does.
+func wasWaiting(prev *operatorv1.OperatorCondition) bool {
+	return prev != nil && prev.Status == operatorv1.ConditionFalse && waitsOnTime(Reason(prev.Reason))
 }
 
 // stamp is how the conditions' messages name a time.

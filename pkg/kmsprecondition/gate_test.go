@@ -513,6 +513,18 @@ func TestPrecondition(t *testing.T) {
 			wantDecision: decision{Dropped: []string{"secrets aescbc:1 CensusPassed"}},
 		},
 		{
+			name:      "etcd census: the window ends after the change waited for it",
+			deployed:  ectest.Secrets(ectest.KMS("2"), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity()),
+			candidate: ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
+			health:    health(nil),
+			conditions: []operatorv1.OperatorCondition{{Type: ConditionProgressing, Status: operatorv1.ConditionFalse, Reason: string(ReasonRollbackWindowNotPassed),
+				LastTransitionTime: metav1.NewTime(t0.Add(-25 * time.Hour))}},
+			census:      &fakeCensus{reports: map[string]*evidence.Report{"secrets": census("secrets", t0.Add(-time.Hour), nil)}, finished: t0.Add(-25 * time.Hour)},
+			wantAllowed: true, wantProgressing: operatorv1.ConditionFalse, wantReason: ReasonAsExpected, wantDegraded: operatorv1.ConditionFalse,
+			wantEvents:   []string{EventUnblocked},
+			wantDecision: decision{Dropped: []string{"secrets aescbc:1 CensusPassed"}},
+		},
+		{
 			name:            "etcd census: a KMS provider dropped while values are under its older KEK id",
 			deployed:        ectest.Secrets(ectest.KMS("2"), ectest.KMS("1"), ectest.Identity()),
 			candidate:       ectest.Secrets(ectest.KMS("2"), ectest.Identity()),
