@@ -15,6 +15,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/klog/v2"
 
 	"github.com/kmsguard/kmsguard/internal/required"
 )
@@ -105,6 +106,8 @@ type SecretKV struct {
 	// with.
 	checked time.Time
 	lastErr error
+	// logged is the reload error last logged while a client was kept.
+	logged string
 }
 
 // kvCloser is a KV that holds a connection.
@@ -177,6 +180,15 @@ func (k *SecretKV) kv(ctx context.Context) (clientv3.KV, error) {
 	k.checked = k.now()
 	k.lastErr = k.reload(ctx)
 	if k.client != nil {
+		// The client in hand goes on serving; what kept it from being renewed is said once per new error, or it
+		// would never be seen.
+		if k.lastErr != nil && k.lastErr.Error() != k.logged {
+			klog.Warningf("etcd client of %s/%s: keeping the current client: %v", k.opts.Namespace, k.opts.SecretName, k.lastErr)
+		}
+		k.logged = ""
+		if k.lastErr != nil {
+			k.logged = k.lastErr.Error()
+		}
 		return k.client, nil
 	}
 	return nil, k.lastErr
