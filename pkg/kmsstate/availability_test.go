@@ -166,6 +166,7 @@ func TestStaticPodAvailability(t *testing.T) {
 		node("master-5", false, corev1.ConditionTrue, ""),
 		node("master-6", false, "", ""),
 		node("master-7", false, corev1.ConditionTrue, ""),
+		node("master-8", false, corev1.ConditionTrue, ""),
 	} {
 		if err := nodes.Add(n); err != nil {
 			t.Fatal(err)
@@ -179,6 +180,7 @@ func TestStaticPodAvailability(t *testing.T) {
 		pod("master-4", corev1.PodRunning, corev1.ConditionFalse),
 		pod("master-6", corev1.PodRunning, corev1.ConditionTrue),
 		terminating,
+		pod("master-8", corev1.PodFailed, corev1.ConditionFalse),
 	} {
 		if err := pods.Add(p); err != nil {
 			t.Fatal(err)
@@ -200,6 +202,8 @@ func TestStaticPodAvailability(t *testing.T) {
 		"master-5": {Unavailable: "no operand pod on it"},
 		"master-6": {Unavailable: "NotReady (no Ready condition)", OperandStarted: startedAt},
 		"master-7": {Unavailable: "its kube-apiserver pod is terminating"},
+		// Failed: there, and not on its way; no excuse.
+		"master-8": {},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("availability:\n%+v\nwant\n%+v", got, want)

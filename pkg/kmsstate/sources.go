@@ -60,27 +60,30 @@ func StaticPodAvailability(nodes corev1listers.NodeLister, operandPods corev1lis
 		if err != nil {
 			return nil, fmt.Errorf("listing the operand's pods: %w", err)
 		}
-		// The pod of each node that runs, else what keeps the node's pod from running.
+		// Per node: when its pod that runs started; else why its pod is on its way (Pending, terminating). A pod in
+		// another phase (Failed, Unknown) excuses nothing: it is there, and not on its way.
 		started := map[string]time.Time{}
 		down := map[string]string{}
+		present := map[string]bool{}
 		for _, pod := range pods {
 			node := pod.Spec.NodeName
-			if pod.Status.Phase == corev1.PodRunning && pod.DeletionTimestamp == nil {
+			present[node] = true
+			switch {
+			case pod.DeletionTimestamp != nil:
+				if _, runs := started[node]; !runs {
+					down[node] = fmt.Sprintf("its %s pod is terminating", operandName(pod))
+				}
+			case pod.Status.Phase == corev1.PodRunning:
 				var at time.Time
 				if pod.Status.StartTime != nil {
 					at = pod.Status.StartTime.Time
 				}
 				started[node] = at
 				delete(down, node)
-				continue
-			}
-			if _, runs := started[node]; runs {
-				continue
-			}
-			if pod.DeletionTimestamp != nil {
-				down[node] = fmt.Sprintf("its %s pod is terminating", operandName(pod))
-			} else {
-				down[node] = fmt.Sprintf("its %s pod is %s", operandName(pod), pod.Status.Phase)
+			case pod.Status.Phase == corev1.PodPending:
+				if _, runs := started[node]; !runs {
+					down[node] = fmt.Sprintf("its %s pod is Pending", operandName(pod))
+				}
 			}
 		}
 		availability := make(map[string]NodeAvailability, len(nodeList))
@@ -97,7 +100,7 @@ func StaticPodAvailability(nodes corev1listers.NodeLister, operandPods corev1lis
 			case runs:
 			case known:
 				why = append(why, reason)
-			default:
+			case !present[node.Name]:
 				why = append(why, "no operand pod on it")
 			}
 			availability[node.Name] = NodeAvailability{Unavailable: strings.Join(why, ", "), OperandStarted: at}
