@@ -164,7 +164,7 @@ func (o *verifyOptions) validate() error {
 
 // run verifies and prints the report; it returns the exit code and the error behind cli.ExitError.
 func (o *verifyOptions) run(ctx context.Context, out, errOut io.Writer) (int, error) {
-	if err := o.validate(); err != nil {
+	if err := o.output.Validate(); err != nil {
 		return cli.ExitError, err
 	}
 	grs, err := o.parseResources()
