@@ -37,40 +37,25 @@ type ruleCase struct {
 	calmPends string
 }
 
+// stepsUp is the case of an alert on one series that is 0 until one minute, then to: the fault; calm, it stays 0.
+func stepsUp(series, to string, wantFor time.Duration, wantLabels map[string]string) ruleCase {
+	return ruleCase{fault: series + " 0 0 " + to + "x300", calm: series + " 0x302", faultAt: time.Minute, wantFor: wantFor, wantLabels: wantLabels}
+}
+
 // ruleCases are the alerts' behaviours; every alert of the rule file has one. Series carry component, as every
 // kmsguard series does.
 var ruleCases = map[string]ruleCase{
-	"KMSPluginUnreachable": {
-		fault:   `kmsguard_kms_plugin_state{component="kube-apiserver",node="master-1",key_id="1",state="Unreachable"} 0 0 1x300`,
-		calm:    `kmsguard_kms_plugin_state{component="kube-apiserver",node="master-1",key_id="1",state="Unreachable"} 0x302`,
-		faultAt: time.Minute, wantFor: 2 * time.Minute, wantLabels: map[string]string{"node": "master-1", "key_id": "1"},
-	},
-	"KMSPluginUnhealthy": {
-		fault:   `kmsguard_kms_plugin_state{component="kube-apiserver",node="master-0",key_id="2",state="Unhealthy"} 0 0 1x300`,
-		calm:    `kmsguard_kms_plugin_state{component="kube-apiserver",node="master-0",key_id="2",state="Unhealthy"} 0x302`,
-		faultAt: time.Minute, wantFor: 2 * time.Minute, wantLabels: map[string]string{"node": "master-0", "key_id": "2"},
-	},
+	"KMSPluginUnreachable": stepsUp(`kmsguard_kms_plugin_state{component="kube-apiserver",node="master-1",key_id="1",state="Unreachable"}`, "1", 2*time.Minute, map[string]string{"node": "master-1", "key_id": "1"}),
+	"KMSPluginUnhealthy":   stepsUp(`kmsguard_kms_plugin_state{component="kube-apiserver",node="master-0",key_id="2",state="Unhealthy"}`, "1", 2*time.Minute, map[string]string{"node": "master-0", "key_id": "2"}),
 	// The last report's timestamp stops at 0: time() passes 120 at 2m30s, the first evaluation after 2m.
 	"KMSPluginHealthReportStale": {
 		fault:   `kmsguard_kms_plugin_last_report_timestamp_seconds{component="kube-apiserver",node="master-2",key_id="1"} 0x302`,
 		calm:    `kmsguard_kms_plugin_last_report_timestamp_seconds{component="kube-apiserver",node="master-2",key_id="1"} 0+30x302`,
 		faultAt: 150 * time.Second, wantFor: time.Minute, wantLabels: map[string]string{"node": "master-2"},
 	},
-	"KMSPluginHealthReportMissing": {
-		fault:   `kmsguard_kms_plugin_state{component="kube-apiserver",node="master-1",key_id="1",state="Missing"} 0 0 1x300`,
-		calm:    `kmsguard_kms_plugin_state{component="kube-apiserver",node="master-1",key_id="1",state="Missing"} 0x302`,
-		faultAt: time.Minute, wantFor: 10 * time.Minute,
-	},
-	"KMSDecryptFailing": {
-		fault:   `kmsguard_kms_failures{component="kube-apiserver",node="master-0",reason="DecryptFailing"} 0 0 2x300`,
-		calm:    `kmsguard_kms_failures{component="kube-apiserver",node="master-0",reason="DecryptFailing"} 0x302`,
-		faultAt: time.Minute, wantFor: time.Minute, wantLabels: map[string]string{"node": "master-0"},
-	},
-	"KMSAPIServerKMSCheckFailing": {
-		fault:   `kmsguard_kms_failures{component="kube-apiserver",node="master-0",reason="APIServerKMSCheckFailing"} 0 0 1x300`,
-		calm:    `kmsguard_kms_failures{component="kube-apiserver",node="master-0",reason="APIServerKMSCheckFailing"} 0x302`,
-		faultAt: time.Minute, wantFor: 2 * time.Minute,
-	},
+	"KMSPluginHealthReportMissing": stepsUp(`kmsguard_kms_plugin_state{component="kube-apiserver",node="master-1",key_id="1",state="Missing"}`, "1", 10*time.Minute, nil),
+	"KMSDecryptFailing":            stepsUp(`kmsguard_kms_failures{component="kube-apiserver",node="master-0",reason="DecryptFailing"}`, "2", time.Minute, map[string]string{"node": "master-0"}),
+	"KMSAPIServerKMSCheckFailing":  stepsUp(`kmsguard_kms_failures{component="kube-apiserver",node="master-0",reason="APIServerKMSCheckFailing"}`, "1", 2*time.Minute, nil),
 	// Every available node of the component failing, each by another fault, while master-2 reboots (failure
 	// series at 0, no plugin series). Calm: one node failing while another serves, and master-2 rebooting.
 	"KMSFailingOnEveryNode": {
@@ -96,21 +81,9 @@ var ruleCases = map[string]ruleCase{
 		}, "\n"),
 		faultAt: time.Minute, wantFor: 2 * time.Minute, wantLabels: map[string]string{"component": "kube-apiserver"},
 	},
-	"KMSKEKIDMismatch": {
-		fault:   `kmsguard_kms_failures{component="kube-apiserver",node="master-2",reason="KEKIDMismatch"} 0 0 1x300`,
-		calm:    `kmsguard_kms_failures{component="kube-apiserver",node="master-2",reason="KEKIDMismatch"} 0x302`,
-		faultAt: time.Minute, wantFor: time.Minute,
-	},
-	"KMSKeyRotationStuck": {
-		fault:   `kmsguard_kms_key_rotation_pending{component="kube-apiserver",node="master-2",key_id="1"} 0 0 1x300`,
-		calm:    `kmsguard_kms_key_rotation_pending{component="kube-apiserver",node="master-2",key_id="1"} 0x302`,
-		faultAt: time.Minute, wantFor: 10 * time.Minute,
-	},
-	"KMSMigrationPausedKMSUnhealthy": {
-		fault:   `kmsguard_migration_paused{component="kube-apiserver",resource="secrets",reason="PausedKMSUnhealthy"} 0 0 1x300`,
-		calm:    `kmsguard_migration_paused{component="kube-apiserver",resource="secrets",reason="PausedKMSUnhealthy"} 0x302`,
-		faultAt: time.Minute, wantFor: 5 * time.Minute, wantLabels: map[string]string{"resource": "secrets"},
-	},
+	"KMSKEKIDMismatch":               stepsUp(`kmsguard_kms_failures{component="kube-apiserver",node="master-2",reason="KEKIDMismatch"}`, "1", time.Minute, nil),
+	"KMSKeyRotationStuck":            stepsUp(`kmsguard_kms_key_rotation_pending{component="kube-apiserver",node="master-2",key_id="1"}`, "1", 10*time.Minute, nil),
+	"KMSMigrationPausedKMSUnhealthy": stepsUp(`kmsguard_migration_paused{component="kube-apiserver",resource="secrets",reason="PausedKMSUnhealthy"}`, "1", 5*time.Minute, map[string]string{"resource": "secrets"}),
 	// Pauses of a minute every four minutes: the 5 minute maximum holds the alert across the gaps. Calm is one
 	// pause, which the maximum forgets after 5 minutes, before the 15 minute `for:`.
 	"KMSMigrationErrorThresholdExceeded": {
@@ -142,36 +115,12 @@ var ruleCases = map[string]ruleCase{
 		}, "\n"),
 		faultAt: time.Minute, wantFor: time.Hour,
 	},
-	"KMSEncryptionCensusFailed": {
-		fault:   `kmsguard_encryption_verification_state{component="kube-apiserver",reason="CensusFailed"} 0 0 1x300`,
-		calm:    `kmsguard_encryption_verification_state{component="kube-apiserver",reason="CensusFailed"} 0x302`,
-		faultAt: time.Minute, wantFor: 30 * time.Minute,
-	},
-	"KMSEncryptionCensusTimeout": {
-		fault:   `kmsguard_encryption_verification_state{component="kube-apiserver",reason="CensusDeadlineExceeded"} 0 0 1x300`,
-		calm:    `kmsguard_encryption_verification_state{component="kube-apiserver",reason="CensusDeadlineExceeded"} 0x302`,
-		faultAt: time.Minute, wantFor: 30 * time.Minute,
-	},
-	"KMSConfigReverted": {
-		fault:   `kmsguard_kms_rollback_state{component="kube-apiserver",reason="RevertedFailingKMSConfig"} 0 0 1x300`,
-		calm:    `kmsguard_kms_rollback_state{component="kube-apiserver",reason="RevertedFailingKMSConfig"} 0x302`,
-		faultAt: time.Minute, wantFor: 0,
-	},
-	"KMSConfigCannotBeReverted": {
-		fault:   `kmsguard_kms_rollback_state{component="kube-apiserver",reason="CannotRevertKMSConfig"} 0 0 1x300`,
-		calm:    `kmsguard_kms_rollback_state{component="kube-apiserver",reason="CannotRevertKMSConfig"} 0x302`,
-		faultAt: time.Minute, wantFor: 2 * time.Minute,
-	},
-	"KMSConfigNotRevertedOperatorNotManaged": {
-		fault:   `kmsguard_kms_rollback_state{component="kube-apiserver",reason="KMSConfigNotRevertedOperatorNotManaged"} 0 0 1x300`,
-		calm:    `kmsguard_kms_rollback_state{component="kube-apiserver",reason="KMSConfigNotRevertedOperatorNotManaged"} 0x302`,
-		faultAt: time.Minute, wantFor: 2 * time.Minute,
-	},
-	"KMSUndecryptableObjects": {
-		fault:   `kmsguard_undecryptable_objects{component="kube-apiserver",resource="secrets"} 0 0 7x300`,
-		calm:    `kmsguard_undecryptable_objects{component="kube-apiserver",resource="secrets"} 0x302`,
-		faultAt: time.Minute, wantFor: 15 * time.Minute, wantLabels: map[string]string{"resource": "secrets"},
-	},
+	"KMSEncryptionCensusFailed":              stepsUp(`kmsguard_encryption_verification_state{component="kube-apiserver",reason="CensusFailed"}`, "1", 30*time.Minute, nil),
+	"KMSEncryptionCensusTimeout":             stepsUp(`kmsguard_encryption_verification_state{component="kube-apiserver",reason="CensusDeadlineExceeded"}`, "1", 30*time.Minute, nil),
+	"KMSConfigReverted":                      stepsUp(`kmsguard_kms_rollback_state{component="kube-apiserver",reason="RevertedFailingKMSConfig"}`, "1", 0, nil),
+	"KMSConfigCannotBeReverted":              stepsUp(`kmsguard_kms_rollback_state{component="kube-apiserver",reason="CannotRevertKMSConfig"}`, "1", 2*time.Minute, nil),
+	"KMSConfigNotRevertedOperatorNotManaged": stepsUp(`kmsguard_kms_rollback_state{component="kube-apiserver",reason="KMSConfigNotRevertedOperatorNotManaged"}`, "1", 2*time.Minute, nil),
+	"KMSUndecryptableObjects":                stepsUp(`kmsguard_undecryptable_objects{component="kube-apiserver",resource="secrets"}`, "7", 15*time.Minute, map[string]string{"resource": "secrets"}),
 }
 
 // evalEnd is how long each case is evaluated: the load above spans 302 samples at 30 s.
