@@ -47,3 +47,31 @@ func TestInjectHelpListsEveryFault(t *testing.T) {
 		}
 	}
 }
+
+// TestTourRecordsItsCommandAndConfiguration: the command line a recorded table names is the one typed (the flags
+// given, lists joined as typed), and each configuration writes its own block, --full's apart from the default's.
+func TestTourRecordsItsCommandAndConfiguration(t *testing.T) {
+	cmd := newLabTourCommand()
+	if err := cmd.ParseFlags([]string{"--stories", "enable-kms,key-rotated", "--full", "--nodes", "1", "--record", "docs/tour.md"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := commandLine(cmd.Flags()), "kmsguard-lab tour --full --nodes 1 --record docs/tour.md --stories enable-kms,key-rotated"; got != want {
+		t.Errorf("commandLine = %q, want %q", got, want)
+	}
+	for _, tc := range []struct {
+		name string
+		o    labTourOptions
+		want string
+	}{
+		{"default", labTourOptions{nodes: 3, shortTimings: true, secrets: quickSecrets, preflight: "always-succeed"},
+			"nodes=3 timings=short secrets=300 reporter=library-go preflight=always-succeed stories=all"},
+		{"full", labTourOptions{nodes: 3, secrets: fullSecrets, preflight: "always-succeed"},
+			"nodes=3 timings=operator secrets=2000 reporter=library-go preflight=always-succeed stories=all"},
+		{"two stories on one node", labTourOptions{nodes: 1, shortTimings: true, secrets: quickSecrets, preflight: "pod", stories: []string{"enable-kms", "key-rotated"}},
+			"nodes=1 timings=short secrets=300 reporter=library-go preflight=pod stories=enable-kms,key-rotated"},
+	} {
+		if got := tc.o.recordKey(lab.ReporterLibraryGo); got != tc.want {
+			t.Errorf("%s: recordKey = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/kmsguard/kmsguard/internal/cli"
 	"github.com/kmsguard/kmsguard/test/lab"
@@ -26,10 +27,19 @@ type labTourOptions struct {
 	writers int
 	output  cli.OutputFormat
 
+	full         bool
 	shortTimings bool
 	reporters    []string
 	preflight    string
+	record       string
 }
+
+// The tour's two profiles: by default a run that ends within 20 minutes on 2 cores (the short timings make test
+// uses, fewer Secrets), and with --full every story as the operator times it.
+const (
+	quickSecrets = 300
+	fullSecrets  = 2000
+)
 
 var labTourExitCodes = []cli.ExitCode{
 	{Code: cli.ExitOK, Meaning: "every story passed"},
@@ -56,9 +66,20 @@ Secrets throughout, and plays each story in turn:
 Each story's line says when kmsguard reported the fault and with which condition, when the cluster was back and
 how (by itself, or the admin action taken), the applications' writes and failed writes meanwhile, the objects
 lost, and how many acknowledged Secrets were read back unchanged afterwards. --nodes 1 runs the stories that
-apply to a single node.`,
-		Example: `  # every story on three nodes (what make run runs)
+apply to a single node.
+
+By default the operator's timeouts are shortened as make test does and 300 Secrets are written: every story on
+three nodes ends within 20 minutes on 2 cores. --full plays them as the operator times them, with 2,000 Secrets.
+Before it starts, the tour says what it will play and about how long that takes; --record writes the table into
+a page (docs/tour.md) with the commit, command, machine and date that produced it.`,
+		Example: `  # every story on three nodes with short timings, under 20 minutes (what make run runs)
   kmsguard-lab tour
+
+  # every story with the operator's own timings and 2,000 Secrets, about 40 minutes
+  kmsguard-lab tour --full
+
+  # the two stories that show kmsguard at work in about 5 minutes
+  kmsguard-lab tour --stories enable-kms,plugin-down-one-node
 
   # the detections with library-go's health reporter and with kmsguard's, side by side
   kmsguard-lab tour --reporter library-go,kmsguard
@@ -67,16 +88,19 @@ apply to a single node.`,
   kmsguard-lab tour --nodes 1 --stories enable-kms,key-rotated -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cli.ExitWith(o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			return cli.ExitWith(o.run(cmd.Context(), cmd.Flags(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	cmd.Flags().IntVar(&o.nodes, "nodes", 3, "control-plane nodes: 3, or 1 for single-node OpenShift")
 	cmd.Flags().StringVar(&o.dir, "dir", "_output/lab", "directory for the lab (emptied at start)")
 	cmd.Flags().BoolVar(&o.keep, "keep", false, "keep the directory afterwards")
 	cmd.Flags().StringSliceVar(&o.stories, "stories", nil, "the stories to run, in the tour's order: "+strings.Join(names, ", ")+" (default: every one that applies to --nodes)")
-	cmd.Flags().IntVar(&o.secrets, "secrets", 2000, "Secrets written before the first story; every one must read back after each")
+	cmd.Flags().IntVar(&o.secrets, "secrets", quickSecrets, fmt.Sprintf("Secrets written before the first story; every one must read back after each (default %d with --full)", fullSecrets))
 	cmd.Flags().IntVar(&o.writers, "writers", 4, "applications writing a Secret every 200ms throughout")
-	addShortTimingsFlag(cmd, &o.shortTimings)
+	cmd.Flags().BoolVar(&o.full, "full", false, fmt.Sprintf("the operator's own timings and %d Secrets, as on a cluster: every story on three nodes takes about 40 minutes (default: --short-timings and %d Secrets, under 20 minutes)", fullSecrets, quickSecrets))
+	cmd.Flags().BoolVar(&o.shortTimings, "short-timings", true, "shorten the operator's timeouts as make test does: "+lab.ShortOperatorTimings().String()+" (default true, false with --full)")
+	cmd.Flags().StringVar(&o.record, "record", "", "a Markdown page (docs/tour.md) to write each tour's table into, with the commit, command, machine and date, "+
+		"between the page's markers for this run's configuration; a page without them is left alone and the command fails")
 	cmd.Flags().StringSliceVar(&o.reporters, "reporter", []string{string(lab.ReporterLibraryGo)}, reporterFlagUsage+
 		"; several, comma-separated, play the tour once with each, on a fresh lab, and compare their detections")
 	cmd.Flags().StringVar(&o.preflight, "preflight", string(lab.PreflightAlwaysSucceed), preflightFlagUsage)
@@ -89,7 +113,15 @@ apply to a single node.`,
 // liveViewSteps is how many of the latest steps the live view shows below the lab's view.
 const liveViewSteps = 12
 
-func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, error) {
+func (o *labTourOptions) run(ctx context.Context, flags *pflag.FlagSet, out, errOut io.Writer) (int, error) {
+	if o.full {
+		if !flags.Changed("short-timings") {
+			o.shortTimings = false
+		}
+		if !flags.Changed("secrets") {
+			o.secrets = fullSecrets
+		}
+	}
 	if o.nodes != 1 && o.nodes != 3 {
 		return cli.ExitError, fmt.Errorf("--nodes must be 1 or 3, not %d", o.nodes)
 	}
@@ -116,10 +148,16 @@ func (o *labTourOptions) run(ctx context.Context, out, errOut io.Writer) (int, e
 		tail = newLogTail(liveViewSteps, out)
 		progress = tail
 	}
+	run := tour.RunInfo{Commit: sourceCommit(ctx), Command: commandLine(flags), Machine: machine()}
+	expect := "longer with the operator's timings than with --short-timings (docs/tour.md has a whole tour's time)"
+	if d, ok := tour.Expected(stories, o.shortTimings); ok {
+		expect = fmt.Sprintf("about %.0f minutes per tour on 2 cores", d.Round(time.Minute).Minutes())
+	}
+	fmt.Fprintf(progress, "tour: %s plays %d stories on %d nodes, %s: %s\n  (%s)\n", run.Command, len(stories), o.nodes, expect, storyNames(stories), timings(o.shortTimings))
 	var all []tour.Result
 	var tours [][]tour.Result
 	for _, reporter := range reporters {
-		results, err := o.runOne(ctx, reporter, stories, out, errOut, progress, tail)
+		results, err := o.runOne(ctx, reporter, stories, run, out, errOut, progress, tail)
 		all = append(all, results...)
 		tours = append(tours, results)
 		if err != nil {
@@ -163,7 +201,7 @@ func parseReporters(names []string) ([]lab.Reporter, error) {
 
 // runOne plays the stories on a fresh lab whose pods run reporter, and prints its table unless the output is
 // structured. The results are those of the stories that ran, also when it fails.
-func (o *labTourOptions) runOne(ctx context.Context, reporter lab.Reporter, stories []tour.Story, out, errOut, progress io.Writer, tail *logTail) ([]tour.Result, error) {
+func (o *labTourOptions) runOne(ctx context.Context, reporter lab.Reporter, stories []tour.Story, run tour.RunInfo, out, errOut, progress io.Writer, tail *logTail) ([]tour.Result, error) {
 	dir, controllerLog, cleanup, err := newLabDir(o.dir, o.keep)
 	if err != nil {
 		return nil, err
@@ -203,11 +241,39 @@ func (o *labTourOptions) runOne(ctx context.Context, reporter lab.Reporter, stor
 		}
 	})
 	stopView()
+	run.Started, run.Took = started, time.Since(started)
+	run.Setup = fmt.Sprintf("%d nodes, %d Secrets, %d writers; %s; %s; KMS preflight %s", o.nodes, o.secrets, o.writers, l.Timings(), l.Reporter(), l.Preflight())
 	if !o.output.Structured() {
-		fmt.Fprintf(out, "\nThe tour on %d nodes, %s in all (%s; %s; KMS preflight %s):\n", o.nodes, time.Since(started).Round(time.Second), l.Timings(), l.Reporter(), l.Preflight())
+		fmt.Fprintf(out, "\nThe tour on %d nodes, %s in all (%s; %s; KMS preflight %s):\n", o.nodes, run.Took.Round(time.Second), l.Timings(), l.Reporter(), l.Preflight())
 		if printErr := tour.PrintTable(out, results); printErr != nil && err == nil {
 			err = printErr
 		}
 	}
+	if o.record != "" && err == nil {
+		if err = tour.Record(o.record, o.recordKey(reporter), run, results); err == nil {
+			fmt.Fprintf(progress, "tour: the table is in %s\n", o.record)
+		}
+	}
 	return results, err
+}
+
+// recordKey names the block of --record that a tour with reporter writes: one per configuration, so that a run
+// replaces the table of the same configuration and no other.
+func (o *labTourOptions) recordKey(reporter lab.Reporter) string {
+	timing, stories := "operator", "all"
+	if o.shortTimings {
+		timing = "short"
+	}
+	if len(o.stories) > 0 {
+		stories = strings.Join(o.stories, ",")
+	}
+	return fmt.Sprintf("nodes=%d timings=%s secrets=%d reporter=%s preflight=%s stories=%s", o.nodes, timing, o.secrets, string(reporter), o.preflight, stories)
+}
+
+func storyNames(stories []tour.Story) string {
+	names := make([]string, 0, len(stories))
+	for _, s := range stories {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
 }

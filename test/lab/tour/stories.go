@@ -21,18 +21,18 @@ import (
 
 // Stories are the tour's stories, in the order they run: each leaves the cluster healthy on KMS for the next.
 var Stories = []Story{
-	{Name: "enable-kms", Title: "enable KMS v2 from aescbc with applications writing: read key everywhere first, then write key, node by node; migrated and proven from etcd", MinNodes: 1, Run: enableKMS},
-	{Name: "plugin-down-one-node", Title: "the KMS plugin of one node dies and comes back", MinNodes: 3, Run: pluginDownOneNode},
-	{Name: "plugin-down-apiserver-restarted", Title: "the KMS plugin of one node dies and that node's kube-apiserver restarts: no DEK cached, it cannot serve encrypted data; the plugin comes back", MinNodes: 3, Run: pluginDownAPIServerRestarted},
-	{Name: "plugin-down-all-nodes", Title: "the KMS plugins of every node die: writes go on on cached DEKs, until they cannot; the plugins come back", MinNodes: 1, Run: pluginDownAllNodes},
-	{Name: "key-disabled", Title: "the KMS key is disabled while Status still says ok, then restored", MinNodes: 1, Run: keyDisabled},
-	{Name: "key-rotated", Title: "the KMS rotates its key: rotation detected, data migrated again and proven under the new KEK", MinNodes: 1, Run: keyRotated},
-	{Name: "key-destroyed", Title: "the KMS rotates twice before the migration reached the cluster's objects and the middle KEK is destroyed while the operator's pod is rescheduled: lost once the apiservers restart, with kmsguard's own caches and its etcd credentials; the caches cleared without consent, the rest listed exactly and deleted only with consent, from a node's copy of the credentials", MinNodes: 1, Run: keyDestroyed},
-	{Name: "kms-slow", Title: "drill: every KMS call takes longer than kube-apiserver's 10 s KMS timeout, then fast again", MinNodes: 1, Run: kmsSlow},
-	{Name: "plugin-upgrade", Title: "drill: each node's plugin is replaced by a new process, one node at a time, with no failed request", MinNodes: 1, Run: pluginUpgrade},
-	{Name: "migration-rate", Title: "drill: a migration of every Secret with --qps 50 stays at the rate it was given", MinNodes: 1, Run: migrationRate},
-	{Name: "migration-pause", Title: "drill: the apiserver a migration talks to restarts mid-way: the migrator pauses once errors cross its threshold, then finishes", MinNodes: 1, Run: migrationPause},
-	{Name: "misconfigured-kms", Title: "the admin moves to another Vault key and mistypes the address: with the always-succeed preflight both operators wire nothing refutes the new read key before its revision, so the gate admits it and says so, it fails on the first node and kmsrollback reverts it, and the admin's way out (library-go's LG-2, or its interim) rolls the corrected configuration out; with the pod preflight it is refused before a key exists, kmsguard names the node and the error, and the corrected configuration rolls out, migrated and proven", MinNodes: 1, Run: misconfiguredKMS},
+	{Name: "enable-kms", Title: "enable KMS v2 from aescbc with applications writing: read key everywhere first, then write key, node by node; migrated and proven from etcd", MinNodes: 1, Run: enableKMS, Takes: 120 * time.Second},
+	{Name: "plugin-down-one-node", Title: "the KMS plugin of one node dies and comes back", MinNodes: 3, Run: pluginDownOneNode, Takes: 45 * time.Second},
+	{Name: "plugin-down-apiserver-restarted", Title: "the KMS plugin of one node dies and that node's kube-apiserver restarts: no DEK cached, it cannot serve encrypted data; the plugin comes back", MinNodes: 3, Run: pluginDownAPIServerRestarted, Takes: 90 * time.Second},
+	{Name: "plugin-down-all-nodes", Title: "the KMS plugins of every node die: writes go on on cached DEKs, until they cannot; the plugins come back", MinNodes: 1, Run: pluginDownAllNodes, Takes: 240 * time.Second},
+	{Name: "key-disabled", Title: "the KMS key is disabled while Status still says ok, then restored", MinNodes: 1, Run: keyDisabled, Takes: 60 * time.Second},
+	{Name: "key-rotated", Title: "the KMS rotates its key: rotation detected, data migrated again and proven under the new KEK", MinNodes: 1, Run: keyRotated, Takes: 60 * time.Second},
+	{Name: "key-destroyed", Title: "the KMS rotates twice before the migration reached the cluster's objects and the middle KEK is destroyed while the operator's pod is rescheduled: lost once the apiservers restart, with kmsguard's own caches and its etcd credentials; the caches cleared without consent, the rest listed exactly and deleted only with consent, from a node's copy of the credentials", MinNodes: 1, Run: keyDestroyed, Takes: 150 * time.Second},
+	{Name: "kms-slow", Title: "drill: every KMS call takes longer than kube-apiserver's 10 s KMS timeout, then fast again", MinNodes: 1, Run: kmsSlow, Takes: 60 * time.Second},
+	{Name: "plugin-upgrade", Title: "drill: each node's plugin is replaced by a new process, one node at a time, with no failed request", MinNodes: 1, Run: pluginUpgrade, Takes: 30 * time.Second},
+	{Name: "migration-rate", Title: "drill: a migration of every Secret with --qps 50 stays at the rate it was given", MinNodes: 1, Run: migrationRate, Takes: 30 * time.Second},
+	{Name: "migration-pause", Title: "drill: the apiserver a migration talks to restarts mid-way: the migrator pauses once errors cross its threshold, then finishes", MinNodes: 1, Run: migrationPause, Takes: 45 * time.Second},
+	{Name: "misconfigured-kms", Title: "the admin moves to another Vault key and mistypes the address: with the always-succeed preflight both operators wire nothing refutes the new read key before its revision, so the gate admits it and says so, it fails on the first node and kmsrollback reverts it, and the admin's way out (library-go's LG-2, or its interim) rolls the corrected configuration out; with the pod preflight it is refused before a key exists, kmsguard names the node and the error, and the corrected configuration rolls out, migrated and proven", MinNodes: 1, Run: misconfiguredKMS, Takes: 240 * time.Second},
 }
 
 // storyTimeout bounds each wait of a story: far beyond what any step takes in the lab, short enough that a
