@@ -456,7 +456,7 @@ func build(opts Options, t topology) (*Controllers, error) {
 		Recorder:       opts.Recorder.WithComponentSuffix("kms-rollback"),
 		// The operand's pods only, as the lab ran it before the entry point. With the operator namespace's
 		// ConfigMaps too, every write of kmsstate's memory synced it, and a revert raced library-go's installer
-		// recording the startup monitor's fallback (TestLabFailingRevisionFallsBackAndIsReverted failed once). The
+		// recording the startup monitor's fallback (TestTourSingleNode's misconfigured-kms plays that fallback). The
 		// minute's resync still releases a hold after the admin's change.
 		Informers: t.rolloutInformers,
 	})

@@ -11,8 +11,9 @@
 //
 // # The Migrator
 //
-// Migrator implements library-go's migrators.Migrator, and replaces its
-// in-process migrator in kube-apiserver-operator. Per resource it:
+// Migrator implements library-go's migrators.Migrator, and replaces the
+// kube-storage-version-migrator one kube-apiserver-operator wires
+// (migrators.NewKubeStorageVersionMigrator). Per resource it:
 //
 //   - lists in pages (client-go tools/pager, Options.PageSize, default 500),
 //     one page ahead of the workers, never the whole resource; a 410 on an

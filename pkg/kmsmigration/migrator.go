@@ -21,8 +21,9 @@ import (
 
 // Migrator rewrites every object of a resource in-process so that it is
 // stored under the current write key. It implements library-go's
-// migrators.Migrator and is a drop-in for kube-apiserver-operator's
-// in-process migrator; Migrate runs one migration synchronously for the CLI.
+// migrators.Migrator and is a drop-in for the kube-storage-version-migrator
+// one kube-apiserver-operator wires; Migrate runs one migration synchronously
+// for the CLI.
 type Migrator struct {
 	opts    Options
 	metrics *componentMetrics
@@ -241,8 +242,8 @@ func (m *Migrator) execute(ctx context.Context, gr schema.GroupResource, mig *mi
 	} else {
 		klog.V(2).Infof("kmsmigration: migration of %s to %s finished: %s", gr, mig.target, cp.Counts)
 	}
-	// Wake library-go's migration controller, as its in-process migrator
-	// does, and every other controller that follows the migrations.
+	// Wake library-go's migration controller, as library-go's in-process
+	// migrator does, and every other controller that follows the migrations.
 	for _, handler := range handlers {
 		handler.OnAdd(&corev1.Secret{}, false)
 	}
