@@ -22,7 +22,7 @@ const CachesRole = "rbac/kmsguard-caches-role.yaml"
 
 // PrometheusRule is the path of kmsguard's alerting rules, a monitoring.coreos.com/v1 PrometheusRule for the
 // namespace openshift-kube-apiserver-operator: one alert per KMS failure kmsguard's metrics show, each linking
-// the runbook of the condition reason the operator shows in the same situation.
+// its own runbook, docs/runbooks/alerts/<alert>.md.
 const PrometheusRule = "monitoring/kmsguard-prometheusrule.yaml"
 
 // Asset returns the embedded file at path.

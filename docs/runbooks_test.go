@@ -16,8 +16,19 @@ import (
 
 const runbookDir = "runbooks"
 
-// runbookSections are the headings every runbook has, in this order.
-var runbookSections = []string{"## Meaning", "## Confirm", "## What to do", "## What not to do", "## Metrics", "## Related"}
+// runbookSections are the sections every runbook has, in this order: openshift/runbooks' structure. Only
+// optionalLastSection may follow them, and nothing may follow it.
+var runbookSections = []string{"## Meaning", "## Impact", "## Diagnosis", "## Mitigation"}
+
+// optionalLastSection is the one section a runbook may add after runbookSections, as its last.
+const optionalLastSection = "## Related"
+
+// runbookSubsections are the subsections every runbook has, each inside its section: how to see the reason in the
+// metrics belongs to its diagnosis, what not to do to its mitigation.
+var runbookSubsections = []struct{ heading, section string }{
+	{"### Metrics", "## Diagnosis"},
+	{"### What not to do", "## Mitigation"},
+}
 
 var (
 	// markdownLink is the target of a Markdown link.
@@ -85,23 +96,63 @@ func checkRunbooks(found reasons, files map[string]string, metrics map[string]bo
 	return problems
 }
 
-// checkRunbook checks one runbook's title and sections.
+// checkRunbook checks one runbook's title, its sections and their order, and its subsections.
 func checkRunbook(name, reason, content string) []string {
 	var problems []string
 	lines := strings.Split(content, "\n")
 	if lines[0] != "# "+reason {
 		problems = append(problems, fmt.Sprintf("%s: the first line is %q, want %q", name, lines[0], "# "+reason))
 	}
-	next := 0
-	for _, line := range lines {
-		if next < len(runbookSections) && line == runbookSections[next] {
-			next++
+	order := fmt.Sprintf("(sections, in order: %s, then %s if any, last)", strings.Join(runbookSections, ", "), optionalLastSection)
+	sections, subsections := headings(lines)
+	for i, section := range sections {
+		switch {
+		case i < len(runbookSections) && section != runbookSections[i]:
+			problems = append(problems, fmt.Sprintf("%s: section %d is %q, want %q %s", name, i+1, section, runbookSections[i], order))
+		case i == len(runbookSections) && section != optionalLastSection, i > len(runbookSections):
+			problems = append(problems, fmt.Sprintf("%s: section %q after %q %s", name, section, sections[i-1], order))
+		default:
+			continue
+		}
+		return problems
+	}
+	if len(sections) < len(runbookSections) {
+		problems = append(problems, fmt.Sprintf("%s: no section %q %s", name, runbookSections[len(sections)], order))
+		return problems
+	}
+	for _, want := range runbookSubsections {
+		if in, ok := subsections[want.heading]; !ok {
+			problems = append(problems, fmt.Sprintf("%s: no subsection %q in %q", name, want.heading, want.section))
+		} else if in != want.section {
+			problems = append(problems, fmt.Sprintf("%s: subsection %q is in %q, want it in %q", name, want.heading, in, want.section))
 		}
 	}
-	if next < len(runbookSections) {
-		problems = append(problems, fmt.Sprintf("%s: no section %q (sections, in order: %s)", name, runbookSections[next], strings.Join(runbookSections, ", ")))
-	}
 	return problems
+}
+
+// headings returns a page's sections ("## ") in order, and for each subsection ("### ") the section it is in (its
+// first occurrence), leaving out what fenced code blocks hold.
+func headings(lines []string) ([]string, map[string]string) {
+	var sections []string
+	subsections := map[string]string{}
+	inCode := false
+	for _, line := range lines {
+		switch {
+		case strings.HasPrefix(strings.TrimSpace(line), "```"):
+			inCode = !inCode
+		case inCode:
+		case strings.HasPrefix(line, "## "):
+			sections = append(sections, line)
+		case strings.HasPrefix(line, "### "):
+			if _, seen := subsections[line]; !seen {
+				subsections[line] = ""
+				if len(sections) > 0 {
+					subsections[line] = sections[len(sections)-1]
+				}
+			}
+		}
+	}
+	return sections, subsections
 }
 
 // moduleRoot is the root of the module the docs describe.
@@ -132,7 +183,8 @@ func modulePath(t *testing.T) string {
 }
 
 // TestRunbooks fails when a registered reason has no runbook in docs/runbooks, when a runbook names no registered
-// reason, when the index misses a runbook, or when a runbook cites a link or a metric that does not exist.
+// reason, when the index misses a runbook, when a runbook lacks a section or subsection or has them out of order,
+// or when a runbook cites a link or a metric that does not exist.
 func TestRunbooks(t *testing.T) {
 	found := collectReasons(append(conditionRegistries(), quotedReasons()...)...)
 	if len(found) == 0 {
@@ -144,6 +196,11 @@ func TestRunbooks(t *testing.T) {
 	}
 	files := map[string]string{}
 	for _, e := range entries {
+		if e.IsDir() {
+			// alerts/ holds the alerts' pages, no reason's runbook: the index links them, and
+			// cmd/kmsguard/runbooks_test.go parses their commands.
+			continue
+		}
 		data, err := os.ReadFile(filepath.Join(runbookDir, e.Name()))
 		if err != nil {
 			t.Fatal(err)
@@ -161,8 +218,13 @@ func TestRunbooks(t *testing.T) {
 
 func TestCheckRunbooks(t *testing.T) {
 	runbook := func(reason, body string) string {
-		return "# " + reason + "\n\n" + strings.Join(runbookSections, "\n\n") + "\n\n" + body + "\n"
+		return "# " + reason + "\n\n## Meaning\n\n## Impact\n\n## Diagnosis\n\n### Metrics\n\n## Mitigation\n\n### What not to do\n\n## Related\n\n" + body + "\n"
 	}
+	// page is a runbook of Foo with the given headings, and a line of text under each.
+	page := func(headings ...string) string {
+		return "# Foo\n\n" + strings.Join(headings, "\n\ntext\n\n") + "\n\ntext\n"
+	}
+	const order = "(sections, in order: ## Meaning, ## Impact, ## Diagnosis, ## Mitigation, then ## Related if any, last)"
 	index := "| reason | link |\n| --- | --- |\n| Foo | [Foo](Foo.md) |\n| Bar | [Bar](Bar.md) |\n"
 	found := reasons{"Foo": {"a.ConditionReasons"}, "Bar": {"a.ConditionReasons", "b.ConditionReasons"}}
 	metrics := map[string]bool{"kmsguard_foo_total": true}
@@ -196,9 +258,63 @@ func TestCheckRunbooks(t *testing.T) {
 			want:  []string{"README.md, the index, is missing", "Bar.md: not in the index table of README.md", "Foo.md: not in the index table of README.md"},
 		},
 		{
-			name:  "a wrong title and a missing section",
-			files: map[string]string{"README.md": index, "Foo.md": "# Fool\n\n## Meaning\n\n## Confirm\n", "Bar.md": runbook("Bar", "")},
-			want:  []string{`Foo.md: the first line is "# Fool", want "# Foo"`, `Foo.md: no section "## What to do" (sections, in order: ## Meaning, ## Confirm, ## What to do, ## What not to do, ## Metrics, ## Related)`},
+			name:  "a wrong title and missing sections",
+			files: map[string]string{"README.md": index, "Foo.md": "# Fool\n\n## Meaning\n\n## Impact\n", "Bar.md": runbook("Bar", "")},
+			want:  []string{`Foo.md: the first line is "# Fool", want "# Foo"`, `Foo.md: no section "## Diagnosis" ` + order},
+		},
+		{
+			name: "without the optional Related",
+			files: map[string]string{"README.md": index, "Bar.md": runbook("Bar", ""),
+				"Foo.md": page("## Meaning", "## Impact", "## Diagnosis", "### Metrics", "## Mitigation", "### What not to do")},
+		},
+		{
+			name:  "headings in a code block are no sections",
+			files: map[string]string{"README.md": index, "Bar.md": runbook("Bar", ""), "Foo.md": runbook("Foo", "```sh\n## Confirm\n### Metrics\n```")},
+		},
+		{
+			name: "no Impact",
+			files: map[string]string{"README.md": index, "Bar.md": runbook("Bar", ""),
+				"Foo.md": page("## Meaning", "## Diagnosis", "### Metrics", "## Mitigation", "### What not to do", "## Related")},
+			want: []string{`Foo.md: section 2 is "## Diagnosis", want "## Impact" ` + order},
+		},
+		{
+			name: "sections out of order",
+			files: map[string]string{"README.md": index, "Bar.md": runbook("Bar", ""),
+				"Foo.md": page("## Meaning", "## Diagnosis", "### Metrics", "## Impact", "## Mitigation", "### What not to do")},
+			want: []string{`Foo.md: section 2 is "## Diagnosis", want "## Impact" ` + order},
+		},
+		{
+			name: "the old sections",
+			files: map[string]string{"README.md": index, "Bar.md": runbook("Bar", ""),
+				"Foo.md": page("## Meaning", "## Confirm", "## What to do", "## What not to do", "## Metrics", "## Related")},
+			want: []string{`Foo.md: section 2 is "## Confirm", want "## Impact" ` + order},
+		},
+		{
+			name: "Related not last",
+			files: map[string]string{"README.md": index, "Bar.md": runbook("Bar", ""),
+				"Foo.md": page("## Meaning", "## Impact", "## Diagnosis", "### Metrics", "## Related", "## Mitigation", "### What not to do")},
+			want: []string{`Foo.md: section 4 is "## Related", want "## Mitigation" ` + order},
+		},
+		{
+			name: "a section after Related",
+			files: map[string]string{"README.md": index, "Bar.md": runbook("Bar", ""),
+				"Foo.md": page("## Meaning", "## Impact", "## Diagnosis", "### Metrics", "## Mitigation", "### What not to do", "## Related", "## Metrics")},
+			want: []string{`Foo.md: section "## Metrics" after "## Related" ` + order},
+		},
+		{
+			name: "a section other than Related after Mitigation",
+			files: map[string]string{"README.md": index, "Bar.md": runbook("Bar", ""),
+				"Foo.md": page("## Meaning", "## Impact", "## Diagnosis", "### Metrics", "## Mitigation", "### What not to do", "## What not to do")},
+			want: []string{`Foo.md: section "## What not to do" after "## Mitigation" ` + order},
+		},
+		{
+			name: "subsections missing or in the wrong section",
+			files: map[string]string{"README.md": index, "Bar.md": runbook("Bar", ""),
+				"Foo.md": page("## Meaning", "## Impact", "## Diagnosis", "## Mitigation", "### Metrics")},
+			want: []string{
+				`Foo.md: subsection "### Metrics" is in "## Mitigation", want it in "## Diagnosis"`,
+				`Foo.md: no subsection "### What not to do" in "## Mitigation"`,
+			},
 		},
 		{
 			name:  "a broken link and an unknown metric",

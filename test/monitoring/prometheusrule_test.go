@@ -29,11 +29,11 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
-// runbookBase is where an alert's runbook_url points: the runbook of a condition reason is
-// docs/runbooks/<reason>.md in the repository.
+// runbookBase is where an alert's runbook_url points: each alert has its own runbook,
+// docs/runbooks/alerts/<alert>.md in the repository, which links the runbooks of the condition reasons.
 const (
 	runbookBase = "https://github.com/kmsguard/kmsguard/blob/main/"
-	runbookDir  = "docs/runbooks/"
+	runbookDir  = "docs/runbooks/alerts/"
 )
 
 // severities are the values OpenShift's alerting uses.
@@ -120,7 +120,8 @@ const templateDefs = "{{$labels := .Labels}}{{$externalLabels := .ExternalLabels
 // checkAlert returns what is wrong with one alert: its expression does not parse, selects a metric kmsguard does
 // not register or none at all; its "for:" is missing or no duration; it has no severity, summary or
 // description; an annotation is no valid template (Prometheus's functions are not known here, so annotations use
-// only $labels and $value); its runbook_url is not a runbook of this repository that exists in root.
+// only $labels and $value); its runbook_url is not its own runbook, docs/runbooks/alerts/<alert>.md of this
+// repository, or that page does not exist in root.
 func checkAlert(r rule, registered sets.Set[string], root fs.FS) []error {
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
@@ -162,14 +163,11 @@ func checkAlert(r rule, registered sets.Set[string], root fs.FS) []error {
 		}
 	}
 	if url := r.Annotations["runbook_url"]; url != "" {
-		path, ok := strings.CutPrefix(url, runbookBase)
-		switch {
-		case !ok || !strings.HasPrefix(path, runbookDir) || !strings.HasSuffix(path, ".md") || strings.Contains(path, "{{"):
-			fail("runbook_url %q is not %s%s<ConditionReason>.md", url, runbookBase, runbookDir)
-		default:
-			if _, err := fs.Stat(root, path); err != nil {
-				fail("runbook_url %q: %v", url, err)
-			}
+		page := runbookDir + r.Alert + ".md"
+		if url != runbookBase+page {
+			fail("runbook_url %q is not the alert's own runbook %s%s", url, runbookBase, page)
+		} else if _, err := fs.Stat(root, page); err != nil {
+			fail("runbook_url %q: %v", url, err)
 		}
 	}
 	return errs
@@ -207,8 +205,8 @@ func checkPrometheusRule(pr *prometheusRule, registered sets.Set[string], root f
 	return errs
 }
 
-// TestPrometheusRule checks the embedded rules against what kmsguard registers and the runbooks in the
-// repository (../../docs/runbooks).
+// TestPrometheusRule checks the embedded rules against what kmsguard registers and the alerts' runbooks in the
+// repository (../../docs/runbooks/alerts).
 func TestPrometheusRule(t *testing.T) {
 	pr := &prometheusRule{}
 	if err := yaml.UnmarshalStrict(bindata.MustAsset(bindata.PrometheusRule), pr); err != nil {
@@ -223,7 +221,11 @@ func TestPrometheusRule(t *testing.T) {
 // valid.
 func TestCheckPrometheusRule(t *testing.T) {
 	registered := registeredMetrics(t)
-	root := fstest.MapFS{"docs/runbooks/PluginUnreachable.md": {Data: []byte("# PluginUnreachable\n")}}
+	root := fstest.MapFS{
+		"docs/runbooks/alerts/KMSPluginUnreachable.md": {Data: []byte("# KMSPluginUnreachable\n")},
+		"docs/runbooks/alerts/KMSPluginUnhealthy.md":   {Data: []byte("# KMSPluginUnhealthy\n")},
+		"docs/runbooks/PluginUnreachable.md":           {Data: []byte("# PluginUnreachable\n")},
+	}
 	valid := func() rule {
 		return rule{
 			Alert:  "KMSPluginUnreachable",
@@ -233,7 +235,7 @@ func TestCheckPrometheusRule(t *testing.T) {
 			Annotations: map[string]string{
 				"summary":     "The plugin on {{ $labels.node }} does not answer.",
 				"description": "It has not answered for {{ $value }} reports.",
-				"runbook_url": runbookBase + runbookDir + "PluginUnreachable.md",
+				"runbook_url": runbookBase + runbookDir + "KMSPluginUnreachable.md",
 			},
 		}
 	}
@@ -275,18 +277,34 @@ func TestCheckPrometheusRule(t *testing.T) {
 			wantErr: []string{"selects no metric"},
 		},
 		{
-			name: "runbook file missing",
+			name: "an alert without its page",
 			change: func(pr *prometheusRule) {
-				pr.Spec.Groups[0].Rules[0].Annotations["runbook_url"] = runbookBase + runbookDir + "PluginUnreachabel.md"
+				r := &pr.Spec.Groups[0].Rules[0]
+				r.Alert = "KMSPluginGone"
+				r.Annotations["runbook_url"] = runbookBase + runbookDir + "KMSPluginGone.md"
 			},
-			wantErr: []string{"PluginUnreachabel.md", "file does not exist"},
+			wantErr: []string{"alert KMSPluginGone: runbook_url", "KMSPluginGone.md", "file does not exist"},
+		},
+		{
+			name: "the page of another alert",
+			change: func(pr *prometheusRule) {
+				pr.Spec.Groups[0].Rules[0].Annotations["runbook_url"] = runbookBase + runbookDir + "KMSPluginUnhealthy.md"
+			},
+			wantErr: []string{"is not the alert's own runbook " + runbookBase + runbookDir + "KMSPluginUnreachable.md"},
+		},
+		{
+			name: "a condition reason's runbook",
+			change: func(pr *prometheusRule) {
+				pr.Spec.Groups[0].Rules[0].Annotations["runbook_url"] = runbookBase + "docs/runbooks/PluginUnreachable.md"
+			},
+			wantErr: []string{"is not the alert's own runbook " + runbookBase + runbookDir + "KMSPluginUnreachable.md"},
 		},
 		{
 			name: "runbook elsewhere",
 			change: func(pr *prometheusRule) {
-				pr.Spec.Groups[0].Rules[0].Annotations["runbook_url"] = "https://example.com/runbooks/PluginUnreachable.md"
+				pr.Spec.Groups[0].Rules[0].Annotations["runbook_url"] = "https://example.com/runbooks/KMSPluginUnreachable.md"
 			},
-			wantErr: []string{"is not " + runbookBase + runbookDir + "<ConditionReason>.md"},
+			wantErr: []string{"is not the alert's own runbook " + runbookBase + runbookDir + "KMSPluginUnreachable.md"},
 		},
 		{
 			name: "no severity, summary nor description",
