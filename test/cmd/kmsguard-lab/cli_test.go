@@ -9,6 +9,7 @@ import (
 	"github.com/kmsguard/kmsguard/internal/cli"
 	"github.com/kmsguard/kmsguard/internal/cli/clitest"
 	"github.com/kmsguard/kmsguard/test/lab"
+	"github.com/kmsguard/kmsguard/test/lab/tour"
 )
 
 // TestCommandsDocumented: every command of kmsguard-lab, the subcommands included, has examples and lists its exit
@@ -64,14 +65,48 @@ func TestTourRecordsItsCommandAndConfiguration(t *testing.T) {
 		want string
 	}{
 		{"default", labTourOptions{nodes: 3, shortTimings: true, secrets: quickSecrets, preflight: "always-succeed"},
+			"nodes=3 timings=short secrets=300 reporter=library-go preflight=always-succeed stories=quick"},
+		{"every story, short", labTourOptions{nodes: 3, shortTimings: true, secrets: quickSecrets, preflight: "always-succeed", stories: []string{"all"}},
 			"nodes=3 timings=short secrets=300 reporter=library-go preflight=always-succeed stories=all"},
-		{"full", labTourOptions{nodes: 3, secrets: fullSecrets, preflight: "always-succeed"},
+		{"full", labTourOptions{nodes: 3, full: true, secrets: fullSecrets, preflight: "always-succeed"},
 			"nodes=3 timings=operator secrets=2000 reporter=library-go preflight=always-succeed stories=all"},
 		{"two stories on one node", labTourOptions{nodes: 1, shortTimings: true, secrets: quickSecrets, preflight: "pod", stories: []string{"enable-kms", "key-rotated"}},
 			"nodes=1 timings=short secrets=300 reporter=library-go preflight=pod stories=enable-kms,key-rotated"},
 	} {
 		if got := tc.o.recordKey(lab.ReporterLibraryGo); got != tc.want {
 			t.Errorf("%s: recordKey = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestTourStorySelection: without --stories the quick tour plays (its stories that apply to the nodes), --full and
+// --stories all play every story that applies, and named stories play as named.
+func TestTourStorySelection(t *testing.T) {
+	names := func(stories []tour.Story) string {
+		var out []string
+		for _, s := range stories {
+			out = append(out, s.Name)
+		}
+		return strings.Join(out, ",")
+	}
+	quick3 := "enable-kms,plugin-down-one-node,plugin-down-apiserver-restarted,key-disabled,key-rotated,key-destroyed,misconfigured-kms"
+	for _, tc := range []struct {
+		name string
+		o    labTourOptions
+		want string
+	}{
+		{"quick on three nodes", labTourOptions{nodes: 3}, quick3},
+		{"quick on one node", labTourOptions{nodes: 1}, "enable-kms,key-disabled,key-rotated,key-destroyed,misconfigured-kms"},
+		{"full", labTourOptions{nodes: 3, full: true}, names(tour.Stories)},
+		{"all, short", labTourOptions{nodes: 3, stories: []string{"all"}}, names(tour.Stories)},
+		{"named", labTourOptions{nodes: 3, full: true, stories: []string{"key-rotated", "enable-kms"}}, "enable-kms,key-rotated"},
+	} {
+		got, err := tc.o.selectStories()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if names(got) != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, names(got), tc.want)
 		}
 	}
 }

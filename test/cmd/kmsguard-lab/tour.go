@@ -68,15 +68,19 @@ how (by itself, or the admin action taken), the applications' writes and failed 
 lost, and how many acknowledged Secrets were read back unchanged afterwards. --nodes 1 runs the stories that
 apply to a single node.
 
-By default the operator's timeouts are shortened as make test does and 300 Secrets are written: every story on
-three nodes ends within 20 minutes on 2 cores. --full plays them as the operator times them, with 2,000 Secrets.
+By default the tour is the quick one: the operator's timeouts shortened as make test does, 300 Secrets, and every
+story but the drills and plugin-down-all-nodes, within 20 minutes on 2 cores. --full plays every story as the
+operator times them, with 2,000 Secrets; --stories all plays every story with the short timings.
 Before it starts, the tour says what it will play and about how long that takes; --record writes the table into
 a page (docs/tour.md) with the commit, command, machine and date that produced it.`,
-		Example: `  # every story on three nodes with short timings, under 20 minutes (what make run runs)
+		Example: `  # the quick tour on three nodes with short timings, under 20 minutes (what make run runs)
   kmsguard-lab tour
 
   # every story with the operator's own timings and 2,000 Secrets, about 40 minutes
   kmsguard-lab tour --full
+
+  # every story with the short timings
+  kmsguard-lab tour --stories all
 
   # the two stories that show kmsguard at work in about 5 minutes
   kmsguard-lab tour --stories enable-kms,plugin-down-one-node
@@ -94,10 +98,11 @@ a page (docs/tour.md) with the commit, command, machine and date that produced i
 	cmd.Flags().IntVar(&o.nodes, "nodes", 3, "control-plane nodes: 3, or 1 for single-node OpenShift")
 	cmd.Flags().StringVar(&o.dir, "dir", "_output/lab", "directory for the lab (emptied at start)")
 	cmd.Flags().BoolVar(&o.keep, "keep", false, "keep the directory afterwards")
-	cmd.Flags().StringSliceVar(&o.stories, "stories", nil, "the stories to run, in the tour's order: "+strings.Join(names, ", ")+" (default: every one that applies to --nodes)")
+	cmd.Flags().StringSliceVar(&o.stories, "stories", nil, "the stories to run, in the tour's order: "+strings.Join(names, ", ")+
+		", or all (default: with --full every one that applies to --nodes, else the quick tour's: "+strings.Join(tour.QuickTour(tour.Stories), ", ")+")")
 	cmd.Flags().IntVar(&o.secrets, "secrets", quickSecrets, fmt.Sprintf("Secrets written before the first story; every one must read back after each (default %d with --full)", fullSecrets))
 	cmd.Flags().IntVar(&o.writers, "writers", 4, "applications writing a Secret every 200ms throughout")
-	cmd.Flags().BoolVar(&o.full, "full", false, fmt.Sprintf("the operator's own timings and %d Secrets, as on a cluster: every story on three nodes takes about 40 minutes (default: --short-timings and %d Secrets, under 20 minutes)", fullSecrets, quickSecrets))
+	cmd.Flags().BoolVar(&o.full, "full", false, fmt.Sprintf("every story, with the operator's own timings and %d Secrets, as on a cluster: about 40 minutes on three nodes (default: the quick tour, --short-timings and %d Secrets, under 20 minutes)", fullSecrets, quickSecrets))
 	cmd.Flags().BoolVar(&o.shortTimings, "short-timings", true, "shorten the operator's timeouts as make test does: "+lab.ShortOperatorTimings().String()+" (default true, false with --full)")
 	cmd.Flags().StringVar(&o.record, "record", "", "a Markdown page (docs/tour.md) to write each tour's table into, with the commit, command, machine and date, "+
 		"between the page's markers for this run's configuration; a page without them is left alone and the command fails")
@@ -128,7 +133,7 @@ func (o *labTourOptions) run(ctx context.Context, flags *pflag.FlagSet, out, err
 	if err := o.output.Validate(); err != nil {
 		return cli.ExitError, err
 	}
-	stories, err := tour.Select(tour.Stories, o.stories, o.nodes)
+	stories, err := o.selectStories()
 	if err != nil {
 		return cli.ExitError, err
 	}
@@ -257,15 +262,35 @@ func (o *labTourOptions) runOne(ctx context.Context, reporter lab.Reporter, stor
 	return results, err
 }
 
+// selectStories picks the stories --stories names, all of them for "all" or --full, else the quick tour's.
+func (o *labTourOptions) selectStories() ([]tour.Story, error) {
+	switch {
+	case len(o.stories) == 1 && o.stories[0] == allStories:
+		return tour.Select(tour.Stories, nil, o.nodes)
+	case len(o.stories) > 0:
+		return tour.Select(tour.Stories, o.stories, o.nodes)
+	case o.full:
+		return tour.Select(tour.Stories, nil, o.nodes)
+	default:
+		return tour.SelectQuick(tour.Stories, o.nodes)
+	}
+}
+
+// allStories is the --stories value that plays every story that applies.
+const allStories = "all"
+
 // recordKey names the block of --record that a tour with reporter writes: one per configuration, so that a run
 // replaces the table of the same configuration and no other.
 func (o *labTourOptions) recordKey(reporter lab.Reporter) string {
-	timing, stories := "operator", "all"
+	timing, stories := "operator", "quick"
 	if o.shortTimings {
 		timing = "short"
 	}
-	if len(o.stories) > 0 {
+	switch {
+	case len(o.stories) > 0:
 		stories = strings.Join(o.stories, ",")
+	case o.full:
+		stories = allStories
 	}
 	return fmt.Sprintf("nodes=%d timings=%s secrets=%d reporter=%s preflight=%s stories=%s", o.nodes, timing, o.secrets, string(reporter), o.preflight, stories)
 }

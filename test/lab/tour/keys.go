@@ -74,7 +74,12 @@ func keyRotated(ctx context.Context, env *Env, res *Result) error {
 		res.problemf("no rotation to %s was reported: %v", newKEK, err)
 		return nil
 	}
-	res.detected(after, describe(cond), byNextReport(env.Lab.DetectionTimings()))
+	by := describe(cond)
+	if cond.Status != operatorv1.ConditionTrue {
+		// The rotation was migrated and proven before the condition was read: the evaluation saw it.
+		by = "kmsstate: rotation to " + newKEK + " seen and already completed"
+	}
+	res.detected(after, by, byNextReport(env.Lab.DetectionTimings()))
 	reports, err := env.Lab.WaitForVerified(ctx, rotated, newKEK)
 	if err != nil {
 		res.problemf("%v", err)
