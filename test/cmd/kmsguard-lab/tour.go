@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"k8s.io/component-base/metrics/legacyregistry"
 
 	"github.com/kmsguard/kmsguard/internal/cli"
 	"github.com/kmsguard/kmsguard/test/lab"
@@ -239,7 +241,27 @@ func (o *labTourOptions) runOne(ctx context.Context, reporter lab.Reporter, stor
 			<-viewDone
 		}
 	}
-	results, err := tour.Run(ctx, l, stories, tour.Options{Secrets: o.secrets, Writers: o.writers, Log: progress}, func(r tour.Result) {
+	// kmsguard's alerts, evaluated at the report interval over the operator's metrics: the lab's operator runs in
+	// this process, so its metrics are the legacy registry's.
+	alertRules, err := tour.AlertRules()
+	if err != nil {
+		return nil, err
+	}
+	alerts, err := tour.NewAlerts(legacyregistry.DefaultGatherer, alertRules, l.DetectionTimings().ReportInterval, filepath.Join(dir, "alerts-tsdb"))
+	if err != nil {
+		return nil, err
+	}
+	alertsCtx, stopAlerts := context.WithCancel(ctx)
+	alertsDone := make(chan struct{})
+	go func() {
+		defer close(alertsDone)
+		alerts.Run(alertsCtx)
+	}()
+	defer func() {
+		stopAlerts()
+		<-alertsDone
+	}()
+	results, err := tour.Run(ctx, l, stories, tour.Options{Secrets: o.secrets, Writers: o.writers, Log: progress, Alerts: alerts}, func(r tour.Result) {
 		// Off a terminal, the view after each story; on one, the live view shows it all along.
 		if tail == nil && !o.output.Structured() {
 			_ = l.PrintStatus(ctx, progress)

@@ -100,6 +100,10 @@ type Result struct {
 	// writers forget those of theirs); ReadBack how many acknowledged Secrets were read back after the story.
 	Lost     []string `json:"lost,omitempty"`
 	ReadBack int      `json:"readBack"`
+	// Alerts are kmsguard's alerts that went pending or fired during the story, as Prometheus's rule engine
+	// evaluated them over the operator's metrics (Options.Alerts); AlertsEvaluated says whether it did.
+	Alerts          []AlertEvent `json:"alerts,omitempty"`
+	AlertsEvaluated bool         `json:"alertsEvaluated"`
 	// Notes are what the story observed besides, one line each; Problems what it should have shown and did not.
 	Notes    []string      `json:"notes,omitempty"`
 	Problems []string      `json:"problems,omitempty"`
@@ -145,6 +149,9 @@ type Options struct {
 	WriteInterval time.Duration
 	// Log receives a line per step.
 	Log io.Writer
+	// Alerts, when set, evaluates kmsguard's alerts while the stories run; each story's result lists those that
+	// went pending or fired during it.
+	Alerts *Alerts
 }
 
 // Env is what a story works with.
@@ -264,6 +271,13 @@ func Run(ctx context.Context, l *lab.Lab, stories []Story, opts Options, onResul
 		res.ReadBack = checked
 		res.Problems = append(res.Problems, problems...)
 		res.Took = time.Since(started)
+		if opts.Alerts != nil {
+			res.AlertsEvaluated = true
+			res.Alerts = opts.Alerts.Between(started, time.Now())
+			if len(res.Alerts) > 0 {
+				res.notef("alerts: %s", alertsNote(res.Alerts, started))
+			}
+		}
 		env.Logf("story %s: passed %t after %s", s.Name, res.Passed(), res.Took.Round(time.Second))
 		results = append(results, res)
 		if onResult != nil {
@@ -279,14 +293,14 @@ const Namespace = "kmsguard-tour"
 // PrintTable writes the summary table.
 func PrintTable(w io.Writer, results []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "STORY\tDETECTED\tBOUND\tBY\tRECOVERED\tHOW\tWRITES (FAILED)\tLOST\tREAD BACK\tTOOK\tRESULT")
+	fmt.Fprintln(tw, "STORY\tDETECTED\tBOUND\tBY\tRECOVERED\tHOW\tWRITES (FAILED)\tLOST\tREAD BACK\tALERTS\tTOOK\tRESULT")
 	for _, r := range results {
 		result := "passed"
 		if !r.Passed() {
 			result = "FAILED: " + strings.Join(r.Problems, "; ")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d (%d)\t%d\t%d\t%s\t%s\n", r.Story, detectedColumn(r), boundColumn(r), orDash(r.DetectedBy),
-			seconds(r.Recovered), orDash(r.Recovery), r.Writes.Attempted, r.Writes.Failed, len(r.Lost), r.ReadBack, r.Took.Round(time.Second), result)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d (%d)\t%d\t%d\t%s\t%s\t%s\n", r.Story, detectedColumn(r), boundColumn(r), orDash(r.DetectedBy),
+			seconds(r.Recovered), orDash(r.Recovery), r.Writes.Attempted, r.Writes.Failed, len(r.Lost), r.ReadBack, alertsColumn(r), r.Took.Round(time.Second), result)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
