@@ -239,7 +239,7 @@ func samplesOf(families []*dto.MetricFamily) []sample {
 				continue
 			}
 			b := labels.NewScratchBuilder(len(m.GetLabel()) + 1)
-			b.Add(labels.MetricName, f.GetName())
+			b.Add(model.MetricNameLabel, f.GetName())
 			for _, lp := range m.GetLabel() {
 				b.Add(lp.GetName(), lp.GetValue())
 			}
