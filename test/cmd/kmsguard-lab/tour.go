@@ -160,7 +160,11 @@ func (o *labTourOptions) run(ctx context.Context, flags *pflag.FlagSet, out, err
 	if d, ok := tour.Expected(stories, o.shortTimings); ok {
 		expect = fmt.Sprintf("about %.0f minutes per tour on 2 cores", d.Round(time.Minute).Minutes())
 	}
-	fmt.Fprintf(progress, "tour: %s plays %d stories on %d nodes, %s: %s\n  (%s)\n", run.Command, len(stories), o.nodes, expect, storyNames(stories), timings(o.shortTimings))
+	nodes := fmt.Sprintf("%d nodes", o.nodes)
+	if o.nodes == 1 {
+		nodes = "one node"
+	}
+	fmt.Fprintf(progress, "tour: %s plays %d stories on %s, %s: %s\n  (%s)\n", run.Command, len(stories), nodes, expect, storyNames(stories), timings(o.shortTimings))
 	var all []tour.Result
 	var tours [][]tour.Result
 	for _, reporter := range reporters {

@@ -33,9 +33,9 @@ type Story struct {
 	// Run plays the story on env and fills in res; an error ends the tour (the lab is in no known state).
 	// A story that ran but did not show what it should records that in res.Problems.
 	Run func(ctx context.Context, env *Env, res *Result) error
-	// Takes is about how long the story takes on three nodes with the short timings and 300 Secrets on 2 cores,
-	// settling before it included: its TOOK in the run docs/tour.md records, rounded up. The tour says the sum
-	// before it starts.
+	// Takes is about how long the story takes on three nodes with the short timings and 300 Secrets on 2 cores:
+	// its TOOK in the run of every story docs/tour.md records, plus the settling before it (settledFor and a
+	// look), rounded up. The tour says the sum before it starts.
 	Takes time.Duration
 	// Quick puts the story in the tour `kmsguard-lab tour` plays without --stories or --full, which must end within
 	// 20 minutes on 2 cores. The drills and plugin-down-all-nodes (minutes of writes on cached DEKs before the
