@@ -66,19 +66,7 @@ func checkAlertPages(alerts []alertRule, files map[string]string, metrics map[st
 		problems = append(problems, "README.md, the index, is missing")
 	}
 	// indexed are the cells of the index's table row of each page it links.
-	indexed := map[string][]string{}
-	for _, line := range strings.Split(index, "\n") {
-		if !strings.HasPrefix(line, "|") {
-			continue
-		}
-		var cells []string
-		for _, cell := range strings.Split(strings.Trim(line, "|"), "|") {
-			cells = append(cells, strings.TrimSpace(cell))
-		}
-		for _, m := range markdownLink.FindAllStringSubmatch(line, -1) {
-			indexed[m[1]] = cells
-		}
-	}
+	indexed := indexRows(index)
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		content := files[name]
 		if name != "README.md" {

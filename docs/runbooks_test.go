@@ -37,6 +37,24 @@ var (
 	metricName = regexp.MustCompile(`\b(?:kmsguard|apiserver)_[a-z0-9_]+`)
 )
 
+// indexRows returns the rows of an index page's tables by the links in them: each link's row, as its cells.
+func indexRows(index string) map[string][]string {
+	rows := map[string][]string{}
+	for _, line := range strings.Split(index, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			continue
+		}
+		var cells []string
+		for _, cell := range strings.Split(strings.Trim(line, "|"), "|") {
+			cells = append(cells, strings.TrimSpace(cell))
+		}
+		for _, m := range markdownLink.FindAllStringSubmatch(line, -1) {
+			rows[m[1]] = cells
+		}
+	}
+	return rows
+}
+
 // checkRunbooks returns what is wrong with the runbooks, files by name (README.md is the index, the one page that
 // is no runbook), against the registered reasons and the metric names kmsguard registers or reads. exists says
 // whether a relative link other than to a runbook leads to a file.
@@ -51,14 +69,7 @@ func checkRunbooks(found reasons, files map[string]string, metrics map[string]bo
 	if !ok {
 		problems = append(problems, "README.md, the index, is missing")
 	}
-	indexed := map[string]bool{}
-	for _, line := range strings.Split(index, "\n") {
-		if strings.HasPrefix(line, "|") {
-			for _, m := range markdownLink.FindAllStringSubmatch(line, -1) {
-				indexed[m[1]] = true
-			}
-		}
-	}
+	indexed := indexRows(index)
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		content := files[name]
 		if name != "README.md" {
@@ -70,7 +81,7 @@ func checkRunbooks(found reasons, files map[string]string, metrics map[string]bo
 			case found[reason] == nil:
 				problems = append(problems, name+": no registry lists reason "+reason+": a stale runbook")
 			}
-			if !indexed[name] {
+			if _, ok := indexed[name]; !ok {
 				problems = append(problems, name+": not in the index table of README.md")
 			}
 			problems = append(problems, checkRunbook(name, reason, content)...)
