@@ -44,6 +44,9 @@ type Alerts struct {
 	state map[string]rules.AlertState
 }
 
+// evaluationFailed names the events of a gather or evaluation that failed: the alerts were not evaluated then.
+const evaluationFailed = "evaluation failed"
+
 // AlertEvent is an alert that went pending, or fired, at At.
 type AlertEvent struct {
 	Alert  string
@@ -112,7 +115,7 @@ func NewAlerts(gatherer prometheus.Gatherer, alertRules []*rules.AlertingRule, i
 }
 
 // Run gathers and evaluates every interval until ctx ends, then closes the TSDB. A failed gather or evaluation
-// is recorded as an event of the pseudo-alert "evaluation", which the story's ALERTS cell then shows.
+// is recorded as an event of the pseudo-alert evaluationFailed, which the story's ALERTS cell then shows.
 func (a *Alerts) Run(ctx context.Context) {
 	defer a.db.Close()
 	ticker := time.NewTicker(a.interval)
@@ -120,7 +123,7 @@ func (a *Alerts) Run(ctx context.Context) {
 	for {
 		if err := a.Step(ctx, time.Now()); err != nil {
 			a.mu.Lock()
-			a.events = append(a.events, AlertEvent{Alert: "evaluation", State: "error: " + err.Error(), At: time.Now()})
+			a.events = append(a.events, AlertEvent{Alert: evaluationFailed, State: "error: " + err.Error(), At: time.Now()})
 			a.mu.Unlock()
 		}
 		select {
@@ -272,13 +275,17 @@ func alertsColumn(r Result) string {
 		return "-"
 	}
 	var firing, pending []string
+	failed := false
 	for _, e := range r.Alerts {
-		if e.State == rules.StateFiring.String() {
+		switch {
+		case e.Alert == evaluationFailed:
+			failed = true
+		case e.State == rules.StateFiring.String():
 			firing = append(firing, e.Alert)
 		}
 	}
 	for _, e := range r.Alerts {
-		if e.State != rules.StateFiring.String() && !slices.Contains(firing, e.Alert) {
+		if e.Alert != evaluationFailed && e.State != rules.StateFiring.String() && !slices.Contains(firing, e.Alert) {
 			pending = append(pending, e.Alert)
 		}
 	}
@@ -290,6 +297,9 @@ func alertsColumn(r Result) string {
 	}
 	for _, name := range slices.Compact(pending) {
 		parts = append(parts, name+" pending")
+	}
+	if failed {
+		parts = append(parts, evaluationFailed+" (notes)")
 	}
 	if len(parts) == 0 {
 		return "none"

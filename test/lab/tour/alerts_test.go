@@ -80,6 +80,10 @@ func TestAlertsEvaluatesTheRules(t *testing.T) {
 	if got := alertsColumn(Result{AlertsEvaluated: true}); got != "none" {
 		t.Errorf("ALERTS of a calm story %q, want none", got)
 	}
+	failedOnce := Result{AlertsEvaluated: true, Alerts: []AlertEvent{{Alert: evaluationFailed, State: "error: gathering metrics: boom"}, {Alert: "KMSDecryptFailing", State: "pending"}}}
+	if got, want := alertsColumn(failedOnce), "KMSDecryptFailing pending, evaluation failed (notes)"; got != want {
+		t.Errorf("ALERTS with a failed evaluation %q, want %q", got, want)
+	}
 	if got := alertsColumn(Result{}); got != "-" {
 		t.Errorf("ALERTS without evaluation %q, want -", got)
 	}
