@@ -187,7 +187,7 @@ func TestStatusFindsTheClusterAsKubectlDoes(t *testing.T) {
 
 // TestExitCodesDocumented: every command's --help, subcommands at any depth included, has examples and lists the
 // exit codes it may return, all of them codes of the scheme; every code of the scheme is some command's; the root
-// --help lists the scheme, and the README lists it as exitCodeScheme says it.
+// --help lists the scheme, and docs/cli.md lists it as exitCodeScheme says it.
 func TestExitCodesDocumented(t *testing.T) {
 	commandCodes := clitest.CheckCommandsDocumented(t, NewCommand)
 	var scheme []int
@@ -220,12 +220,12 @@ func TestExitCodesDocumented(t *testing.T) {
 		t.Errorf("kmsguard --help lists the exit codes %v in %d sections, want the scheme's %v in one:\n%s", listed, sections, scheme, help.String())
 	}
 
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../docs/cli.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), exitCodeSchemeMarkdown()) {
-		t.Errorf("README.md does not list the exit codes as the code does; want:\n%s", exitCodeSchemeMarkdown())
+	if !strings.Contains(string(page), exitCodeSchemeMarkdown()) {
+		t.Errorf("docs/cli.md does not list the exit codes as the code does; want:\n%s", exitCodeSchemeMarkdown())
 	}
 }
 

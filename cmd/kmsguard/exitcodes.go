@@ -61,8 +61,8 @@ var (
 	}
 )
 
-// exitCodeScheme is the scheme every command follows, as the root --help and the README list it. The meanings are
-// Markdown, for the README; the root --help prints them without the backquotes.
+// exitCodeScheme is the scheme every command follows, as the root --help and docs/cli.md list it. The meanings are
+// Markdown, for docs/cli.md; the root --help prints them without the backquotes.
 var exitCodeScheme = []cli.ExitCode{
 	{Code: cli.ExitOK, Meaning: "success: done, or proven (`verify`: verified; `migrate`: every object migrated; `recover`: nothing undecryptable)"},
 	{Code: cli.ExitError, Meaning: "error: bad flags, the API or etcd unreachable, a failed step, `--timeout` passed"},
@@ -75,7 +75,7 @@ var exitCodeScheme = []cli.ExitCode{
 	{Code: cli.ExitInterrupted, Meaning: "interrupted (Ctrl-C, SIGTERM); `recover` stops after the delete in flight, `migrate` saves its checkpoint"},
 }
 
-// exitCodeSchemeMarkdown is the README's table of exitCodeScheme.
+// exitCodeSchemeMarkdown is docs/cli.md's table of exitCodeScheme.
 func exitCodeSchemeMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| code | meaning |\n| --- | --- |\n")

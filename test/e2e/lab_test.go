@@ -105,7 +105,7 @@ func verifyUnderKMS(t *testing.T, l *lab.Lab, keyID string) {
 	}
 }
 
-// checkLabCommands runs kmsguard against the lab as the README says an admin would: the census proves the switch
+// checkLabCommands runs kmsguard against the lab as docs/lab.md says an admin would: the census proves the switch
 // from etcd by itself, `kmsguard status` shows every node's plugin healthy, `kmsguard verify` proves the Secrets
 // under the KMS key, and `kmsguard-lab inject` stops one node's plugin, which KMSPluginsDegraded then names, and
 // starts it again, which clears it.

@@ -21,7 +21,7 @@ const tourSecrets = 300
 // The first story switches the lab from aescbc to KMS v2 through the APIServer resource with library-go's own
 // controllers doing the rollout (the lab's central claim: read key on every node before any node writes with
 // it, one apiserver restarted at a time, all from the apiservers' own history). Before the other stories run,
-// kmsguard's commands are checked against the lab as the README shows them.
+// kmsguard's commands are checked against the lab as docs/lab.md shows them.
 //
 // It runs the wiring kmsguard recommends, where TestTourSingleNode runs what the operators ship: kmsguard's health
 // reporter, whose detections have bounds of seconds, and library-go's pod preflight (lab.PreflightPod), which runs
