@@ -249,6 +249,9 @@ func Run(ctx context.Context, l *lab.Lab, stories []Story, opts Options, onResul
 
 	var results []Result
 	for _, s := range stories {
+		// The story's alerts are those from the end of the one before: the settling belongs to it too, so that
+		// no alert raised in between goes unreported.
+		window := time.Now()
 		if err := env.settle(ctx); err != nil {
 			return results, fmt.Errorf("before story %s: %w", s.Name, err)
 		}
@@ -273,9 +276,9 @@ func Run(ctx context.Context, l *lab.Lab, stories []Story, opts Options, onResul
 		res.Took = time.Since(started)
 		if opts.Alerts != nil {
 			res.AlertsEvaluated = true
-			res.Alerts = opts.Alerts.Between(started, time.Now())
+			res.Alerts = opts.Alerts.Between(window, time.Now())
 			if len(res.Alerts) > 0 {
-				res.notef("alerts: %s", alertsNote(res.Alerts, started))
+				res.notef("alerts (times from the story's start; negative while it settled): %s", alertsNote(res.Alerts, started))
 			}
 		}
 		env.Logf("story %s: passed %t after %s", s.Name, res.Passed(), res.Took.Round(time.Second))
