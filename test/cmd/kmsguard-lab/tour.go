@@ -164,7 +164,11 @@ func (o *labTourOptions) run(ctx context.Context, flags *pflag.FlagSet, out, err
 	if o.nodes == 1 {
 		nodes = "one node"
 	}
-	fmt.Fprintf(progress, "tour: %s plays %d stories on %s, %s: %s\n  (%s)\n", run.Command, len(stories), nodes, expect, storyNames(stories), timings(o.shortTimings))
+	count := fmt.Sprintf("%d stories", len(stories))
+	if len(stories) == 1 {
+		count = "1 story"
+	}
+	fmt.Fprintf(progress, "tour: %s plays %s on %s, %s: %s\n  (%s)\n", run.Command, count, nodes, expect, storyNames(stories), timings(o.shortTimings))
 	var all []tour.Result
 	var tours [][]tour.Result
 	for _, reporter := range reporters {
