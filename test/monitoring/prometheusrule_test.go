@@ -19,9 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/component-base/metrics"
 	"k8s.io/component-base/metrics/legacyregistry"
-	"sigs.k8s.io/yaml"
 
-	"github.com/kmsguard/kmsguard/bindata"
 	"github.com/kmsguard/kmsguard/pkg/evidence"
 	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 	"github.com/kmsguard/kmsguard/pkg/kmsrecovery"
@@ -39,29 +37,12 @@ const (
 // severities are the values OpenShift's alerting uses.
 var severities = sets.New("critical", "warning", "info")
 
-// prometheusRule is the part of a monitoring.coreos.com/v1 PrometheusRule that holds alerts. It is read strictly,
-// so a misspelled field ("annotation", "labels" under the group) fails instead of being dropped.
-type prometheusRule struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata"`
-	Spec              struct {
-		Groups []ruleGroup `json:"groups"`
-	} `json:"spec"`
-}
-
-type ruleGroup struct {
-	Name  string `json:"name"`
-	Rules []rule `json:"rules"`
-}
-
-type rule struct {
-	Alert       string            `json:"alert,omitempty"`
-	Record      string            `json:"record,omitempty"`
-	Expr        string            `json:"expr"`
-	For         string            `json:"for,omitempty"`
-	Labels      map[string]string `json:"labels,omitempty"`
-	Annotations map[string]string `json:"annotations,omitempty"`
-}
+// The test files keep their own short names for the rule file's types.
+type (
+	prometheusRule = PrometheusRule
+	ruleGroup      = RuleGroup
+	rule           = Rule
+)
 
 // registeredMetrics are the names of the metrics kmsguard's packages register in component-base's legacy
 // registry, which the operator serves on /metrics. Each must be created (component-base creates a metric when a
@@ -208,8 +189,8 @@ func checkPrometheusRule(pr *prometheusRule, registered sets.Set[string], root f
 // TestPrometheusRule checks the embedded rules against what kmsguard registers and the alerts' runbooks in the
 // repository (../../docs/runbooks/alerts).
 func TestPrometheusRule(t *testing.T) {
-	pr := &prometheusRule{}
-	if err := yaml.UnmarshalStrict(bindata.MustAsset(bindata.PrometheusRule), pr); err != nil {
+	pr, err := ReadPrometheusRule()
+	if err != nil {
 		t.Fatal(err)
 	}
 	for _, err := range checkPrometheusRule(pr, registeredMetrics(t), os.DirFS(filepath.Join("..", ".."))) {
@@ -383,8 +364,8 @@ var criticalAlerts = map[string]string{
 // TestOnlyClusterWideLossPages: an alert is critical exactly when criticalAlerts names it, and a critical alert
 // does not keep a node label: one node's fault leaves the others serving.
 func TestOnlyClusterWideLossPages(t *testing.T) {
-	pr := &prometheusRule{}
-	if err := yaml.UnmarshalStrict(bindata.MustAsset(bindata.PrometheusRule), pr); err != nil {
+	pr, err := ReadPrometheusRule()
+	if err != nil {
 		t.Fatal(err)
 	}
 	seen := sets.New[string]()

@@ -6,15 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/common/model"
-	"github.com/prometheus/common/promslog"
 	"github.com/prometheus/prometheus/model/labels"
-	"github.com/prometheus/prometheus/promql/parser"
 	"github.com/prometheus/prometheus/promql/promqltest"
 	"github.com/prometheus/prometheus/rules"
-	"sigs.k8s.io/yaml"
-
-	"github.com/kmsguard/kmsguard/bindata"
 )
 
 // evalInterval is how often the rules are evaluated here, the cluster monitoring stack's default.
@@ -138,18 +132,10 @@ func evaluate(t *testing.T, r rule, input string) alertTimeline {
 	storage := promqltest.LoadedStorage(t, "load 30s\n"+indent(input))
 	t.Cleanup(func() { _ = storage.Close() })
 	engine := promqltest.NewTestEngine(t, false, 0, promqltest.DefaultMaxSamplesPerQuery)
-	expr, err := parser.ParseExpr(r.Expr)
+	alert, err := r.AlertingRule()
 	if err != nil {
 		t.Fatal(err)
 	}
-	hold := model.Duration(0)
-	if r.For != "" {
-		if hold, err = model.ParseDuration(r.For); err != nil {
-			t.Fatal(err)
-		}
-	}
-	alert := rules.NewAlertingRule(r.Alert, expr, time.Duration(hold), 0, labels.FromMap(r.Labels), labels.FromMap(r.Annotations),
-		labels.EmptyLabels(), "", true, promslog.NewNopLogger())
 	query := rules.EngineQueryFunc(engine, storage)
 	timeline := alertTimeline{pending: -1, firing: -1}
 	for at := time.Duration(0); at <= evalEnd; at += evalInterval {
@@ -181,8 +167,8 @@ func indent(input string) string {
 // where; on calm series of the same metrics it never fires (and never goes pending unless the case says why). A
 // changed expression or `for:` fails here; a changed severity fails TestOnlyClusterWideLossPages.
 func TestAlertsFireOnTheirFaultOnly(t *testing.T) {
-	pr := &prometheusRule{}
-	if err := yaml.UnmarshalStrict(bindata.MustAsset(bindata.PrometheusRule), pr); err != nil {
+	pr, err := ReadPrometheusRule()
+	if err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}

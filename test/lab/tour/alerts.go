@@ -17,12 +17,11 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/model/value"
 	"github.com/prometheus/prometheus/promql"
-	"github.com/prometheus/prometheus/promql/parser"
 	"github.com/prometheus/prometheus/rules"
 	"github.com/prometheus/prometheus/tsdb"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kmsguard/kmsguard/bindata"
+	"github.com/kmsguard/kmsguard/test/monitoring"
 )
 
 // Alerts evaluates kmsguard's alerting rules (bindata/monitoring) with Prometheus's own rule engine over what the
@@ -40,7 +39,8 @@ type Alerts struct {
 	mu     sync.Mutex
 	seen   map[string]labels.Labels // series written at the last gather, by their labels' string
 	events []AlertEvent
-	// state is each active alert's last state, by rule and labels, to record each change once.
+	// state is each alert active at the last evaluation, by rule and labels, with its state: to record each change
+	// once.
 	state map[string]rules.AlertState
 }
 
@@ -55,25 +55,11 @@ type AlertEvent struct {
 	At     time.Time
 }
 
-// alertRule is one alerting rule of the PrometheusRule, as far as the tour evaluates it.
-type alertRule struct {
-	Alert  string            `json:"alert"`
-	Expr   string            `json:"expr"`
-	For    string            `json:"for"`
-	Labels map[string]string `json:"labels"`
-}
-
 // AlertRules reads the alerting rules of kmsguard's PrometheusRule.
 func AlertRules() ([]*rules.AlertingRule, error) {
-	var pr struct {
-		Spec struct {
-			Groups []struct {
-				Rules []alertRule `json:"rules"`
-			} `json:"groups"`
-		} `json:"spec"`
-	}
-	if err := yaml.Unmarshal(bindata.MustAsset(bindata.PrometheusRule), &pr); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", bindata.PrometheusRule, err)
+	pr, err := monitoring.ReadPrometheusRule()
+	if err != nil {
+		return nil, err
 	}
 	var out []*rules.AlertingRule
 	for _, g := range pr.Spec.Groups {
@@ -81,18 +67,11 @@ func AlertRules() ([]*rules.AlertingRule, error) {
 			if r.Alert == "" {
 				continue
 			}
-			expr, err := parser.ParseExpr(r.Expr)
+			alert, err := r.AlertingRule()
 			if err != nil {
-				return nil, fmt.Errorf("alert %s: %w", r.Alert, err)
+				return nil, err
 			}
-			var hold model.Duration
-			if r.For != "" {
-				if hold, err = model.ParseDuration(r.For); err != nil {
-					return nil, fmt.Errorf("alert %s: for: %w", r.Alert, err)
-				}
-			}
-			out = append(out, rules.NewAlertingRule(r.Alert, expr, time.Duration(hold), 0, labels.FromMap(r.Labels), labels.EmptyLabels(),
-				labels.EmptyLabels(), "", true, slog.New(slog.DiscardHandler)))
+			out = append(out, alert)
 		}
 	}
 	if len(out) == 0 {
@@ -165,33 +144,21 @@ func (a *Alerts) Step(ctx context.Context, now time.Time) error {
 		return err
 	}
 	a.seen = current
+	active := map[string]rules.AlertState{}
 	for _, r := range a.rules {
 		if _, err := r.Eval(ctx, 0, now, a.query, nil, 0); err != nil {
 			return fmt.Errorf("alert %s: %w", r.Name(), err)
 		}
 		for _, alert := range r.ActiveAlerts() {
 			key := r.Name() + alert.Labels.String()
-			if a.state[key] == alert.State {
-				continue
-			}
-			a.state[key] = alert.State
-			a.events = append(a.events, AlertEvent{Alert: r.Name(), Labels: describeAlertLabels(alert.Labels), State: alert.State.String(), At: now})
-		}
-	}
-	// Forget alerts that resolved, so that their next pending is recorded again.
-	for key := range a.state {
-		active := false
-		for _, r := range a.rules {
-			for _, alert := range r.ActiveAlerts() {
-				if r.Name()+alert.Labels.String() == key {
-					active = true
-				}
+			active[key] = alert.State
+			if a.state[key] != alert.State {
+				a.events = append(a.events, AlertEvent{Alert: r.Name(), Labels: describeAlertLabels(alert.Labels), State: alert.State.String(), At: now})
 			}
 		}
-		if !active {
-			delete(a.state, key)
-		}
 	}
+	// Alerts that resolved are forgotten, so that their next pending is recorded again.
+	a.state = active
 	return nil
 }
 
