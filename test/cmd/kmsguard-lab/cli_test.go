@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -108,5 +110,16 @@ func TestTourStorySelection(t *testing.T) {
 		if names(got) != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, names(got), tc.want)
 		}
+	}
+}
+
+// TestSourceCommitNamesHEAD: a recorded run names the commit the tree is at (the tests run inside the checkout).
+func TestSourceCommitNamesHEAD(t *testing.T) {
+	head, err := exec.Command("git", "rev-parse", "--short=7", "HEAD").Output()
+	if err != nil {
+		t.Skipf("no git checkout here: %v", err)
+	}
+	if got, want := sourceCommit(context.Background()), strings.TrimSpace(string(head)); !strings.HasPrefix(got, want) {
+		t.Errorf("sourceCommit = %q, want it to start with HEAD %s", got, want)
 	}
 }

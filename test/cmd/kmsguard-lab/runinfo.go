@@ -14,21 +14,14 @@ import (
 )
 
 // sourceCommit is the commit the working tree is at, "+ uncommitted changes" when tracked files differ from it, so
-// that a recorded figure names the source that produced it.
+// that a recorded figure names the source that produced it: git describe, as the migration benchmark's header
+// names its commit.
 func sourceCommit(ctx context.Context) string {
-	head, err := exec.CommandContext(ctx, "git", "rev-parse", "--short=7", "HEAD").Output()
+	out, err := exec.CommandContext(ctx, "git", "describe", "--always", "--abbrev=7", "--dirty= + uncommitted changes").Output()
 	if err != nil {
 		return "unknown (no git checkout here)"
 	}
-	commit := strings.TrimSpace(string(head))
-	changed, err := exec.CommandContext(ctx, "git", "status", "--porcelain", "--untracked-files=no").Output()
-	switch {
-	case err != nil:
-		commit += " (tree state unknown)"
-	case len(strings.TrimSpace(string(changed))) > 0:
-		commit += " + uncommitted changes"
-	}
-	return commit
+	return strings.TrimSpace(string(out))
 }
 
 // commandLine is `kmsguard-lab tour` with the flags given, in a form the reader can type again.
