@@ -82,21 +82,26 @@ bench-migration:
 	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" $(GO) run ./test/bench/migration $(BENCH_FLAGS)
 
 # run plays the quick tour (test/lab/tour): a fresh three-node lab (etcd, three kube-apiservers, node agents and
-# kube-apiserver-operator's library-go controllers with kmsguard's), 300 Secrets and four applications writing
+# kube-apiserver-operator's library-go controllers with kmsguard's; the operator's pods and sidecars run the
+# kube-apiserver-operator binary, which it builds first), 300 Secrets and four applications writing
 # throughout, and every story but the drills and plugin-down-all-nodes with make test's short timings, in under 20
 # minutes on 2 cores; prints what it will play first and the summary table last, and exits 0 only if every story
 # passed. TOUR_FLAGS passes flags to `kmsguard-lab tour`: TOUR_FLAGS=--full plays every story as the operator times
 # it (about 40 minutes), TOUR_FLAGS="--nodes 1" on a single node, TOUR_FLAGS="--stories enable-kms,plugin-down-one-node"
 # two stories.
 .PHONY: run
-run: envtest-assets
-	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" $(GO) run ./test/cmd/kmsguard-lab tour $(TOUR_FLAGS)
+run: envtest-assets kube-apiserver-operator
+	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" \
+	KMSGUARD_KUBE_APISERVER_OPERATOR="$$(hack/integration/build-kube-apiserver-operator.sh --print-path)" \
+		$(GO) run ./test/cmd/kmsguard-lab tour $(TOUR_FLAGS)
 
 # lab starts the same lab, switches it to aescbc and then to KMS through the APIServer resource, waits until each
 # is rolled out and migrated, and shows a live view until Ctrl-C: the lab to play with by hand (kmsguard-lab inject).
 .PHONY: lab
-lab: envtest-assets
-	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" $(GO) run ./test/cmd/kmsguard-lab --encryption aescbc,KMS
+lab: envtest-assets kube-apiserver-operator
+	KUBEBUILDER_ASSETS="$$(hack/build-envtest-assets.sh --print-dir)" \
+	KMSGUARD_KUBE_APISERVER_OPERATOR="$$(hack/integration/build-kube-apiserver-operator.sh --print-path)" \
+		$(GO) run ./test/cmd/kmsguard-lab --encryption aescbc,KMS
 
 .PHONY: verify
 verify: verify-gofmt verify-vet verify-imports verify-modules verify-third-party verify-operator-pins lint

@@ -29,7 +29,8 @@ import (
 const providerName = "fake-kms"
 
 func TestMain(m *testing.M) {
-	// The lab's kubelet runs a pod's kms-health-reporter container as a process of this test binary.
+	// The lab's kubelet starts a pod's container (the kms-health-reporter sidecar, the kms-preflight check) as a
+	// process of this test binary, which enters the container's root and executes the image's binary there.
 	lab.ContainerMain()
 	// envtest logs through controller-runtime's logger and warns once when none is set.
 	ctrllog.SetLogger(zap.New(zap.WriteTo(os.Stderr)))

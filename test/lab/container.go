@@ -5,105 +5,108 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
 
-	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
-	"github.com/openshift/library-go/pkg/operator/encryption/kms"
-	kmshealth "github.com/openshift/library-go/pkg/operator/encryption/kms/health"
-	kmspreflight "github.com/openshift/library-go/pkg/operator/encryption/kms/preflight"
-	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
-
-	"github.com/kmsguard/kmsguard/pkg/encryptionstatus"
 )
 
 // containerEnv carries a container's spec from the lab's kubelet to the process it starts for it.
 const containerEnv = "KMSGUARD_LAB_CONTAINER"
 
-// containerSpec is what the kubelet hands the process it starts for a container: the command and its arguments
-// (environment references already expanded, as a kubelet does), and the container's volume mounts over an empty
-// root of its own.
+// containerSpec is what the kubelet hands the process it starts for a container: the image's executable the
+// command names, its arguments (environment references already expanded, as a kubelet does) and environment, and
+// the container's volume mounts over an empty root of its own.
 type containerSpec struct {
-	Name    string           `json:"name"`
-	Command []string         `json:"command"`
-	Args    []string         `json:"args"`
-	Root    string           `json:"root"`
-	Mounts  []containerMount `json:"mounts"`
-	// Env is what the kubelet adds to the container's environment besides the spec's: the kubernetes Service's
-	// address (serviceEnv).
+	Name    string   `json:"name"`
+	Command []string `json:"command"`
+	Args    []string `json:"args"`
+	// Exec is the executable the command names, as a path in the container's root.
+	Exec   string           `json:"exec"`
+	Root   string           `json:"root"`
+	Mounts []containerMount `json:"mounts"`
+	// Links are the symbolic links of the root, their targets by path: the machine's /lib -> usr/lib, where
+	// it has one.
+	Links map[string]string `json:"links,omitempty"`
+	// Env is the container's whole environment: the image's PATH, the spec's variables and the kubernetes
+	// Service's address (serviceEnv). Nothing of the lab's own environment reaches the container.
 	Env map[string]string `json:"env,omitempty"`
 }
 
-// containerMount is one volume mount: the node's directory Source at Target inside the container.
+// containerMount is one mount: the node's directory or file Source at Target inside the container.
 type containerMount struct {
 	Source   string `json:"source"`
 	Target   string `json:"target"`
 	ReadOnly bool   `json:"readOnly"`
 }
 
-// ContainerMain runs the container the lab's kubelet started this process for, and exits with its status. In any
+// image is a container image as the lab's kubelet runs it: its executables by their path in the image, each a
+// file of the machine, over the machine's shared libraries (machineLibraryDirs).
+type image map[string]string
+
+// imagePath is the image's PATH, where a command that is not a path is looked up.
+const imagePath = "/usr/local/bin:/usr/bin:/bin"
+
+// machineLibraryDirs are the machine's directories of shared libraries, which every container's root has
+// read-only: the lab's images are executables built on the machine, and a Go binary built with cgo, as the
+// operator's is, needs the machine's loader and libc.
+var machineLibraryDirs = []string{"/lib", "/lib64", "/usr/lib", "/usr/lib64"}
+
+// operatorImages are the images of the lab: kube-apiserver-operator's, whose one executable is the operator binary
+// (the one the operator's pods and sidecars run: the kms-health-reporter, the kms-preflight check).
+func operatorImages(binary string) map[string]image {
+	return map[string]image{operatorImage: {"/usr/bin/" + operatorBinary: binary}}
+}
+
+// ContainerMain runs the container the lab's kubelet started this process for: it never returns there. In any
 // other process it returns at once. Every executable that starts a lab calls it first (kmsguard-lab's main, the
-// e2e tests' TestMain): the kubelet runs a container's command as a new process of the same executable, in a
-// mount namespace of its own whose root holds only the container's volumes, so that the command finds its files
-// where the pod spec mounts them (/var/run/kmsplugin, /etc/kubernetes/static-pod-resources) on a machine that
-// runs several nodes at once.
-//
-// The only image the lab has is kube-apiserver-operator's, with two of its commands: the kms-health-reporter
-// (library-go's kms/health.NewCommand, built with the operator's KubeAPIServer status provider, as the operator's
-// main builds it) and the kms-preflight checker (library-go's kms/preflight.NewCommand).
+// e2e tests' TestMain): the kubelet starts a container as a new process of the same executable, in a mount
+// namespace of its own, which makes the container's root (its volumes, its image's executable, the machine's
+// shared libraries) and then executes the image's executable in it, so that the command finds its files where the
+// pod spec mounts them (/var/run/kmsplugin, /etc/kubernetes/static-pod-resources) on a machine that runs several
+// nodes at once.
 func ContainerMain() {
 	raw, ok := os.LookupEnv(containerEnv)
 	if !ok {
 		return
 	}
-	if err := runContainer(raw); err != nil {
-		fmt.Fprintf(os.Stderr, "container: %v\n", err)
-		os.Exit(1)
-	}
-	os.Exit(0)
+	err := runContainer(raw)
+	fmt.Fprintf(os.Stderr, "container: %v\n", err)
+	os.Exit(128)
 }
 
+// runContainer enters the container's root and executes its command; it returns only when it could not.
 func runContainer(raw string) error {
 	var spec containerSpec
 	if err := json.Unmarshal([]byte(raw), &spec); err != nil {
 		return fmt.Errorf("$%s: %w", containerEnv, err)
 	}
-	var cmd *cobra.Command
-	switch {
-	case slices.Equal(spec.Command, reporterCommand):
-		cmd = kmshealth.NewCommand(context.Background(), func(client operatorclient.Interface) (kms.EncryptionStatusProvider, error) {
-			return encryptionstatus.NewKubeAPIServer(client.OperatorV1().KubeAPIServers()), nil
-		})
-	case slices.Equal(spec.Command, preflightCommand):
-		cmd = kmspreflight.NewCommand(context.Background())
-	default:
-		return fmt.Errorf("container %s: the lab has no image for the command %q (only %q and %q)", spec.Name, spec.Command, reporterCommand, preflightCommand)
+	if spec.Exec == "" || len(spec.Command) == 0 {
+		return fmt.Errorf("container %s: no command", spec.Name)
 	}
 	if err := enterRoot(spec); err != nil {
 		return fmt.Errorf("container %s: %w", spec.Name, err)
 	}
+	env := make([]string, 0, len(spec.Env))
 	for name, value := range spec.Env {
-		if err := os.Setenv(name, value); err != nil {
-			return fmt.Errorf("container %s: %w", spec.Name, err)
-		}
+		env = append(env, name+"="+value)
 	}
-	cmd.SetArgs(spec.Args)
-	return cmd.Execute()
+	sort.Strings(env)
+	argv := append([]string{spec.Command[0]}, spec.Command[1:]...)
+	argv = append(argv, spec.Args...)
+	return fmt.Errorf("container %s: %w", spec.Name, syscall.Exec(spec.Exec, argv, env))
 }
 
-// reporterCommand is the command of library-go's kms-health-reporter sidecar as kube-apiserver-operator has the
-// builder write it: the operator's binary and the subcommand.
-var reporterCommand = []string{operatorBinary, kmshealth.Subcommand}
-
-// enterRoot gives the process the container's file system: a tmpfs at spec.Root with each mount bound at its
-// target, then chroot into it. The process is already in a mount namespace of its own (startContainer), so
-// nothing of this is seen outside it.
+// enterRoot gives the process the container's file system: a tmpfs at spec.Root with the links made and each
+// mount bound at its target, then chroot into it. The process is already in a mount namespace of its own
+// (startContainer), so nothing of this is seen outside it.
 func enterRoot(spec containerSpec) error {
 	// Mounts made here must not propagate back to the node's namespace.
 	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
@@ -112,10 +115,19 @@ func enterRoot(spec containerSpec) error {
 	if err := syscall.Mount("tmpfs", spec.Root, "tmpfs", 0, "mode=0755"); err != nil {
 		return fmt.Errorf("mounting the root: %w", err)
 	}
+	for path, target := range spec.Links {
+		link := filepath.Join(spec.Root, path)
+		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+			return err
+		}
+		if err := os.Symlink(target, link); err != nil {
+			return err
+		}
+	}
 	for _, m := range spec.Mounts {
 		target := filepath.Join(spec.Root, m.Target)
-		if err := os.MkdirAll(target, 0o755); err != nil {
-			return err
+		if err := mountPoint(m.Source, target); err != nil {
+			return fmt.Errorf("mounting %s at %s: %w", m.Source, m.Target, err)
 		}
 		if err := syscall.Mount(m.Source, target, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
 			return fmt.Errorf("mounting %s at %s: %w", m.Source, m.Target, err)
@@ -132,13 +144,83 @@ func enterRoot(spec containerSpec) error {
 	return os.Chdir("/")
 }
 
-// containerSpecFor is the spec the kubelet hands the process of container c of pod: its volume mounts on the
-// node's directories (the pod's socket emptyDir, the revision's resource directory or the Secret volume of the
-// plugins' credentials, the service account's credentials: the only volumes the lab's pods have), its arguments
-// with the environment references expanded; fields are the downward API's values by field path. A mount of any
-// other volume is an error: the container could not start.
-func containerSpecFor(c corev1.Container, pod *podRun, fields map[string]string, root string) (containerSpec, error) {
-	spec := containerSpec{Name: c.Name, Command: c.Command, Root: root}
+// mountPoint makes target what a bind mount of source needs: a directory for a directory, an empty file for a
+// file.
+func mountPoint(source, target string) error {
+	info, err := os.Stat(source)
+	if err != nil {
+		return err
+	}
+	if info.IsDir() {
+		return os.MkdirAll(target, 0o755)
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY, 0o755)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// imageRoot is what the root of a container of img gets besides its volumes: the image's executables and the
+// machine's shared libraries, read-only, and the executable that command names.
+func imageRoot(img image, command []string) (exec string, mounts []containerMount, links map[string]string, err error) {
+	if len(command) == 0 {
+		return "", nil, nil, errors.New("no command: the lab's images have no entrypoint")
+	}
+	exec = command[0]
+	if !filepath.IsAbs(exec) {
+		exec = ""
+		for _, dir := range filepath.SplitList(imagePath) {
+			if _, ok := img[filepath.Join(dir, command[0])]; ok {
+				exec = filepath.Join(dir, command[0])
+				break
+			}
+		}
+	}
+	if _, ok := img[exec]; !ok {
+		return "", nil, nil, fmt.Errorf("the image has no executable %q (it has %v)", command[0], slices.Sorted(maps.Keys(img)))
+	}
+	for _, path := range slices.Sorted(maps.Keys(img)) {
+		mounts = append(mounts, containerMount{Source: img[path], Target: path, ReadOnly: true})
+	}
+	links = map[string]string{}
+	for _, dir := range machineLibraryDirs {
+		info, err := os.Lstat(dir)
+		switch {
+		case err != nil:
+			continue // the machine has no such directory
+		case info.Mode()&os.ModeSymlink != 0:
+			target, err := os.Readlink(dir)
+			if err != nil {
+				return "", nil, nil, err
+			}
+			links[dir] = target
+		case info.IsDir():
+			mounts = append(mounts, containerMount{Source: dir, Target: dir, ReadOnly: true})
+		}
+	}
+	return exec, mounts, links, nil
+}
+
+// containerSpecFor is the spec the kubelet hands the process of container c of pod: its image's executable
+// (from images), its volume mounts on the node's directories (the pod's socket emptyDir, the revision's resource
+// directory or the Secret volume of the plugins' credentials, the service account's credentials: the only volumes
+// the lab's pods have), its arguments with the environment references expanded and its environment; fields are
+// the downward API's values by field path. An image the lab does not have, or a mount of any other volume, is an
+// error: the container could not start.
+func containerSpecFor(c corev1.Container, images map[string]image, pod *podRun, fields map[string]string, root string) (containerSpec, error) {
+	img, ok := images[c.Image]
+	if !ok {
+		return containerSpec{}, fmt.Errorf("image %q: the lab has no such image (it has %v)", c.Image, slices.Sorted(maps.Keys(images)))
+	}
+	exec, mounts, links, err := imageRoot(img, c.Command)
+	if err != nil {
+		return containerSpec{}, fmt.Errorf("image %q: %w", c.Image, err)
+	}
+	spec := containerSpec{Name: c.Name, Command: c.Command, Exec: exec, Root: root, Mounts: mounts, Links: links}
 	for _, vm := range c.VolumeMounts {
 		var source string
 		switch {
@@ -160,6 +242,10 @@ func containerSpecFor(c corev1.Container, pod *podRun, fields map[string]string,
 	for _, arg := range c.Args {
 		spec.Args = append(spec.Args, expandEnv(arg, env))
 	}
+	if _, ok := env["PATH"]; !ok {
+		env["PATH"] = imagePath
+	}
+	spec.Env = env
 	return spec, nil
 }
 

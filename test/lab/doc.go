@@ -16,7 +16,10 @@
 //     directory and replacing the node's pod: the KMS plugin sidecars and health reporter sidecar library-go's
 //     builder put in the installed manifest (sidecars.go), each plugin a fake KMS v2 plugin (pkg/kmsplugin/fake)
 //     configured from its sidecar's arguments, serving in the pod's own socket directory and backed by one
-//     simulated KMS, then the node's kube-apiserver; it mirrors the process as the kube-apiserver Pod the
+//     simulated KMS, then the node's kube-apiserver; a container of the operator's image (the kms-health-reporter
+//     sidecar, library-go's kms-preflight pod) runs kube-apiserver-operator's binary itself, built from the carried
+//     source with hack/integration's patch (Options.OperatorBinary), with the container's own arguments,
+//     environment and volumes (container.go); it mirrors the process as the kube-apiserver Pod the
 //     static-pod controllers read, and restarts an apiserver that does not become healthy with the kubelet's
 //     back-off;
 //   - the operator (operator.go): a stand-in for kube-apiserver-operator's target config controller that writes

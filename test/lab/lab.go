@@ -33,6 +33,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/kmsrollback"
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
+	"github.com/kmsguard/kmsguard/test/openshift"
 )
 
 // Reporter names the program that runs as the static pod's kms-health-reporter sidecar.
@@ -151,6 +152,10 @@ type Options struct {
 	Reporter Reporter
 	// Preflight is the KMS preflight deployer of the lab's operator; empty is PreflightAlwaysSucceed.
 	Preflight Preflight
+	// OperatorBinary is kube-apiserver-operator's binary, built from the carried source with hack/integration's
+	// patch: the executable of the operator's image, which the containers of the operator's pods run with their own
+	// arguments (the kms-health-reporter sidecar, the kms-preflight check). Empty is openshift.OperatorBinary().
+	OperatorBinary string
 }
 
 // OperatorTimings are the operator's timeouts that decide how long a rollout and a revert take, set through
@@ -211,6 +216,7 @@ type Lab struct {
 	timings         OperatorTimings
 	reporter        Reporter
 	preflight       Preflight
+	operatorBinary  string
 	logMu           sync.Mutex
 	log             io.Writer
 
@@ -254,6 +260,11 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	}
 	if !slices.Contains(Preflights, l.preflight) {
 		return nil, fmt.Errorf("unknown preflight %q (one of %v)", opts.Preflight, Preflights)
+	}
+	if l.operatorBinary = opts.OperatorBinary; l.operatorBinary == "" {
+		if l.operatorBinary, err = openshift.OperatorBinary(); err != nil {
+			return nil, fmt.Errorf("lab: %w", err)
+		}
 	}
 	if l.log == nil {
 		l.log = io.Discard

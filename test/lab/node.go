@@ -80,6 +80,8 @@ type Node struct {
 	startupMonitor bool
 	// reporter runs as each pod's kms-health-reporter sidecar.
 	reporter Reporter
+	// images are the container images the kubelet can run, by name.
+	images map[string]image
 
 	// running is the revision whose pod the kubelet runs (0: the bootstrap manifest); lastGood the newest one
 	// that became healthy, which the startup monitor falls back to.
@@ -121,6 +123,7 @@ func newNode(l *Lab, index int, client kubernetes.Interface, startupMonitor bool
 		operatorClient: operatorClient,
 		startupMonitor: startupMonitor,
 		reporter:       l.reporter,
+		images:         operatorImages(l.operatorBinary),
 	}
 	// Revision 0 is the bootstrap control plane's manifest, the one the startup monitor falls back to when the
 	// first revision fails.

@@ -234,8 +234,8 @@ func (pod *podRun) stopSidecars() {
 	}
 }
 
-// startReporter starts the pod's kms-health-reporter sidecar: by default library-go's own command, run as the
-// kubelet runs the container (startContainer); with ReporterKMSGuard kmsguard's reporter (pluginprobe.Reporter)
+// startReporter starts the pod's kms-health-reporter sidecar: by default the operator binary's own command (library-go's
+// kms/health, with kube-apiserver-operator's status provider), run as the kubelet runs the container (startContainer); with ReporterKMSGuard kmsguard's reporter (pluginprobe.Reporter)
 // in its place, on the sockets the sidecar's --kms-sockets names. Either publishes into
 // status.encryptionStatus.healthReports of the KubeAPIServer under this node's field manager.
 func (n *Node) startReporter(ctx context.Context, pod *podRun) {
@@ -248,7 +248,7 @@ func (n *Node) startReporter(ctx context.Context, pod *podRun) {
 		pod.reporter = n.startKMSGuardReporter(ctx, pod)
 	default:
 		var spec containerSpec
-		spec, err = containerSpecFor(*pod.sidecars.Reporter, pod, map[string]string{"spec.nodeName": n.name},
+		spec, err = containerSpecFor(*pod.sidecars.Reporter, n.images, pod, map[string]string{"spec.nodeName": n.name},
 			filepath.Join(pod.paths.socketDir+"-containers", healthReporterContainer))
 		if err == nil {
 			pod.reporter, err = n.startContainer(ctx, spec, filepath.Join(pod.paths.socketDir+"-containers", healthReporterContainer+".log"))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -231,10 +232,10 @@ func (n *Node) runWorkload(ctx context.Context, pod *corev1.Pod, dir string) {
 	}
 
 	fields := map[string]string{"spec.nodeName": n.name, "metadata.name": pod.Name, "metadata.namespace": pod.Namespace}
-	containerSpec, err := containerSpecFor(spec.container, run, fields, filepath.Join(dir, spec.container.Name))
+	containerSpec, err := containerSpecFor(spec.container, n.images, run, fields, filepath.Join(dir, spec.container.Name))
 	exitCode := 128
 	if err == nil {
-		containerSpec.Env = n.serviceEnv()
+		maps.Copy(containerSpec.Env, n.serviceEnv())
 		exitCode, err = n.runContainerOnce(ctx, containerSpec, filepath.Join(dir, spec.container.Name+".log"))
 	}
 	if ctx.Err() != nil {

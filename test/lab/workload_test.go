@@ -138,7 +138,7 @@ func TestPreflightPodRunsOnTheLabsKubelet(t *testing.T) {
 			}
 
 			fields := map[string]string{"spec.nodeName": "master-0", "metadata.name": pod.Name, "metadata.namespace": pod.Namespace}
-			container, err := containerSpecFor(spec.container, run, fields, filepath.Join(dir, "root"))
+			container, err := containerSpecFor(spec.container, operatorImages("/opt/operator"), run, fields, filepath.Join(dir, "root"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,11 +149,12 @@ func TestPreflightPodRunsOnTheLabsKubelet(t *testing.T) {
 				}
 			}
 			var targets []string
-			for _, m := range container.Mounts {
+			for _, m := range volumeMounts(container) {
 				targets = append(targets, m.Target+"="+m.Source)
 			}
 			slices.Sort(targets)
-			want := []string{kmsSocketMountPath + "=" + paths.socketDir, serviceAccountMountPath + "=" + paths.serviceAccountDir}
+			want := []string{"/usr/bin/" + operatorBinary + "=/opt/operator", kmsSocketMountPath + "=" + paths.socketDir,
+				serviceAccountMountPath + "=" + paths.serviceAccountDir}
 			if !slices.Equal(targets, want) {
 				t.Errorf("checker mounts %q, want %q", targets, want)
 			}

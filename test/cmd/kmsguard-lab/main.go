@@ -16,7 +16,8 @@ import (
 )
 
 func main() {
-	// The lab's kubelet runs a pod's kms-health-reporter container as a process of this binary.
+	// The lab's kubelet starts a pod's container (the kms-health-reporter sidecar, the kms-preflight check) as a
+	// process of this binary, which enters the container's root and executes the image's binary there.
 	lab.ContainerMain()
 	// envtest, which starts the lab's control plane, logs through controller-runtime: into klog, where the lab
 	// sends every controller's log, instead of controller-runtime's warning and stack trace on the terminal.
