@@ -207,8 +207,8 @@ func imageRoot(img image, command []string) (exec string, mounts []containerMoun
 
 // containerSpecFor is the spec the kubelet hands the process of container c of pod: its image's executable
 // (from images), its volume mounts on the node's directories (the pod's socket emptyDir, the revision's resource
-// directory or the Secret volume of the plugins' credentials, the service account's credentials: the only volumes
-// the lab's pods have), its arguments with the environment references expanded and its environment; fields are
+// directory or the Secret volume of the plugins' credentials, the service account's credentials, the node's
+// directories of hostPath volumes: the only volumes the lab's pods have), its arguments with the environment references expanded and its environment; fields are
 // the downward API's values by field path. An image the lab does not have, or a mount of any other volume, is an
 // error: the container could not start.
 func containerSpecFor(c corev1.Container, images map[string]image, pod *podRun, fields map[string]string, root string) (containerSpec, error) {
@@ -230,6 +230,8 @@ func containerSpecFor(c corev1.Container, images map[string]image, pod *podRun, 
 			source = pod.paths.resourceDir
 		case vm.MountPath == serviceAccountMountPath && pod.paths.serviceAccountDir != "":
 			source = pod.paths.serviceAccountDir
+		case pod.paths.hostMounts[vm.MountPath] != "":
+			source = pod.paths.hostMounts[vm.MountPath]
 		default:
 			return containerSpec{}, fmt.Errorf("volume %s at %s: the lab's pod has no such volume", vm.Name, vm.MountPath)
 		}

@@ -49,7 +49,7 @@ func TestReporterContainerAsTheKubeletRunsIt(t *testing.T) {
 	if sidecars.Reporter == nil {
 		t.Fatalf("the manifest has no %s sidecar", healthReporterContainer)
 	}
-	pod := &podRun{paths: podPaths{socketDir: "/lab/nodes/master-1/pods/4", resourceDir: "/lab/nodes/master-1/resources/kube-apiserver-pod-7"}}
+	pod := &podRun{paths: podPaths{socketDir: "/lab/nodes/master-1/pods/4", resourceDir: "/lab/nodes/master-1/root/etc/kubernetes/static-pod-resources/kube-apiserver-pod-7"}}
 	spec, err := containerSpecFor(*sidecars.Reporter, operatorImages("/opt/kube-apiserver-operator"), pod, map[string]string{"spec.nodeName": "master-1"}, "/lab/root")
 	if err != nil {
 		t.Fatal(err)

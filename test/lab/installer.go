@@ -20,8 +20,7 @@ import (
 	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 )
 
-// pendingInstallers returns the installer and pruner pods of this node not yet carried out, oldest revision
-// first.
+// pendingInstallers returns the installer pods of this node not yet carried out, oldest revision first.
 func (n *Node) pendingInstallers(lister corelisters.PodNamespaceLister) []*corev1.Pod {
 	all, err := lister.List(labels.Everything())
 	if err != nil {
@@ -31,8 +30,7 @@ func (n *Node) pendingInstallers(lister corelisters.PodNamespaceLister) []*corev
 	defer n.mu.Unlock()
 	var pending []*corev1.Pod
 	for _, pod := range all {
-		carriedOut := strings.HasPrefix(pod.Name, "installer-") || strings.HasPrefix(pod.Name, prunerPodPrefix)
-		if !carriedOut || n.handled[pod.Name] ||
+		if !strings.HasPrefix(pod.Name, "installer-") || n.handled[pod.Name] ||
 			pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
 			continue
 		}
@@ -52,14 +50,6 @@ func (n *Node) carryOut(ctx context.Context, pod *corev1.Pod) {
 	n.handled[pod.Name] = true
 	n.mu.Unlock()
 
-	if strings.HasPrefix(pod.Name, prunerPodPrefix) {
-		err := n.prune(ctx, pod)
-		if err != nil {
-			n.logf("%s: pruner %s failed: %v", n.name, pod.Name, err)
-		}
-		n.finishInstaller(ctx, pod, err)
-		return
-	}
 	revision, err := installerRevision(pod)
 	if err == nil {
 		err = n.install(ctx, revision)
@@ -75,7 +65,7 @@ func (n *Node) carryOut(ctx context.Context, pod *corev1.Pod) {
 }
 
 // install is the installer binary: it copies revision's manifest, its etcd client credentials and every key of
-// its encryption config into the node's resources/kube-apiserver-pod-<revision>/ directory, with the cert-syncer
+// its encryption config into the node's revision directory (revisionDir), with the cert-syncer
 // kubeconfig beside them.
 func (n *Node) install(ctx context.Context, revision int32) error {
 	dir := n.revisionDir(revision)

@@ -46,9 +46,11 @@ const (
 //     installer-<revision>-retry-<n>-<node>) with --revision=<revision>. The agent carries it out as the
 //     installer binary would: it copies revision <revision> of the static pod manifest (ConfigMap
 //     kube-apiserver-pod-<revision>) and every key of the encryption config (Secret encryption-config-<revision>,
-//     optional: the config and the plugins' credentials) into resources/kube-apiserver-pod-<revision>/ of the
-//     node's directory, and sets the pod's phase to Succeeded, or to Failed with the error as its termination
-//     message.
+//     optional: the config and the plugins' credentials) into /etc/kubernetes/static-pod-resources/kube-apiserver-pod-<revision>/
+//     of the node's file system (root/ of its directory, hostPath), and sets the pod's phase to Succeeded, or to
+//     Failed with the error as its termination message.
+//   - pruner: library-go's prune controller's pods revision-pruner-<revision>-<node> run as any pod (workload.go):
+//     the operator binary's prune command, with the node's /etc/kubernetes as its hostPath volume.
 //   - kubelet: the new manifest replaces the node's pod: the old pod's containers stop, and the new pod's run,
 //     its native sidecars first. Each KMS plugin sidecar library-go's builder put in the manifest
 //     (vault-kms-plugin-<key id>) becomes a fake KMS v2 plugin configured from that sidecar's arguments and the
@@ -146,7 +148,8 @@ func newNode(l *Lab, index int, client kubernetes.Interface, startupMonitor bool
 // Name is the node's name, master-<i>.
 func (n *Node) Name() string { return n.name }
 
-// Dir is the node's directory: its pods' KMS plugin sockets (pods/<n>/) and installed revisions (resources/).
+// Dir is the node's directory: its pods' KMS plugin sockets (pods/<n>/) and its file system (root/), which holds
+// the installed revisions.
 func (n *Node) Dir() string { return n.dir }
 
 // APIServer is the node's kube-apiserver.
@@ -175,8 +178,16 @@ func (n *Node) podDir(i int) string {
 	return filepath.Join(n.dir, "pods", strconv.Itoa(i))
 }
 
+// hostPath is the node's file at path: the node's own file system is the directory root/ of the node's
+// directory. A hostPath volume, and every file the lab's kubelet and installer read or write on the node, is
+// rewritten here and nowhere else.
+func (n *Node) hostPath(path string) string {
+	return filepath.Join(n.dir, "root", path)
+}
+
+// revisionDir is revision's resource directory, where the installer puts its files and the pod mounts them.
 func (n *Node) revisionDir(revision int32) string {
-	return filepath.Join(n.dir, "resources", fmt.Sprintf("kube-apiserver-pod-%d", revision))
+	return n.hostPath(filepath.Join(staticPodResourcesPath, fmt.Sprintf("%s-%d", podConfigMapName, revision)))
 }
 
 // EncryptionConfigPath is the encryption config the node's kube-apiserver runs revision with: the revision's

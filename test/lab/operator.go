@@ -267,7 +267,8 @@ func startOperator(ctx context.Context, deps operatorDeps) (*Operator, error) {
 		WithRevisionedResources(TargetNamespace, staticPodName,
 			[]revisioncontroller.RevisionResource{{Name: podConfigMapName}, {Name: etcdclient.DefaultCABundleName}},
 			[]revisioncontroller.RevisionResource{{Name: etcdclient.DefaultClientSecretName}, {Name: encryptiondata.EncryptionConfSecretName, Optional: true}}).
-		// The node agents play the pruner too; library-go takes its image from $OPERATOR_IMAGE (set in Start).
+		// The nodes run the pruner pods with the operator binary's prune command; library-go takes their image from
+		// $OPERATOR_IMAGE (set in Start).
 		WithPruning([]string{operatorBinary, "prune"}, podConfigMapName).
 		WithVersioning("kube-apiserver", versionRecorder).
 		WithOperandPodLabelSelector(labels.Set{"apiserver": "true"}.AsSelector()).

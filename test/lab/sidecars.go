@@ -118,6 +118,8 @@ type podPaths struct {
 	resourceMount string
 	// serviceAccountDir holds the pod's API credentials (serviceAccountMountPath); empty when it has none.
 	serviceAccountDir string
+	// hostMounts are the node's directories behind the pod's hostPath volumes, by mount path.
+	hostMounts map[string]string
 }
 
 // resourceMountPath is where the pod mounts resourceDir.

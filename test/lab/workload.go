@@ -36,8 +36,8 @@ const (
 )
 
 // workload is a pod of the operand namespace that the node's kubelet runs as it runs any pod: neither the
-// apiserver's static pod nor an installer or pruner pod, which the agent carries out itself. library-go's
-// kms-preflight pod is the one there is.
+// apiserver's static pod nor an installer pod, which the agent carries out itself. library-go's kms-preflight pod
+// and pruner pods are the ones there are.
 type workload struct {
 	// cancel stops the pod's containers; nil when none were started.
 	cancel context.CancelFunc
@@ -49,8 +49,7 @@ type workload struct {
 
 // isWorkload says whether the kubelet runs pod as a workload.
 func isWorkload(pod *corev1.Pod) bool {
-	return !strings.HasPrefix(pod.Name, "installer-") && !strings.HasPrefix(pod.Name, prunerPodPrefix) &&
-		pod.Annotations[mirrorPodAnnotation] == ""
+	return !strings.HasPrefix(pod.Name, "installer-") && pod.Annotations[mirrorPodAnnotation] == ""
 }
 
 // workloadSpec is what the kubelet needs of a workload pod: its one container, its KMS plugin sidecars and its
@@ -59,21 +58,23 @@ type workloadSpec struct {
 	container corev1.Container
 	sidecars  podSidecars
 	// socketVolume is the emptyDir the plugins serve in; secretVolumes are Secret volumes by mount path;
-	// serviceAccount is the projected API credentials volume, if the pod has one.
+	// serviceAccount is the projected API credentials volume, if the pod has one; hostPaths are the paths on the
+	// node of hostPath volumes, by mount path.
 	socketVolume   string
 	secretVolumes  map[string]string
 	serviceAccount *corev1.ProjectedVolumeSource
+	hostPaths      map[string]string
 }
 
 // workloadSpecOf reads pod as the lab's kubelet can run it: one container, native sidecars that are KMS plugins,
-// and emptyDir, Secret and projected service account volumes mounted where library-go's builder and the
-// ServiceAccount admission plugin put them. Anything else is an error, which the pod's status shows: the lab
+// emptyDir, Secret and projected service account volumes mounted where library-go's builder and the
+// ServiceAccount admission plugin put them, and hostPath volumes. Anything else is an error, which the pod's status shows: the lab
 // cannot run it as a cluster would.
 func workloadSpecOf(pod *corev1.Pod) (workloadSpec, error) {
 	if len(pod.Spec.Containers) != 1 {
 		return workloadSpec{}, fmt.Errorf("the lab's kubelet runs pods of one container; %s has %d", pod.Name, len(pod.Spec.Containers))
 	}
-	spec := workloadSpec{container: pod.Spec.Containers[0], secretVolumes: map[string]string{}}
+	spec := workloadSpec{container: pod.Spec.Containers[0], secretVolumes: map[string]string{}, hostPaths: map[string]string{}}
 	sidecars, err := sidecarsOf(pod)
 	if err != nil {
 		return workloadSpec{}, err
@@ -102,6 +103,8 @@ func workloadSpecOf(pod *corev1.Pod) (workloadSpec, error) {
 			spec.secretVolumes[at] = v.Secret.SecretName
 		case v.Projected != nil && at == serviceAccountMountPath:
 			spec.serviceAccount = v.Projected
+		case v.HostPath != nil:
+			spec.hostPaths[at] = v.HostPath.Path
 		default:
 			return workloadSpec{}, fmt.Errorf("pod %s: the lab's kubelet cannot mount volume %s at %s", pod.Name, v.Name, at)
 		}
@@ -265,8 +268,16 @@ func (n *Node) runWorkload(ctx context.Context, pod *corev1.Pod, dir string) {
 
 // mountWorkloadVolumes makes the node's directories behind pod's volumes: the plugins' socket directory, each
 // Secret's keys as files (read through the API, as the kubelet reads them: an error keeps the pod from
-// starting), and the service account's token, CA and namespace.
+// starting), the service account's token, CA and namespace, and the node's directory of each hostPath volume
+// (made if it is missing, as the kubelet's container runtime does for a hostPath of no type).
 func (n *Node) mountWorkloadVolumes(ctx context.Context, pod *corev1.Pod, spec workloadSpec, dir string, paths *podPaths) error {
+	paths.hostMounts = map[string]string{}
+	for at, path := range spec.hostPaths {
+		if err := os.MkdirAll(n.hostPath(path), 0o755); err != nil {
+			return fmt.Errorf("MountVolume.SetUp failed for hostPath %q: %w", path, err)
+		}
+		paths.hostMounts[at] = n.hostPath(path)
+	}
 	for at, secretName := range spec.secretVolumes {
 		secret, err := n.client.CoreV1().Secrets(pod.Namespace).Get(ctx, secretName, metav1.GetOptions{})
 		if err != nil {

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -168,9 +169,10 @@ func TestWorkloadSpecRefusesWhatTheLabCannotRun(t *testing.T) {
 		"an init container that is no KMS plugin": func(p *corev1.Pod) {
 			p.Spec.InitContainers = append(p.Spec.InitContainers, corev1.Container{Name: "setup"})
 		},
-		"a host path volume": func(p *corev1.Pod) {
-			p.Spec.Volumes = append(p.Spec.Volumes, corev1.Volume{Name: "host", VolumeSource: corev1.VolumeSource{HostPath: &corev1.HostPathVolumeSource{Path: "/etc"}}})
-			p.Spec.Containers[0].VolumeMounts = append(p.Spec.Containers[0].VolumeMounts, corev1.VolumeMount{Name: "host", MountPath: "/etc/host"})
+		"a config map volume": func(p *corev1.Pod) {
+			p.Spec.Volumes = append(p.Spec.Volumes, corev1.Volume{Name: "cm", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
+				LocalObjectReference: corev1.LocalObjectReference{Name: "c"}}}})
+			p.Spec.Containers[0].VolumeMounts = append(p.Spec.Containers[0].VolumeMounts, corev1.VolumeMount{Name: "cm", MountPath: "/etc/c"})
 		},
 		"a plugin without its socket volume": func(p *corev1.Pod) {
 			p.Spec.Volumes = slices.DeleteFunc(p.Spec.Volumes, func(v corev1.Volume) bool { return v.EmptyDir != nil })
@@ -186,6 +188,47 @@ func TestWorkloadSpecRefusesWhatTheLabCannotRun(t *testing.T) {
 				t.Error("no error")
 			}
 		})
+	}
+}
+
+// TestPrunerPodMountsTheNodesDirectory: library-go's pruner pod (prune/manifests/pruner-pod.yaml) runs as any pod,
+// its hostPath volume the node's own /etc/kubernetes, read-write, where the installer put the revisions.
+func TestPrunerPodMountsTheNodesDirectory(t *testing.T) {
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: TargetNamespace, Name: "revision-pruner-7-master-0"},
+		Spec: corev1.PodSpec{
+			ServiceAccountName: "installer-sa", NodeName: "master-0", RestartPolicy: corev1.RestartPolicyNever,
+			Containers: []corev1.Container{{Name: "pruner", Image: operatorImage, Command: []string{operatorBinary, "prune"},
+				Args:         []string{"-v=4", "--max-eligible-revision=7", "--protected-revisions=3,4,5,6,7", "--resource-dir=/etc/kubernetes/static-pod-resources", "--static-pod-name=kube-apiserver-pod"},
+				VolumeMounts: []corev1.VolumeMount{{Name: "kubelet-dir", MountPath: "/etc/kubernetes/"}}}},
+			Volumes: []corev1.Volume{{Name: "kubelet-dir", VolumeSource: corev1.VolumeSource{HostPath: &corev1.HostPathVolumeSource{Path: "/etc/kubernetes/"}}}},
+		},
+	}
+	if !isWorkload(pod) {
+		t.Fatal("the kubelet does not run the pruner pod")
+	}
+	spec, err := workloadSpecOf(pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &Node{name: "master-0", dir: t.TempDir()}
+	run := &podRun{}
+	if err := n.mountWorkloadVolumes(context.Background(), pod, spec, t.TempDir(), &run.paths); err != nil {
+		t.Fatal(err)
+	}
+	container, err := containerSpecFor(spec.container, operatorImages("/opt/operator"), run, map[string]string{"spec.nodeName": "master-0"}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := containerMount{Source: filepath.Join(n.dir, "root", "etc", "kubernetes"), Target: "/etc/kubernetes/"}
+	if !slices.Contains(container.Mounts, want) {
+		t.Errorf("mounts %v lack the node's /etc/kubernetes %v", volumeMounts(container), want)
+	}
+	if resources := filepath.Dir(n.revisionDir(7)); !strings.HasPrefix(resources, want.Source+string(filepath.Separator)) {
+		t.Errorf("the node's revisions are in %s, not under the pruner's volume %s", resources, want.Source)
+	}
+	if info, err := os.Stat(want.Source); err != nil || !info.IsDir() {
+		t.Errorf("the kubelet did not make the hostPath directory: %v", err)
 	}
 }
 

@@ -50,7 +50,7 @@ func newLabCommand() *cobra.Command {
 		Use:   "kmsguard-lab",
 		Short: "Run a local OpenShift-style control plane with library-go's and kmsguard's controllers until Ctrl-C",
 		Long: `lab starts etcd, one real kube-apiserver per control-plane node (master-0..N-1), a node agent per node
-that plays the kubelet, the installer, the pruner and, on a single node only (as kube-apiserver-operator
+that plays the kubelet (which runs the pruner pods with the operator binary), the installer and, on a single node only (as kube-apiserver-operator
 decides), the startup monitor, and kube-apiserver-operator's library-go static-pod and encryption controllers
 with kmsguard's controllers. The static pod carries library-go's KMS plugin sidecars; each node runs those of
 the revision it installed (fake KMS v2 plugins on one simulated KMS, configured from the sidecars' arguments).
