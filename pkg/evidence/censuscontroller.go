@@ -15,6 +15,7 @@ import (
 
 	"github.com/kmsguard/kmsguard/internal/conditions"
 	"github.com/kmsguard/kmsguard/internal/required"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
 // ConditionVerified is True only when a census of etcd found every object of
@@ -95,6 +96,13 @@ type CensusControllerOptions struct {
 //	etcd or the write keys cannot be read          Unknown CensusFailed (the error)
 //	the census did not finish within Timeout       Unknown CensusDeadlineExceeded
 //	nothing encrypted                              False NoEncryptedResources
+//	kmsstate has not evaluated yet (the operator   unchanged: a wait, not a failure; the census
+//	  just started), so no KEK id is known           is taken again after NotEvaluatedRetry
+//
+// The controller syncs only once the operator resource's informer has synced: it reads the latest available
+// revision there, and a cache that has not filled yet would read as a resource that does not exist. It is not
+// triggered by the operator resource's changes, only by its interval and the migrations that finish: a census
+// reads all of etcd.
 //
 // A sync that fails also sets KMSEncryptionCensusControllerDegraded
 // True with the error (reason Error), as library-go's encryption
@@ -148,6 +156,7 @@ func NewCensusController(instanceName string, options CensusControllerOptions) (
 	if options.Migrator != nil {
 		f = f.WithInformers(options.Migrator)
 	}
+	f = f.WithBareInformers(options.OperatorClient.Informer())
 	c.Controller = f.ToController(c.name, options.Recorder.WithComponentSuffix("kms-encryption-census-controller"))
 	return c, nil
 }
@@ -166,9 +175,19 @@ func (c *CensusController) Reports() []*Report {
 	return append([]*Report(nil), c.report...)
 }
 
+// NotEvaluatedRetry is how soon a census is tried again when kmsstate had not evaluated yet (it does within seconds
+// of the operator's start).
+var NotEvaluatedRetry = 5 * time.Second
+
 func (c *CensusController) sync(ctx context.Context, syncCtx factory.SyncContext) (err error) {
 	defer conditions.ReportSync(ctx, c.options.OperatorClient, c.name, censusControllerName, &err)
 	cond, reports, censusErr := c.takeCensus(ctx)
+	if notEvaluatedYet(censusErr) {
+		// A restarted operator: the previous process's KMSEncryptionVerified still says what it proved, and the
+		// KEK id to count against is known as soon as kmsstate has evaluated once.
+		syncCtx.Queue().AddAfter(syncCtx.QueueKey(), NotEvaluatedRetry)
+		return nil
+	}
 	if censusErr == nil {
 		c.lock.Lock()
 		c.report = reports
@@ -231,6 +250,20 @@ func (c *CensusController) takeCensus(ctx context.Context) (operatorv1.OperatorC
 		cond.Status, cond.Reason = operatorv1.ConditionFalse, ReasonNotVerified
 	}
 	return cond, reports, nil
+}
+
+// notEvaluatedYet says whether err is only kmsstate not having evaluated yet, which the census waits out.
+func notEvaluatedYet(err error) bool {
+	var unhealthy *kmsstate.UnhealthyError
+	if !errors.As(err, &unhealthy) {
+		return false
+	}
+	for _, f := range unhealthy.Failures {
+		if f.Reason != kmsstate.ReasonStateNotEvaluated {
+			return false
+		}
+	}
+	return len(unhealthy.Failures) > 0
 }
 
 func describeResource(r *ResourceReport, want WriteKey) string {

@@ -3,6 +3,7 @@ package evidence_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -13,12 +14,14 @@ import (
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"k8s.io/client-go/tools/cache"
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/kmsguard/kmsguard/internal/conventionstest"
 	"github.com/kmsguard/kmsguard/internal/etcdtest"
 	"github.com/kmsguard/kmsguard/pkg/etcdvalue"
 	"github.com/kmsguard/kmsguard/pkg/evidence"
+	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 )
 
 func TestCensusController(t *testing.T) {
@@ -156,4 +159,126 @@ type hangingKV struct{ clientv3.KV }
 func (hangingKV) Get(ctx context.Context, _ string, _ ...clientv3.OpOption) (*clientv3.GetResponse, error) {
 	<-ctx.Done()
 	return nil, ctx.Err()
+}
+
+// TestCensusWaitsForKMSStateAfterAStart: right after the operator starts, kmsstate has not evaluated yet and no KMS
+// v2 write key's KEK id is known. The census waits for it, as a wait and not a failure: the previous process's
+// KMSEncryptionVerified stays, nothing is Degraded, no event, and the census is tried again shortly. Anything more
+// than that (a stale verdict, a failure besides it) is a failed census as before.
+func TestCensusWaitsForKMSStateAfterAStart(t *testing.T) {
+	defer func(retry time.Duration) { evidence.NotEvaluatedRetry = retry }(evidence.NotEvaluatedRetry)
+	evidence.NotEvaluatedRetry = time.Millisecond
+	notEvaluated := kmsstate.Failure{Reason: kmsstate.ReasonStateNotEvaluated, Detail: "kmsstate has not evaluated any report yet"}
+	stale := kmsstate.Failure{Reason: kmsstate.ReasonStateStale, Detail: "kmsstate's latest evaluation is from ..."}
+	for _, s := range []struct {
+		name     string
+		failures []kmsstate.Failure
+		wait     bool
+	}{
+		{name: "not evaluated yet", failures: []kmsstate.Failure{notEvaluated}, wait: true},
+		{name: "a stale verdict", failures: []kmsstate.Failure{stale}},
+		{name: "not evaluated, and another failure", failures: []kmsstate.Failure{notEvaluated, stale}},
+	} {
+		t.Run(s.name, func(t *testing.T) {
+			proven := operatorv1.OperatorCondition{Type: evidence.ConditionVerified, Status: operatorv1.ConditionTrue, Reason: evidence.ReasonVerified,
+				Message: "secrets: 2/2 under kms-v2:1_secrets:kek-b"}
+			operatorClient := v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{Conditions: []operatorv1.OperatorCondition{proven}}, nil)
+			recorder := events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0))
+			targetsErr := fmt.Errorf("the write key of secrets: KMS key 1 (provider 1_secrets): %w", &kmsstate.UnhealthyError{Failures: s.failures})
+			c := newTestCensusController(t, "test", evidence.CensusControllerOptions{
+				Census:         evidence.NewCensus(etcdtest.NewKV(), evidence.CensusOptions{}),
+				Targets:        func(context.Context) ([]evidence.Target, error) { return nil, targetsErr },
+				OperatorClient: operatorClient,
+				Recorder:       recorder,
+			})
+			syncCtx := factory.NewSyncContext("test", recorder)
+			err := c.Sync(context.Background(), syncCtx)
+			_, status, _, _ := operatorClient.GetOperatorState()
+			verified := v1helpers.FindOperatorCondition(status.Conditions, evidence.ConditionVerified)
+			degraded := v1helpers.FindOperatorCondition(status.Conditions, evidence.ConditionCensusControllerDegraded)
+			if !s.wait {
+				if err == nil || verified == nil || verified.Status != operatorv1.ConditionUnknown || degraded == nil || degraded.Status != operatorv1.ConditionTrue {
+					t.Fatalf("sync error %v, %+v, %+v: want a failed census (Unknown, Degraded)", err, verified, degraded)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("sync error %v, want a wait", err)
+			}
+			if verified == nil || *verified != proven {
+				t.Errorf("%s %+v, want the previous process's %+v", evidence.ConditionVerified, verified, proven)
+			}
+			if degraded != nil && degraded.Status == operatorv1.ConditionTrue {
+				t.Errorf("%s %+v while kmsstate had not evaluated yet", evidence.ConditionCensusControllerDegraded, degraded)
+			}
+			if events := recorder.Events(); len(events) != 0 {
+				t.Errorf("events %v, want none", events)
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for syncCtx.Queue().Len() == 0 {
+				if time.Now().After(deadline) {
+					t.Fatal("the census was not queued again")
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		})
+	}
+}
+
+// TestCensusWaitsForTheOperatorResourcesCache: the census reads the latest available revision from the operator
+// resource's informer, so it does not run before that cache has synced; a restarted operator would otherwise read
+// the resource as not found and report the census Degraded.
+func TestCensusWaitsForTheOperatorResourcesCache(t *testing.T) {
+	synced := make(chan struct{})
+	operatorClient := operatorClientWithInformer{
+		OperatorClient: v1helpers.NewFakeOperatorClient(&operatorv1.OperatorSpec{}, &operatorv1.OperatorStatus{}, nil),
+		informer:       unsyncedInformer{SharedIndexInformer: v1helpers.NewFakeSharedIndexInformer(), synced: synced},
+	}
+	censuses := make(chan struct{}, 10)
+	c := newTestCensusController(t, "test", evidence.CensusControllerOptions{
+		Census: evidence.NewCensus(etcdtest.NewKV(), evidence.CensusOptions{}),
+		Targets: func(context.Context) ([]evidence.Target, error) {
+			censuses <- struct{}{}
+			return nil, nil
+		},
+		OperatorClient: operatorClient,
+		Recorder:       events.NewInMemoryRecorder("test", clocktesting.NewFakePassiveClock(t0)),
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.Run(ctx, 1)
+	select {
+	case <-censuses:
+		t.Fatal("a census ran before the operator resource's cache synced")
+	case <-time.After(500 * time.Millisecond):
+	}
+	close(synced)
+	select {
+	case <-censuses:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no census after the operator resource's cache synced")
+	}
+}
+
+// operatorClientWithInformer is an operator client with the informer given.
+type operatorClientWithInformer struct {
+	v1helpers.OperatorClient
+	informer cache.SharedIndexInformer
+}
+
+func (c operatorClientWithInformer) Informer() cache.SharedIndexInformer { return c.informer }
+
+// unsyncedInformer is an informer whose cache syncs once synced is closed.
+type unsyncedInformer struct {
+	cache.SharedIndexInformer
+	synced chan struct{}
+}
+
+func (i unsyncedInformer) HasSynced() bool {
+	select {
+	case <-i.synced:
+		return true
+	default:
+		return false
+	}
 }
