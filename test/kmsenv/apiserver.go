@@ -60,11 +60,13 @@ const (
 
 // Event is one step of a kube-apiserver process's life, as its supervisor (here: kmsenv, in a cluster: the
 // kubelet) saw it. EncryptionConfigPath is the --encryption-provider-config the process was started with
-// ("" for none); the file is the caller's, so what the process read can be read back from it.
+// ("" for none), and EncryptionConfig that file's content when it started: the file is the caller's, and may be
+// gone since (a pruned revision).
 type Event struct {
 	Kind                 EventKind
 	Time                 time.Time
 	EncryptionConfigPath string
+	EncryptionConfig     []byte
 }
 
 // Events returns the lifecycle of this apiserver's processes so far, oldest first. Tests read from it when
@@ -78,13 +80,30 @@ func (a *APIServer) Events() []Event {
 
 func (a *APIServer) record(kind EventKind, configPath string) {
 	event := Event{Kind: kind, Time: time.Now(), EncryptionConfigPath: configPath}
+	if kind == EventStarting && configPath != "" {
+		// What the process reads; unreadable, it fails to start (EventStartFailed).
+		event.EncryptionConfig, _ = os.ReadFile(configPath)
+	}
 	a.mu.Lock()
+	if kind != EventStarting && configPath != "" {
+		event.EncryptionConfig = a.startingConfigLocked()
+	}
 	a.events = append(a.events, event)
 	a.mu.Unlock()
 	if f, err := os.OpenFile(a.LogPath(), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600); err == nil {
 		fmt.Fprintf(f, "===== kmsenv: kube-apiserver-%d %s at %s (encryption config %q) =====\n", a.index, kind, event.Time.Format(time.RFC3339Nano), configPath)
 		f.Close()
 	}
+}
+
+// startingConfigLocked is the encryption config the last Starting event read.
+func (a *APIServer) startingConfigLocked() []byte {
+	for i := len(a.events) - 1; i >= 0; i-- {
+		if a.events[i].Kind == EventStarting {
+			return a.events[i].EncryptionConfig
+		}
+	}
+	return nil
 }
 
 // currentConfigPath is the --encryption-provider-config of the running process, from the last Starting event.

@@ -2,11 +2,11 @@ package lab
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/sets"
 	apiserverv1 "k8s.io/apiserver/pkg/apis/apiserver/v1"
 
 	"github.com/kmsguard/kmsguard/pkg/encryptionconfig"
@@ -39,11 +39,9 @@ func (l *Lab) APIServerStarts() ([]APIServerStart, error) {
 			case kmsenv.EventStarted:
 				s := APIServerStart{Node: n.Name(), Down: down, Up: e.Time, ConfigPath: e.EncryptionConfigPath}
 				if e.EncryptionConfigPath != "" {
-					data, err := os.ReadFile(e.EncryptionConfigPath)
-					if err != nil {
-						return nil, fmt.Errorf("%s: the config its apiserver was started with: %w", n.Name(), err)
-					}
-					if s.Config, err = encryptionconfig.Decode(data); err != nil {
+					// The content read at the start: the pruner may have removed the revision's file since.
+					var err error
+					if s.Config, err = encryptionconfig.Decode(e.EncryptionConfig); err != nil {
 						return nil, fmt.Errorf("%s: %s: %w", n.Name(), e.EncryptionConfigPath, err)
 					}
 				}
@@ -78,19 +76,27 @@ func OneAtATime(starts []APIServerStart) (restarts int, longest time.Duration, e
 }
 
 // ReadKeyFirst checks library-go's rollout rule for resource: when the first apiserver that started after
-// since wrote it with a KMS v2 provider came up, every other node's apiserver already ran with that provider
-// as a read key. It returns that first start and the provider's name.
+// since wrote it with a KMS v2 provider that no apiserver wrote with before since came up, every other node's
+// apiserver already ran with that provider as a read key. It returns that first start and the provider's name. A
+// change from aescbc to KMS and one from a KMS key to another are judged alike: in the latter the apiservers keep
+// writing with the old key's provider until the new one is read everywhere.
 func ReadKeyFirst(starts []APIServerStart, resource schema.GroupResource, since time.Time) (APIServerStart, string, error) {
+	old := sets.New[string]()
+	for _, s := range starts {
+		if name := kmsWriteProvider(s.Config, resource); name != "" && !s.Up.After(since) {
+			old.Insert(name)
+		}
+	}
 	var first *APIServerStart
 	provider := ""
 	for i := range starts {
 		s := &starts[i]
-		if name := kmsWriteProvider(s.Config, resource); s.Up.After(since) && name != "" && (first == nil || s.Up.Before(first.Up)) {
+		if name := kmsWriteProvider(s.Config, resource); s.Up.After(since) && name != "" && !old.Has(name) && (first == nil || s.Up.Before(first.Up)) {
 			first, provider = s, name
 		}
 	}
 	if first == nil {
-		return APIServerStart{}, "", fmt.Errorf("no apiserver started writing %s with a KMS provider after %s", resource, since.Format(time.StampMilli))
+		return APIServerStart{}, "", fmt.Errorf("no apiserver started writing %s with a new KMS provider after %s", resource, since.Format(time.StampMilli))
 	}
 	running := map[string]APIServerStart{}
 	for _, s := range starts {

@@ -62,12 +62,37 @@ func TestReadKeyFirst(t *testing.T) {
 	aescbc := ectest.Secrets(ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity())
 	read := ectest.Secrets(ectest.AESCBC("1", ectest.AESKeyA), ectest.KMS("2"), ectest.Identity())
 	write := ectest.Secrets(ectest.KMS("2"), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity())
+	kms2 := ectest.Secrets(ectest.KMS("2"), ectest.AESCBC("1", ectest.AESKeyA), ectest.Identity())
+	read3 := ectest.Secrets(ectest.KMS("2"), ectest.KMS("3"), ectest.Identity())
+	write3 := ectest.Secrets(ectest.KMS("3"), ectest.KMS("2"), ectest.Identity())
 	scenarios := []struct {
-		name      string
-		starts    []APIServerStart
-		wantFirst string
-		wantErr   string
+		name   string
+		starts []APIServerStart
+		// since is when the change was made, in seconds after t0; wantProvider is 2_secrets when empty.
+		since                   int
+		wantFirst, wantProvider string
+		wantErr                 string
 	}{
+		{
+			name: "from a KMS key to another: the new key read everywhere first",
+			starts: []APIServerStart{
+				{Node: "master-0", Up: at(1), Config: kms2}, {Node: "master-1", Up: at(1), Config: kms2},
+				{Node: "master-0", Down: at(10), Up: at(14), Config: read3},
+				{Node: "master-1", Down: at(20), Up: at(24), Config: read3},
+				{Node: "master-1", Down: at(30), Up: at(34), Config: write3},
+				{Node: "master-0", Down: at(40), Up: at(44), Config: write3},
+			},
+			since: 5, wantFirst: "master-1", wantProvider: "3_secrets",
+		},
+		{
+			name: "from a KMS key to another: a node writes with the new key while another cannot read it",
+			starts: []APIServerStart{
+				{Node: "master-0", Up: at(1), Config: kms2}, {Node: "master-1", Up: at(1), Config: kms2},
+				{Node: "master-0", Down: at(10), Up: at(14), Config: write3},
+				{Node: "master-1", Down: at(20), Up: at(24), Config: read3},
+			},
+			since: 5, wantErr: "master-1 ran with config",
+		},
 		{
 			name: "every node reads before the first writes",
 			starts: []APIServerStart{
@@ -105,15 +130,19 @@ func TestReadKeyFirst(t *testing.T) {
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
-			first, provider, err := ReadKeyFirst(s.starts, secrets, t0)
+			first, provider, err := ReadKeyFirst(s.starts, secrets, at(s.since))
 			if s.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), s.wantErr) {
 					t.Fatalf("err = %v, want one containing %q", err, s.wantErr)
 				}
 				return
 			}
-			if err != nil || first.Node != s.wantFirst || provider != "2_secrets" {
-				t.Errorf("ReadKeyFirst = %s, %q, %v; want %s, 2_secrets, nil", first.Node, provider, err, s.wantFirst)
+			wantProvider := s.wantProvider
+			if wantProvider == "" {
+				wantProvider = "2_secrets"
+			}
+			if err != nil || first.Node != s.wantFirst || provider != wantProvider {
+				t.Errorf("ReadKeyFirst = %s, %q, %v; want %s, %s, nil", first.Node, provider, err, s.wantFirst, wantProvider)
 			}
 		})
 	}
