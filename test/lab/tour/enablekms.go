@@ -8,11 +8,9 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/encryption/state"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsguard"
-	"github.com/kmsguard/kmsguard/test/lab"
 )
 
 func enableKMS(ctx context.Context, env *Env, res *Result) error {
@@ -45,11 +43,7 @@ func enableKMS(ctx context.Context, env *Env, res *Result) error {
 	}
 	res.Recovered, res.Recovery = time.Since(switched), "done: rolled out, migrated and proven from etcd"
 	samples, seen := degraded()
-	if len(seen) > 0 {
-		res.problemf("a kmsguard *Degraded condition was True during the enablement (%d samples): %s", samples, strings.Join(seen, "; "))
-	} else {
-		res.notef("no kmsguard *Degraded condition was True in %d samples, one a second", samples)
-	}
+	noneDegraded(res, samples, seen)
 	res.notef("KMS key %s rolled out to every node and migrated after %s; the census proved it %s later", keyID, rolledOut.Round(time.Second), (res.Recovered - rolledOut).Round(time.Second))
 	for _, report := range reports {
 		for _, r := range report.Resources {
@@ -61,22 +55,7 @@ func enableKMS(ctx context.Context, env *Env, res *Result) error {
 			res.notef("migration of %s: %d objects in %s", p.Resource, p.Counts.Done(), p.Finished.Sub(p.Started).Round(100*time.Millisecond))
 		}
 	}
-	starts, err := l.APIServerStarts()
-	if err != nil {
-		return err
-	}
-	restarts, longest, err := lab.OneAtATime(starts)
-	if err != nil {
-		res.problemf("%v", err)
-	} else {
-		res.notef("%d apiserver restarts, one at a time, the longest %s", restarts, longest.Round(100*time.Millisecond))
-	}
-	first, provider, err := lab.ReadKeyFirst(starts, schema.GroupResource{Resource: "secrets"}, switched)
-	if err != nil {
-		res.problemf("%v", err)
-	} else {
-		res.notef("every node read with KMS provider %s before %s wrote with it", provider, first.Node)
-	}
+	checkRollout(res, l, switched, true)
 	return nil
 }
 

@@ -224,7 +224,7 @@ func correctAfterRevert(ctx context.Context, env *Env, res *Result, kube kuberne
 	}
 	corrected := time.Now()
 	env.Logf("the admin removed %s, which nothing was written with, and corrected the Vault address", failedKey)
-	keyID, ok := rolledOutAndProven(ctx, env, res, kube, wanted, corrected)
+	keyID, ok := rolledOutAndProven(ctx, env, res, kube, wanted, "the corrected configuration", corrected)
 	if !ok {
 		return nil
 	}
@@ -236,7 +236,7 @@ func correctAfterRevert(ctx context.Context, env *Env, res *Result, kube kuberne
 // rolledOutAndProven waits until library-go made a key for the KMS configuration wanted, the key rolled out and
 // was migrated, and the census proved every encrypted resource under it from a scan that started after since. It
 // returns the key id, or records a problem and returns false.
-func rolledOutAndProven(ctx context.Context, env *Env, res *Result, kube kubernetes.Interface, wanted configv1.APIServerEncryption, since time.Time) (string, bool) {
+func rolledOutAndProven(ctx context.Context, env *Env, res *Result, kube kubernetes.Interface, wanted configv1.APIServerEncryption, what string, since time.Time) (string, bool) {
 	l := env.Lab
 	var keyID string
 	if err := poll(ctx, 500*time.Millisecond, storyTimeout, func() bool {
@@ -252,17 +252,17 @@ func rolledOutAndProven(ctx context.Context, env *Env, res *Result, kube kuberne
 		}
 		return false
 	}); err != nil {
-		res.problemf("library-go made no key for the corrected configuration: %v", err)
+		res.problemf("library-go made no key for %s: %v", what, err)
 		return "", false
 	}
-	env.Logf("library-go made key %s for the corrected configuration %s after it", keyID, time.Since(since).Round(100*time.Millisecond))
+	env.Logf("library-go's key %s is %s's, seen %s after it", keyID, what, time.Since(since).Round(100*time.Millisecond))
 	newest, err := l.WaitForEncryption(ctx, state.KMS)
 	if err != nil {
-		res.problemf("the corrected configuration did not roll out: %v", err)
+		res.problemf("%s did not roll out: %v", what, err)
 		return "", false
 	}
 	if newest != keyID {
-		res.problemf("the newest migrated key is %s, not the corrected configuration's %s", newest, keyID)
+		res.problemf("the newest migrated key is %s, not the key %s of %s", newest, keyID, what)
 		return "", false
 	}
 	proven, err := l.WaitForVerifiedUnder(ctx, since, l.KMS().CurrentKEKID(), keyID)
@@ -406,7 +406,7 @@ func misconfiguredKMSRefused(ctx context.Context, env *Env, res *Result, kube ku
 	}
 	corrected := time.Now()
 	env.Logf("the admin corrected the Vault address to %s", wanted.KMS.Vault.VaultAddress)
-	keyID, ok := rolledOutAndProven(ctx, env, res, kube, wanted, corrected)
+	keyID, ok := rolledOutAndProven(ctx, env, res, kube, wanted, "the corrected configuration", corrected)
 	if !ok {
 		return nil
 	}
