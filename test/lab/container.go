@@ -99,8 +99,7 @@ func runContainer(raw string) error {
 		env = append(env, name+"="+value)
 	}
 	sort.Strings(env)
-	argv := append([]string{spec.Command[0]}, spec.Command[1:]...)
-	argv = append(argv, spec.Args...)
+	argv := append(slices.Clone(spec.Command), spec.Args...)
 	return fmt.Errorf("container %s: %w", spec.Name, syscall.Exec(spec.Exec, argv, env))
 }
 
