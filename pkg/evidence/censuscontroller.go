@@ -97,7 +97,7 @@ type CensusControllerOptions struct {
 //	the census did not finish within Timeout       Unknown CensusDeadlineExceeded
 //	nothing encrypted                              False NoEncryptedResources
 //	kmsstate has not evaluated yet (the operator   unchanged: a wait, not a failure; the census
-//	  just started), so no KEK id is known           is taken again after NotEvaluatedRetry
+//	  just started), so no KEK id is known           is taken again a few seconds later
 //
 // The controller syncs only once the operator resource's informer has synced: it reads the latest available
 // revision there, and a cache that has not filled yet would read as a resource that does not exist. It is not
@@ -175,9 +175,9 @@ func (c *CensusController) Reports() []*Report {
 	return append([]*Report(nil), c.report...)
 }
 
-// NotEvaluatedRetry is how soon a census is tried again when kmsstate had not evaluated yet (it does within seconds
+// notEvaluatedRetry is how soon a census is tried again when kmsstate had not evaluated yet (it does within seconds
 // of the operator's start).
-var NotEvaluatedRetry = 5 * time.Second
+var notEvaluatedRetry = 5 * time.Second
 
 func (c *CensusController) sync(ctx context.Context, syncCtx factory.SyncContext) (err error) {
 	defer conditions.ReportSync(ctx, c.options.OperatorClient, c.name, censusControllerName, &err)
@@ -185,7 +185,7 @@ func (c *CensusController) sync(ctx context.Context, syncCtx factory.SyncContext
 	if notEvaluatedYet(censusErr) {
 		// A restarted operator: the previous process's KMSEncryptionVerified still says what it proved, and the
 		// KEK id to count against is known as soon as kmsstate has evaluated once.
-		syncCtx.Queue().AddAfter(syncCtx.QueueKey(), NotEvaluatedRetry)
+		syncCtx.Queue().AddAfter(syncCtx.QueueKey(), notEvaluatedRetry)
 		return nil
 	}
 	if censusErr == nil {

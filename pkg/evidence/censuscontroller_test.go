@@ -166,8 +166,7 @@ func (hangingKV) Get(ctx context.Context, _ string, _ ...clientv3.OpOption) (*cl
 // KMSEncryptionVerified stays, nothing is Degraded, no event, and the census is tried again shortly. Anything more
 // than that (a stale verdict, a failure besides it) is a failed census as before.
 func TestCensusWaitsForKMSStateAfterAStart(t *testing.T) {
-	defer func(retry time.Duration) { evidence.NotEvaluatedRetry = retry }(evidence.NotEvaluatedRetry)
-	evidence.NotEvaluatedRetry = time.Millisecond
+	defer evidence.SetNotEvaluatedRetry(time.Millisecond)()
 	notEvaluated := kmsstate.Failure{Reason: kmsstate.ReasonStateNotEvaluated, Detail: "kmsstate has not evaluated any report yet"}
 	stale := kmsstate.Failure{Reason: kmsstate.ReasonStateStale, Detail: "kmsstate's latest evaluation is from ..."}
 	for _, s := range []struct {
