@@ -68,8 +68,8 @@ type workloadSpec struct {
 
 // workloadSpecOf reads pod as the lab's kubelet can run it: one container, native sidecars that are KMS plugins,
 // emptyDir, Secret and projected service account volumes mounted where library-go's builder and the
-// ServiceAccount admission plugin put them, and hostPath volumes. Anything else is an error, which the pod's status shows: the lab
-// cannot run it as a cluster would.
+// ServiceAccount admission plugin put them, and hostPath volumes. Anything else is an error, which the pod's
+// status shows: the lab cannot run it as a cluster would.
 func workloadSpecOf(pod *corev1.Pod) (workloadSpec, error) {
 	if len(pod.Spec.Containers) != 1 {
 		return workloadSpec{}, fmt.Errorf("the lab's kubelet runs pods of one container; %s has %d", pod.Name, len(pod.Spec.Containers))
