@@ -86,7 +86,7 @@ func (a *APIServer) record(kind EventKind, configPath string) {
 	}
 	a.mu.Lock()
 	if kind != EventStarting && configPath != "" {
-		event.EncryptionConfig = a.startingConfigLocked()
+		event.EncryptionConfig = a.lastStartingLocked().EncryptionConfig
 	}
 	a.events = append(a.events, event)
 	a.mu.Unlock()
@@ -96,26 +96,21 @@ func (a *APIServer) record(kind EventKind, configPath string) {
 	}
 }
 
-// startingConfigLocked is the encryption config the last Starting event read.
-func (a *APIServer) startingConfigLocked() []byte {
+// lastStartingLocked is the last Starting event: the running (or last) process's start, with the config it read.
+func (a *APIServer) lastStartingLocked() Event {
 	for i := len(a.events) - 1; i >= 0; i-- {
 		if a.events[i].Kind == EventStarting {
-			return a.events[i].EncryptionConfig
+			return a.events[i]
 		}
 	}
-	return nil
+	return Event{}
 }
 
 // currentConfigPath is the --encryption-provider-config of the running process, from the last Starting event.
 func (a *APIServer) currentConfigPath() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for i := len(a.events) - 1; i >= 0; i-- {
-		if a.events[i].Kind == EventStarting {
-			return a.events[i].EncryptionConfigPath
-		}
-	}
-	return ""
+	return a.lastStartingLocked().EncryptionConfigPath
 }
 
 func newAPIServer(cp *ControlPlane, index int) *APIServer {

@@ -205,17 +205,7 @@ func withNewKMSKey(kube kubernetes.Interface, before sets.Set[string]) carries {
 		if err != nil {
 			return false, err
 		}
-		for _, r := range config.Resources {
-			for _, p := range r.Providers {
-				if p.KMS == nil {
-					continue
-				}
-				if keyID, ok := encryptionconfig.KMSKeyIDFromEndpoint(p.KMS.Endpoint); ok && !before.Has(keyID) {
-					return true, nil
-				}
-			}
-		}
-		return false, nil
+		return !before.HasAll(encryptionconfig.KMSKeysOf(config).IDs...), nil
 	}
 }
 
