@@ -40,7 +40,6 @@ func TestLabFailingRevisionIsRevertedFromNotReady(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	operator := l.Operator().Client
 
 	if err := l.SetEncryption(ctx, configv1.EncryptionTypeAESCBC); err != nil {
 		t.Fatal(err)
@@ -48,7 +47,7 @@ func TestLabFailingRevisionIsRevertedFromNotReady(t *testing.T) {
 	if _, err := l.WaitForEncryption(ctx, state.AESCBC); err != nil {
 		t.Fatal(err)
 	}
-	_, status, _, err := operator.GetStaticPodOperatorState()
+	status, err := l.OperatorStatus(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +71,7 @@ func TestLabFailingRevisionIsRevertedFromNotReady(t *testing.T) {
 	}
 	var failing int32
 	if err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 5*time.Minute, true, func(context.Context) (bool, error) {
-		_, status, _, err := operator.GetStaticPodOperatorState()
+		status, err := l.OperatorStatus(ctx)
 		if err != nil || status.LatestAvailableRevision <= lastGood {
 			return false, nil
 		}
@@ -91,7 +90,7 @@ func TestLabFailingRevisionIsRevertedFromNotReady(t *testing.T) {
 	// The revert: a new revision with the last good config, on every node.
 	var reverted int32
 	if err := wait.PollUntilContextTimeout(ctx, time.Second, 10*time.Minute, true, func(context.Context) (bool, error) {
-		_, status, _, err := operator.GetStaticPodOperatorState()
+		status, err := l.OperatorStatus(ctx)
 		if err != nil || status.LatestAvailableRevision <= failing {
 			return false, nil
 		}
@@ -106,7 +105,7 @@ func TestLabFailingRevisionIsRevertedFromNotReady(t *testing.T) {
 	}
 	t.Logf("measured: revision %d -> revert revision %d after %s; every apiserver runs it after %s (NotReadyAfter %s)",
 		failing, reverted, revertedAfter.Round(time.Second), time.Since(faulted).Round(time.Second), l.Timings().NotReadyAfter)
-	_, status, _, err = operator.GetStaticPodOperatorState()
+	status, err = l.OperatorStatus(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,10 +109,10 @@ func verifyUnderKMS(t *testing.T, l *lab.Lab, keyID string) {
 // from etcd by itself, `kmsguard status` shows every node's plugin healthy, `kmsguard verify` proves the Secrets
 // under the KMS key, and `kmsguard-lab inject` stops one node's plugin, which KMSPluginsDegraded then names, and
 // starts it again, which clears it.
-func checkLabCommands(t *testing.T, l *lab.Lab, kmsKeyID string, switchedAt time.Time) {
+func checkLabCommands(t *testing.T, l *lab.Lab, kmsKeyID string) {
 	t.Helper()
 	ctx := context.Background()
-	reports, err := l.WaitForVerified(ctx, switchedAt, "")
+	reports, err := l.WaitForVerified(ctx, kmsKeyID, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func checkLabCommands(t *testing.T, l *lab.Lab, kmsKeyID string, switchedAt time
 		t.Helper()
 		var last string
 		err := wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(context.Context) (bool, error) {
-			_, status, _, err := l.Operator().Client.GetStaticPodOperatorState()
+			status, err := l.OperatorStatus(ctx)
 			if err != nil {
 				return false, nil
 			}
@@ -170,7 +170,7 @@ func checkLabCommands(t *testing.T, l *lab.Lab, kmsKeyID string, switchedAt time
 				return cond.Status == want, nil
 			}
 			// True: kmsstate's verdict behind it has a failure on the node.
-			state, err := l.KMSState()
+			state, err := l.KMSState(ctx)
 			return err == nil && slices.ContainsFunc(state.Failures, func(f kmsstate.Failure) bool { return f.Node == node }), nil
 		})
 		if err != nil {

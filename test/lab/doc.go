@@ -43,5 +43,5 @@
 // Clients of the lab (the operator, the node agents) reach the apiservers through kmsenv's failover config, as
 // they would through the load balancer of a cluster, so that they keep working while one apiserver restarts.
 //
-// The CRDs of config.openshift.io/v1 come from kmsenv (APIServer.InstallConfigCRDs).
+// What the lab and the tour read of the operator, they read through the API, as an admin does (observe.go).
 package lab

@@ -138,8 +138,8 @@ func TestInjectOperatorStopWaitsForItsControllers(t *testing.T) {
 	default:
 		t.Fatal("operator-stop returned before the operator's controllers did")
 	}
-	if l.Operator() != o {
-		t.Error("a stopped operator is no longer what Operator returns")
+	if l.operator != o || l.operatorRunning {
+		t.Error("operator-stop replaced the operator or left it marked running")
 	}
 	if did, err := l.Inject(context.Background(), Injection{Fault: FaultOperatorStop}); err != nil || !strings.Contains(did, "stopped already") {
 		t.Errorf("operator-stop again = %q, %v, want it to say the operator was stopped already", did, err)

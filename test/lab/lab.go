@@ -427,28 +427,6 @@ func (l *Lab) StartupMonitor() bool { return len(l.nodes) > 0 && l.nodes[0].star
 // Nodes are the node agents, master-0 first.
 func (l *Lab) Nodes() []*Node { return append([]*Node(nil), l.nodes...) }
 
-// Operator is the lab's kube-apiserver-operator.
-//
-// While the operator is stopped (FaultOperatorStop) it is the stopped one, whose informers no longer follow the
-// cluster.
-func (l *Lab) Operator() *Operator {
-	l.operatorMu.Lock()
-	defer l.operatorMu.Unlock()
-	return l.operator
-}
-
-// KMSState is kmsstate's latest fresh evaluation in the lab's operator (kmsstate.Reader.Current): its typed
-// verdict, which the conditions and their messages are written from. It is an error while the operator is stopped.
-func (l *Lab) KMSState() (kmsstate.State, error) {
-	l.operatorMu.Lock()
-	operator, running := l.operator, l.operatorRunning
-	l.operatorMu.Unlock()
-	if !running || operator == nil || operator.KMSState == nil {
-		return kmsstate.State{}, errors.New("the lab's operator is not running")
-	}
-	return operator.KMSState.Current()
-}
-
 // startOperator starts the lab's operator, built afresh from the cluster; errOperatorRunning when it runs already.
 func (l *Lab) startOperator() error {
 	l.operatorMu.Lock()
@@ -534,8 +512,8 @@ func (l *Lab) SetAPIServerEncryption(ctx context.Context, encryption configv1.AP
 // no installation in progress.
 func (l *Lab) WaitForRevision(ctx context.Context, min int32) error {
 	var last string
-	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, 10*time.Minute, true, func(context.Context) (bool, error) {
-		_, status, _, err := l.Operator().Client.GetStaticPodOperatorState()
+	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, 10*time.Minute, true, func(ctx context.Context) (bool, error) {
+		status, err := l.OperatorStatus(ctx)
 		if err != nil {
 			return false, nil
 		}
@@ -595,7 +573,7 @@ func (l *Lab) WaitForEncryption(ctx context.Context, mode state.Mode) (string, e
 			last = fmt.Sprintf("key %s: %v not migrated yet", newest.Key.Name, missing)
 			return false, nil
 		}
-		_, status, _, err := l.Operator().Client.GetStaticPodOperatorState()
+		status, err := l.OperatorStatus(ctx)
 		if err != nil {
 			return false, nil
 		}
@@ -619,22 +597,19 @@ func redirectKlog(w io.Writer) {
 	klog.SetOutputBySeverity("INFO", w)
 }
 
-// WaitForVerified waits until kmsguard's census of etcd proves every encrypted resource under its write key
-// (KMSEncryptionVerified True) with scans that started after since, and returns their reports. With kekID, the
-// write keys must be KMS v2 keys at that KEK id: after a rotation, the census proves the old KEK id until
-// kmsstate has settled on the new one.
-func (l *Lab) WaitForVerified(ctx context.Context, since time.Time, kekID string) ([]*evidence.Report, error) {
-	return l.WaitForVerifiedUnder(ctx, since, kekID, "")
-}
-
-// WaitForVerifiedUnder is WaitForVerified that also wants every write key to be a KMS provider of library-go's key
-// keyID (named <keyID>_<resource>), when keyID is set: the lab's simulated KMS gives every key the same KEK ids,
-// so after a new key the KEK id alone does not tell a scan under the old key from one under the new.
-func (l *Lab) WaitForVerifiedUnder(ctx context.Context, since time.Time, kekID, keyID string) ([]*evidence.Report, error) {
+// WaitForVerified waits until kmsguard's census of etcd proves every encrypted resource under a write key of
+// library-go's key keyID and, for KMS v2, at KEK id kekID (KMSEncryptionVerified True, its message naming those write
+// keys), then proves it again with the lab's own census of etcd (Census) and returns the lab's reports. At least one
+// of keyID and kekID is required: the condition stays True from one write key to the next, and only the write key
+// it names tells a census after the change from one before. The lab's simulated KMS gives every key the same KEK
+// ids, so after a new key the KEK id alone does not tell them apart; after a rotation the key id does not.
+func (l *Lab) WaitForVerified(ctx context.Context, keyID, kekID string) ([]*evidence.Report, error) {
+	if keyID == "" && kekID == "" {
+		return nil, errors.New("WaitForVerified: a key id or a KEK id is required")
+	}
 	var last string
-	var reports []*evidence.Report
 	err := wait.PollUntilContextTimeout(ctx, time.Second, 10*time.Minute, true, func(ctx context.Context) (bool, error) {
-		_, status, _, err := l.Operator().Client.GetStaticPodOperatorState()
+		status, err := l.OperatorStatus(ctx)
 		if err != nil {
 			return false, nil
 		}
@@ -644,21 +619,54 @@ func (l *Lab) WaitForVerifiedUnder(ctx context.Context, since time.Time, kekID, 
 			return false, nil
 		}
 		last = fmt.Sprintf("%s %s %s: %s", cond.Type, cond.Status, cond.Reason, cond.Message)
-		if cond.Status != operatorv1.ConditionTrue {
-			return false, nil
-		}
-		reports = l.Operator().Census.Reports()
-		for _, r := range reports {
-			if r.Started.Before(since) || !r.Verified() || (kekID != "" && r.WriteKey.KEKID != kekID) ||
-				(keyID != "" && !strings.HasPrefix(r.WriteKey.Name, keyID+"_")) {
-				last = fmt.Sprintf("the census' last scan under %s started %s", r.WriteKey, r.Started.Format(time.RFC3339))
-				return false, nil
-			}
-		}
-		return len(reports) > 0, nil
+		return cond.Status == operatorv1.ConditionTrue && verifiedUnder(cond.Message, keyID, kekID), nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("waiting for the census to prove every encrypted resource under its write key (%s): %w", last, err)
+		return nil, fmt.Errorf("waiting for the census to prove every encrypted resource under key %q at KEK id %q (%s): %w", keyID, kekID, last, err)
+	}
+	if kekID == "" {
+		kekID = l.kms.CurrentKEKID()
+	}
+	reports, err := l.Census(ctx, kekID)
+	if err != nil {
+		return nil, fmt.Errorf("the lab's own census of etcd: %w", err)
+	}
+	for _, report := range reports {
+		if report.Verified() && writeKeyOf(report.WriteKey.Name, keyID) {
+			continue
+		}
+		var counts []string
+		for _, r := range report.Resources {
+			counts = append(counts, fmt.Sprintf("%s: %d/%d under it, %d under other keys, %d corrupt: %s", r.Resource, r.UnderWriteKey, r.Total, r.NotUnderWriteKey, r.Corrupt, r.Verdict().Message))
+		}
+		return reports, fmt.Errorf("KMSEncryptionVerified is True, but the lab's own census of etcd does not prove it under %s: %s", report.WriteKey, strings.Join(counts, "; "))
 	}
 	return reports, nil
+}
+
+// verifiedUnder says whether every line of a KMSEncryptionVerified message ("secrets: 362/362 under
+// kms-v2:3_secrets:kek-1") names a write key of library-go's key keyID at KEK id kekID; an empty one matches any.
+func verifiedUnder(message, keyID, kekID string) bool {
+	lines := strings.Split(message, "\n")
+	for _, line := range lines {
+		_, key, found := strings.Cut(line, " under ")
+		if !found {
+			return false
+		}
+		key, _, _ = strings.Cut(key, ",")
+		parts := strings.Split(key, ":")
+		if len(parts) < 2 || !writeKeyOf(parts[1], keyID) {
+			return false
+		}
+		if kekID != "" && (len(parts) != 3 || parts[2] != kekID) {
+			return false
+		}
+	}
+	return len(lines) > 0
+}
+
+// writeKeyOf says whether a write key's name is of library-go's key keyID: the key itself (aescbc, aesgcm: "3") or
+// one of its KMS providers ("3_secrets"); any when keyID is empty.
+func writeKeyOf(name, keyID string) bool {
+	return keyID == "" || name == keyID || strings.HasPrefix(name, keyID+"_")
 }

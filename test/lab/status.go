@@ -13,9 +13,6 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/kmsguard/kmsguard/pkg/evidence"
-	"github.com/kmsguard/kmsguard/pkg/kmsmigration"
 )
 
 // conditionPrefixes select the operator conditions the view shows: library-go's encryption and installer
@@ -32,11 +29,9 @@ type View struct {
 	Plugins []operatorv1.KMSPluginHealthReport
 	// Conditions are the operator's encryption, rollout and kmsguard conditions, by type.
 	Conditions []operatorv1.OperatorCondition
-	// Migrations are kmsguard's migrations, by resource.
-	Migrations []kmsmigration.Progress
-	// Census is the reports of the last successful census of etcd, one report per write key; nil before the
-	// first.
-	Census []*evidence.Report
+	// Migrations are kmsguard's latest migration of each resource, as its checkpoints record it; whether one is
+	// paused is in KMSMigrationProgressing, and what the census proved in KMSEncryptionVerified.
+	Migrations []Migration
 }
 
 // NodeView is one node as the operator and its kube-apiserver pod show it.
@@ -48,7 +43,7 @@ type NodeView struct {
 }
 
 // Snapshot reads the lab's view from the KubeAPIServer resource, the kube-apiserver pods and kmsguard's
-// controllers.
+// migration checkpoints.
 func (l *Lab) Snapshot(ctx context.Context) (*View, error) {
 	kas, err := l.operators.OperatorV1().KubeAPIServers().Get(ctx, "cluster", metav1.GetOptions{})
 	if err != nil {
@@ -90,9 +85,8 @@ func (l *Lab) Snapshot(ctx context.Context) (*View, error) {
 		}
 	}
 	sort.Slice(v.Conditions, func(i, j int) bool { return v.Conditions[i].Type < v.Conditions[j].Type })
-	if o := l.Operator(); o != nil {
-		v.Migrations = o.Migrator.Progress()
-		v.Census = o.Census.Reports()
+	if v.Migrations, err = l.Migrations(ctx); err != nil {
+		return nil, err
 	}
 	return v, nil
 }
@@ -144,22 +138,6 @@ func (v *View) Print(w io.Writer) error {
 	if len(v.Migrations) == 0 {
 		fmt.Fprintf(tw, "(no migration yet)\n")
 	}
-	fmt.Fprintln(tw)
-
-	fmt.Fprintf(tw, "ETCD\tWRITE KEY\tUNDER IT\tOTHER\tCORRUPT\tVERIFIED\n")
-	for _, report := range v.Census {
-		for _, r := range report.Resources {
-			verdict := r.Verdict()
-			verified := "yes"
-			if !verdict.Verified {
-				verified = "no: " + string(verdict.Reason)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%d of %d\t%d\t%d\t%s\n", r.Resource, report.WriteKey, r.UnderWriteKey, r.Total, r.NotUnderWriteKey, r.Corrupt, verified)
-		}
-	}
-	if len(v.Census) == 0 {
-		fmt.Fprintf(tw, "(no scan of etcd yet)\n")
-	}
 	return tw.Flush()
 }
 
@@ -174,16 +152,14 @@ func (v *View) withoutCheckTimes() *View {
 	return &c
 }
 
-func migrationState(p kmsmigration.Progress) string {
+func migrationState(m Migration) string {
 	switch {
-	case p.Running() && p.Paused != kmsmigration.NotPaused:
-		return "paused: " + firstLine(p.PauseDetail, 60)
-	case p.Running():
+	case m.Finished.IsZero():
 		return "running"
-	case p.Result != nil:
-		return "failed: " + firstLine(p.Result.Error(), 60)
+	case m.Result != "":
+		return "failed: " + firstLine(m.Result, 60)
 	default:
-		return "finished " + p.Finished.Format("15:04:05")
+		return "finished " + m.Finished.Format("15:04:05")
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 )
 
 // TestViewPrint: the live view shows each node's rollout and apiserver, each plugin with its KEK id, the
-// conditions, the migrations, and says so when the census has not scanned yet; a view that differs only in
+// conditions and the migrations; a view that differs only in
 // the plugins' check times prints the same without them, so that a log gets no new block for it.
 func TestViewPrint(t *testing.T) {
 	at := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
@@ -31,7 +31,10 @@ func TestViewPrint(t *testing.T) {
 			{NodeName: "master-2", KeyID: "2", Status: operatorv1.KMSPluginHealthStatusError, LastCheckedTime: metav1.NewTime(at), Detail: "connection refused\nand more"},
 		},
 		Conditions: []operatorv1.OperatorCondition{{Type: kmsstate.ConditionKMSPluginsDegraded, Status: operatorv1.ConditionTrue, Reason: string(kmsstate.ReasonPluginUnreachable), Message: "node master-2 key 2"}},
-		Migrations: []kmsmigration.Progress{{Resource: schema.GroupResource{Resource: "secrets"}, Target: kmsmigration.Target{WriteKey: "2"}, Counts: kmsmigration.Counts{Rewritten: 7}, Total: 9, Started: at}},
+		Migrations: []Migration{
+			{Resource: schema.GroupResource{Resource: "secrets"}, Checkpoint: kmsmigration.Checkpoint{Target: kmsmigration.Target{WriteKey: "2"}, Counts: kmsmigration.Counts{Rewritten: 7}, Total: 9, Started: at}},
+			{Resource: schema.GroupResource{Resource: "configmaps"}, Checkpoint: kmsmigration.Checkpoint{Target: kmsmigration.Target{WriteKey: "1"}, Counts: kmsmigration.Counts{Rewritten: 3}, Started: at, Finished: at.Add(time.Minute), Result: "the apiserver refused\nmore"}},
+		},
 	}
 	var b bytes.Buffer
 	if err := v.Print(&b); err != nil {
@@ -44,8 +47,8 @@ func TestViewPrint(t *testing.T) {
 		"master-0  2       Healthy  key-1   09:00:00",
 		"master-2  2       Error            09:00:00  connection refused\n",
 		"KMSPluginsDegraded  True    PluginUnreachable  node master-2 key 2",
-		"secrets    write key 2  7     9   running",
-		"(no scan of etcd yet)",
+		"secrets     write key 2  7     9   running",
+		"configmaps  write key 1  3     ?   failed: the apiserver refused\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the view does not show %q:\n%s", want, out)

@@ -194,8 +194,9 @@ Try:  kmsguard status --kubeconfig %s
 `, time.Since(started).Round(time.Second), l.KubeConfigPath(), etcd.Endpoints[0], etcd.Endpoints[0], etcd.CAFile, etcd.CertFile, etcd.KeyFile,
 		dir, controllerLog.Name(), l.KubeConfigPath())
 
+	var keyID string
 	for _, mode := range modes {
-		if err := switchEncryption(ctx, l, mode, out); err != nil {
+		if keyID, err = switchEncryption(ctx, l, mode, out); err != nil {
 			return err
 		}
 	}
@@ -206,7 +207,7 @@ Try:  kmsguard status --kubeconfig %s
 		if modes[len(modes)-1] == configv1.EncryptionTypeKMS {
 			kekID = l.KMS().CurrentKEKID()
 		}
-		reports, err := l.WaitForVerified(ctx, started, kekID)
+		reports, err := l.WaitForVerified(ctx, keyID, kekID)
 		if err != nil {
 			return err
 		}
@@ -222,19 +223,20 @@ Try:  kmsguard status --kubeconfig %s
 	return nil
 }
 
-// switchEncryption sets the APIServer's encryption type and waits until it is rolled out and migrated.
-func switchEncryption(ctx context.Context, l *lab.Lab, mode configv1.EncryptionType, out io.Writer) error {
+// switchEncryption sets the APIServer's encryption type, waits until it is rolled out and migrated, and returns the
+// id of library-go's key that encrypts with it.
+func switchEncryption(ctx context.Context, l *lab.Lab, mode configv1.EncryptionType, out io.Writer) (string, error) {
 	fmt.Fprintf(out, "lab: setting spec.encryption.type of APIServer cluster to %q\n", mode)
 	started := time.Now()
 	if err := l.SetEncryption(ctx, mode); err != nil {
-		return err
+		return "", err
 	}
 	keyID, err := l.WaitForEncryption(ctx, state.Mode(mode))
 	if err != nil {
-		return err
+		return "", err
 	}
 	fmt.Fprintf(out, "lab: %s (key %s) rolled out to every node and migrated after %s\n", mode, keyID, time.Since(started).Round(time.Second))
-	return nil
+	return keyID, nil
 }
 
 // encryptionTypes are the --encryption values, lower-cased.

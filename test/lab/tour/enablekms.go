@@ -36,7 +36,7 @@ func enableKMS(ctx context.Context, env *Env, res *Result) error {
 	}
 	rolledOut := time.Since(switched)
 	// Under the KMS key: a scan that started after the switch but before the KMS key wrote proves aescbc.
-	reports, err := l.WaitForVerified(ctx, switched, l.KMS().CurrentKEKID())
+	reports, err := l.WaitForVerified(ctx, keyID, l.KMS().CurrentKEKID())
 	if err != nil {
 		res.problemf("%v", err)
 		return nil
@@ -50,9 +50,13 @@ func enableKMS(ctx context.Context, env *Env, res *Result) error {
 			res.notef("%s: %d of %d values in etcd under %s", r.Resource, r.UnderWriteKey, r.Total, report.WriteKey)
 		}
 	}
-	for _, p := range l.Operator().Migrator.Progress() {
-		if !p.Finished.IsZero() && !p.Finished.Before(switched) {
-			res.notef("migration of %s: %d objects in %s", p.Resource, p.Counts.Done(), p.Finished.Sub(p.Started).Round(100*time.Millisecond))
+	migrations, err := l.Migrations(ctx)
+	if err != nil {
+		res.problemf("reading kmsguard's migrations: %v", err)
+	}
+	for _, m := range migrations {
+		if !m.Finished.IsZero() && !m.Finished.Before(switched) {
+			res.notef("migration of %s: %d objects in %s", m.Resource, m.Counts.Done(), m.Finished.Sub(m.Started).Round(100*time.Millisecond))
 		}
 	}
 	checkRollout(res, l, switched, true)
@@ -74,7 +78,7 @@ func sampleDegraded(ctx context.Context, env *Env, interval time.Duration) func(
 		ticker := time.NewTicker(interval)
 		defer ticker.Stop()
 		for {
-			if _, status, _, err := env.Lab.Operator().Client.GetStaticPodOperatorState(); err == nil {
+			if status, err := env.Lab.OperatorStatus(ctx); err == nil {
 				samples++
 				for _, c := range status.Conditions {
 					if owned.Has(c.Type) && strings.HasSuffix(c.Type, "Degraded") && c.Status == operatorv1.ConditionTrue {

@@ -379,7 +379,7 @@ func keyDestroyed(ctx context.Context, env *Env, res *Result) (err error) {
 		return err
 	}
 	released = true
-	if _, err := l.WaitForVerified(ctx, time.Now(), kekC); err != nil {
+	if _, err := l.WaitForVerified(ctx, "", kekC); err != nil {
 		res.problemf("%v", err)
 		return nil
 	}
@@ -410,7 +410,7 @@ func recoverFromNode(ctx context.Context, l *lab.Lab, node *lab.Node, consent st
 		return nil, files, err
 	}
 	report, err := kmsrecovery.Run(ctx, kmsrecovery.RunOptions{Discovery: kube.Discovery(), Dynamic: dyn, Raw: kmsrecovery.EtcdValues(etcd),
-		KMS:       kmsrecovery.KMSStateView(l.Operator().KMSState),
+		KMS:       kmsrecovery.KMSStateView(l.PublishedKMSState()),
 		Resources: lab.EncryptedResources, Consent: consent, DryRun: consent == ""})
 	return report, files, err
 }
@@ -595,7 +595,7 @@ func setConsent(ctx context.Context, env *Env, consent string) error {
 }
 
 // setOverrides sets spec.unsupportedConfigOverrides.kmsguard to k, or removes the overrides when k is zero, and
-// waits until the operator client reads it back.
+// waits until the API serves it.
 func setOverrides(ctx context.Context, env *Env, k overrides.KMSGuard) error {
 	var raw []byte
 	if k != (overrides.KMSGuard{}) {
@@ -604,18 +604,21 @@ func setOverrides(ctx context.Context, env *Env, k overrides.KMSGuard) error {
 			return err
 		}
 	}
-	operator := env.Lab.Operator().Client
-	err := poll(ctx, 200*time.Millisecond, time.Minute, func() bool {
-		spec, _, rv, err := operator.GetOperatorState()
+	operators, err := operatorclient.NewForConfig(env.Lab.RESTConfig())
+	if err != nil {
+		return err
+	}
+	kubeAPIServers := operators.OperatorV1().KubeAPIServers()
+	err = poll(ctx, 200*time.Millisecond, time.Minute, func() bool {
+		kas, err := kubeAPIServers.Get(ctx, "cluster", metav1.GetOptions{})
 		if err != nil {
 			return false
 		}
-		if got, err := overrides.FromSpec(spec); err == nil && got == k {
+		if got, err := overrides.FromSpec(&kas.Spec.OperatorSpec); err == nil && got == k {
 			return true
 		}
-		spec = spec.DeepCopy()
-		spec.UnsupportedConfigOverrides = runtime.RawExtension{Raw: raw}
-		_, _, _ = operator.UpdateOperatorSpec(ctx, rv, spec)
+		kas.Spec.UnsupportedConfigOverrides = runtime.RawExtension{Raw: raw}
+		_, _ = kubeAPIServers.Update(ctx, kas, metav1.UpdateOptions{})
 		return false
 	})
 	if err != nil {

@@ -26,7 +26,7 @@ func migrationRate(ctx context.Context, env *Env, res *Result) error {
 	if err != nil {
 		return err
 	}
-	migrator, err := drillMigrator(l.RESTConfig(), kmsmigration.Options{KMS: l.Operator().KMSState, QPS: drillQPS, Burst: 1}, "migration-rate-drill")
+	migrator, err := drillMigrator(l.RESTConfig(), kmsmigration.Options{KMS: l.PublishedKMSState(), QPS: drillQPS, Burst: 1}, "migration-rate-drill")
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ import (
 
 func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 	l := env.Lab
-	lastGood, err := latestRevision(l)
+	lastGood, err := latestRevision(ctx, l)
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func misconfiguredKMS(ctx context.Context, env *Env, res *Result) error {
 	// before the revision that brings it. The gate admits it by its default policy and says so.
 	var failing int32
 	if err := poll(ctx, 250*time.Millisecond, storyTimeout, func() bool {
-		r, err := latestRevision(l)
+		r, err := latestRevision(ctx, l)
 		failing = r
 		return err == nil && r > lastGood
 	}); err != nil {
@@ -197,9 +197,9 @@ func correctAfterRevert(ctx context.Context, env *Env, res *Result, kube kuberne
 		res.problemf("the failed key %s records a migration (%v): something may be under it", failedKey, keyState.Migrated.Resources)
 		return nil
 	}
-	reports := l.Operator().Census.Reports()
-	if len(reports) == 0 {
-		res.problemf("no census report to show that nothing is under the failed key %s", failedKey)
+	reports, err := l.Census(ctx, l.KMS().CurrentKEKID())
+	if err != nil {
+		res.problemf("no census of etcd to show that nothing is under the failed key %s: %v", failedKey, err)
 		return nil
 	}
 	for _, report := range reports {
@@ -265,7 +265,7 @@ func rolledOutAndProven(ctx context.Context, env *Env, res *Result, kube kuberne
 		res.problemf("the newest migrated key is %s, not the key %s of %s", newest, keyID, what)
 		return "", false
 	}
-	proven, err := l.WaitForVerifiedUnder(ctx, since, l.KMS().CurrentKEKID(), keyID)
+	proven, err := l.WaitForVerified(ctx, keyID, l.KMS().CurrentKEKID())
 	if err != nil {
 		res.problemf("%v", err)
 		return "", false
@@ -369,7 +369,7 @@ func misconfiguredKMSRefused(ctx context.Context, env *Env, res *Result, kube ku
 			res.problemf("%s: reading the candidate config: %v", when, err)
 			return false
 		}
-		revision, err := latestRevision(l)
+		revision, err := latestRevision(ctx, l)
 		if err != nil {
 			res.problemf("%s: reading the latest revision: %v", when, err)
 			return false

@@ -84,7 +84,7 @@ func operatorRestartCertRollout(ctx context.Context, env *Env, res *Result) erro
 	if err != nil {
 		return err
 	}
-	before, err := latestRevision(l)
+	before, err := latestRevision(ctx, l)
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func operatorRestartCertRollout(ctx context.Context, env *Env, res *Result) erro
 		res.problemf("the new CA bundle's revision did not roll out: %v", err)
 		return nil
 	}
-	latest, err := latestRevision(l)
+	latest, err := latestRevision(ctx, l)
 	if err != nil {
 		return err
 	}
@@ -152,7 +152,7 @@ func restartMidRollout(ctx context.Context, env *Env, res *Result, changed time.
 	known := map[int32]bool{}
 	var where string
 	if err := poll(ctx, 250*time.Millisecond, storyTimeout, func() bool {
-		_, status, _, err := l.Operator().Client.GetStaticPodOperatorState()
+		status, err := l.OperatorStatus(ctx)
 		if err != nil {
 			return false
 		}

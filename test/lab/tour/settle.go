@@ -52,7 +52,7 @@ func (e *Env) unhealthy(ctx context.Context) string {
 			return fmt.Sprintf("%s's kube-apiserver: /healthz %d %v", n.Name(), code, err)
 		}
 	}
-	_, status, _, err := e.Lab.Operator().Client.GetStaticPodOperatorState()
+	status, err := e.Lab.OperatorStatus(ctx)
 	if err != nil {
 		return err.Error()
 	}

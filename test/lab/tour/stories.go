@@ -52,7 +52,7 @@ func waitConditionWithin(ctx context.Context, env *Env, conditionType string, ti
 	var found operatorv1.OperatorCondition
 	last := "not set"
 	err := poll(ctx, 250*time.Millisecond, timeout, func() bool {
-		_, status, _, err := env.Lab.Operator().Client.GetStaticPodOperatorState()
+		status, err := env.Lab.OperatorStatus(ctx)
 		if err != nil {
 			return false
 		}
@@ -130,18 +130,18 @@ func poll(ctx context.Context, interval, timeout time.Duration, done func() bool
 	}
 }
 
-func latestRevision(l *lab.Lab) (int32, error) {
-	_, status, _, err := l.Operator().Client.GetStaticPodOperatorState()
+func latestRevision(ctx context.Context, l *lab.Lab) (int32, error) {
+	status, err := l.OperatorStatus(ctx)
 	if err != nil {
 		return 0, err
 	}
 	return status.LatestAvailableRevision, nil
 }
 
-// kmsFailure reports whether kmsstate's latest evaluation in the lab's operator has a failure that ok accepts: the
-// typed verdict the KMSPluginsDegraded condition and its message are written from.
+// kmsFailure reports whether kmsstate's latest published evaluation has a failure that ok accepts: the typed
+// verdict the KMSPluginsDegraded condition and its message are written from.
 func kmsFailure(env *Env, ok func(kmsstate.Failure) bool) bool {
-	state, err := env.Lab.KMSState()
+	state, err := env.Lab.PublishedKMSState().Current()
 	return err == nil && slices.ContainsFunc(state.Failures, ok)
 }
 
