@@ -50,17 +50,14 @@ func TestKubeAPIServerOperatorRunsKMSGuard(t *testing.T) {
 		t.Fatal(err)
 	}
 	etcdFiles, _ := cp.EtcdTLSFiles()
-	etcd := openshift.Etcd{MemberIPs: []string{"127.0.0.1"}}
-	for path, into := range map[string]*[]byte{etcdFiles.CA: &etcd.CA, etcdFiles.ClientCert: &etcd.ClientCert, etcdFiles.ClientKey: &etcd.ClientKey} {
-		if *into, err = os.ReadFile(path); err != nil {
-			t.Fatal(err)
-		}
+	etcd, err := openshift.EtcdOf(etcdFiles, "127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
 	}
-	const version = "4.22.0-kmsguard"
 	if err := openshift.Publish(ctx, cfg, openshift.Cluster{
-		Version: version,
+		Version: openshift.ReleaseVersion,
 		Domain:  "kmsguard-e2e.local",
-		Nodes:   []openshift.Node{{Name: "master-0", IP: "127.0.0.1", KubeletVersion: "v1.36.3"}},
+		Nodes:   []openshift.Node{{Name: "master-0", IP: "127.0.0.1", KubeletVersion: "v" + openshift.KubernetesVersion}},
 		Etcd:    etcd,
 	}); err != nil {
 		t.Fatal(err)
@@ -77,7 +74,7 @@ func TestKubeAPIServerOperatorRunsKMSGuard(t *testing.T) {
 	const podName = "kube-apiserver-operator-e2e"
 	operator, err := openshift.StartOperator(openshift.OperatorOptions{
 		Binary: binary, KubeConfig: kubeconfigPath, Dir: filepath.Join(cp.Dir(), "operator"),
-		Version: version, OperandVersion: "1.36.3",
+		Version: openshift.ReleaseVersion, OperandVersion: openshift.KubernetesVersion,
 		Image: "kmsguard-e2e/hyperkube", OperatorImage: "kmsguard-e2e/cluster-kube-apiserver-operator", PodName: podName,
 	})
 	if err != nil {

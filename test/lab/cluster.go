@@ -3,28 +3,27 @@ package lab
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
-	configclient "github.com/openshift/client-go/config/clientset/versioned"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kmsguard/kmsguard/bindata"
-	"github.com/kmsguard/kmsguard/pkg/etcdclient"
 	"github.com/kmsguard/kmsguard/test/kmsenv"
+	"github.com/kmsguard/kmsguard/test/openshift"
 )
 
 const (
 	// TargetNamespace is kube-apiserver-operator's operand namespace, and the component name of its
 	// encryption controllers (encryption-key-openshift-kube-apiserver-<n>).
-	TargetNamespace = "openshift-kube-apiserver"
+	TargetNamespace = openshift.TargetNamespace
 	// OperatorNamespace holds the operator's events and kmsguard's caches (migration progress, the published KMS
 	// verdict, the list of undecryptable objects); what kmsguard must not lose is on the KubeAPIServer resource.
-	OperatorNamespace = "openshift-kube-apiserver-operator"
+	OperatorNamespace = openshift.OperatorNamespace
 	// staticPodName is the static pod's name; its mirror pods are kube-apiserver-<node>.
 	staticPodName = "kube-apiserver"
 	// podConfigMapName is the static pod manifest's ConfigMap, the first revisioned resource.
@@ -67,47 +66,39 @@ const StartupTimeout = 45 * time.Second
 // fallback to KMS (TestTourSingleNode failed once of two clean runs).
 const StartupMonitorTimeout = 100 * time.Second
 
-// createClusterObjects creates what exists in a cluster before kube-apiserver-operator's controllers start:
-// namespaces, the cluster-scoped config resources and the static pod manifest.
-func createClusterObjects(ctx context.Context, kube kubernetes.Interface, config configclient.Interface, nodes int, etcd kmsenv.EtcdTLSFiles) error {
-	for _, ns := range []string{TargetNamespace, OperatorNamespace, "openshift-config", "openshift-config-managed"} {
-		if _, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-			return fmt.Errorf("creating namespace %s: %w", ns, err)
-		}
+// nodeName is the name of the lab's node i.
+func nodeName(i int) string { return fmt.Sprintf("master-%d", i) }
+
+// publishCluster writes what the rest of an OpenShift cluster publishes around kube-apiserver-operator (package
+// openshift, the same objects the operator's own end-to-end test stands on): the cluster-version operator's, the
+// installer's, the kubelets' registrations of the nodes, etcd-operator's endpoints and credentials, and the others'.
+// Every node is at 127.0.0.1, where its kube-apiserver listens, and so is etcd.
+func publishCluster(ctx context.Context, cfg *rest.Config, nodes int, etcdFiles kmsenv.EtcdTLSFiles) error {
+	etcd, err := openshift.EtcdOf(etcdFiles, "127.0.0.1")
+	if err != nil {
+		return err
+	}
+	cluster := openshift.Cluster{Version: openshift.ReleaseVersion, Domain: "kmsguard-lab.local", Etcd: etcd}
+	for i := range nodes {
+		cluster.Nodes = append(cluster.Nodes, openshift.Node{Name: nodeName(i), IP: "127.0.0.1", KubeletVersion: "v" + openshift.KubernetesVersion})
+	}
+	return openshift.Publish(ctx, cfg, cluster)
+}
+
+// createClusterObjects creates what the lab's stand-in operator does not, and what its admin and
+// kube-controller-manager do: the operand namespace and the static pod manifest (kube-apiserver-operator's own,
+// which go with the stand-in), every namespace's default service account, and the Vault AppRole secret.
+func createClusterObjects(ctx context.Context, kube kubernetes.Interface) error {
+	// kube-apiserver-operator creates its operand namespace from its bindata (ns.yaml).
+	if _, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: TargetNamespace}}, metav1.CreateOptions{}); err != nil {
+		return fmt.Errorf("creating namespace %s: %w", TargetNamespace, err)
+	}
+	for _, ns := range []string{TargetNamespace, OperatorNamespace, openshift.ConfigNamespace, openshift.ConfigManagedNamespace} {
 		// kube-controller-manager's service account controller gives every namespace its "default"; library-go's
 		// backing resource controller creates the installer's installer-sa.
 		if _, err := kube.CoreV1().ServiceAccounts(ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default"}}, metav1.CreateOptions{}); err != nil {
 			return fmt.Errorf("creating the default service account of %s: %w", ns, err)
 		}
-	}
-
-	if _, err := config.ConfigV1().APIServers().Create(ctx, &configv1.APIServer{ObjectMeta: metav1.ObjectMeta{Name: "cluster"}}, metav1.CreateOptions{}); err != nil {
-		return fmt.Errorf("creating APIServer cluster: %w", err)
-	}
-
-	topology := configv1.HighlyAvailableTopologyMode
-	if nodes == 1 {
-		topology = configv1.SingleReplicaTopologyMode
-	}
-	infra, err := config.ConfigV1().Infrastructures().Create(ctx, &configv1.Infrastructure{
-		ObjectMeta: metav1.ObjectMeta{Name: "cluster"},
-		Spec:       configv1.InfrastructureSpec{PlatformSpec: configv1.PlatformSpec{Type: configv1.NonePlatformType}},
-	}, metav1.CreateOptions{})
-	if err != nil {
-		return fmt.Errorf("creating Infrastructure cluster: %w", err)
-	}
-	infra.Status = configv1.InfrastructureStatus{
-		InfrastructureName:     "kmsguard-lab",
-		ControlPlaneTopology:   topology,
-		InfrastructureTopology: topology,
-		PlatformStatus:         &configv1.PlatformStatus{Type: configv1.NonePlatformType},
-		APIServerURL:           "https://api.kmsguard-lab.local:6443",
-		APIServerInternalURL:   "https://api-int.kmsguard-lab.local:6443",
-		EtcdDiscoveryDomain:    "",
-		CPUPartitioning:        configv1.CPUPartitioningNone,
-	}
-	if _, err := config.ConfigV1().Infrastructures().UpdateStatus(ctx, infra, metav1.UpdateOptions{}); err != nil {
-		return fmt.Errorf("setting the status of Infrastructure cluster: %w", err)
 	}
 
 	// The Vault AppRole credentials the APIServer's KMS config refers to: library-go's key controller copies them
@@ -118,13 +109,6 @@ func createClusterObjects(ctx context.Context, kube kubernetes.Interface, config
 		Data:       map[string][]byte{"role-id": []byte(labVaultRoleID), "secret-id": []byte(labVaultSecretID)},
 	}, metav1.CreateOptions{}); err != nil {
 		return fmt.Errorf("creating the Vault AppRole secret: %w", err)
-	}
-
-	// etcd's client certificate and CA bundle, as cluster-etcd-operator publishes them in openshift-config:
-	// kube-apiserver-operator syncs both into its operand namespace and revisions them, so that the installer
-	// copies them to every node, and an operator that wires kmsguard's etcd access reads them there.
-	if err := createEtcdCredentials(ctx, kube, etcd); err != nil {
-		return err
 	}
 
 	// The static pod manifest, as kube-apiserver-operator's target config controller writes it; the revision
@@ -138,44 +122,6 @@ func createClusterObjects(ctx context.Context, kube kubernetes.Interface, config
 		Data:       map[string]string{podManifestKey: string(manifest)},
 	}, metav1.CreateOptions{}); err != nil {
 		return fmt.Errorf("creating the static pod manifest: %w", err)
-	}
-	return nil
-}
-
-// createEtcdCredentials creates openshift-config's etcd-client Secret and etcd-serving-ca ConfigMap of etcd's
-// certificates.
-func createEtcdCredentials(ctx context.Context, kube kubernetes.Interface, etcd kmsenv.EtcdTLSFiles) error {
-	read := func(path string) ([]byte, error) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, fmt.Errorf("reading etcd's certificates: %w", err)
-		}
-		return data, nil
-	}
-	ca, err := read(etcd.CA)
-	if err != nil {
-		return err
-	}
-	crt, err := read(etcd.ClientCert)
-	if err != nil {
-		return err
-	}
-	key, err := read(etcd.ClientKey)
-	if err != nil {
-		return err
-	}
-	if _, err := kube.CoreV1().Secrets("openshift-config").Create(ctx, &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Name: etcdclient.DefaultClientSecretName},
-		Type:       corev1.SecretTypeTLS,
-		Data:       map[string][]byte{corev1.TLSCertKey: crt, corev1.TLSPrivateKeyKey: key},
-	}, metav1.CreateOptions{}); err != nil {
-		return fmt.Errorf("creating the etcd client Secret: %w", err)
-	}
-	if _, err := kube.CoreV1().ConfigMaps("openshift-config").Create(ctx, &corev1.ConfigMap{
-		ObjectMeta: metav1.ObjectMeta{Name: etcdclient.DefaultCABundleName},
-		Data:       map[string]string{"ca-bundle.crt": string(ca)},
-	}, metav1.CreateOptions{}); err != nil {
-		return fmt.Errorf("creating the etcd CA bundle: %w", err)
 	}
 	return nil
 }

@@ -6,10 +6,13 @@
 //
 //   - etcd and one real kube-apiserver per control-plane node master-0..N-1 (test/kmsenv), all on the same
 //     etcd, with the AllowUnsafeMalformedObjectDeletion feature gate on;
-//   - the objects an OpenShift cluster has before kube-apiserver-operator starts: the KubeAPIServer, APIServer
-//     and Infrastructure resources with their CRDs, the operator's namespaces, a Node per control-plane node
-//     and the static pod's manifest (the "kube-apiserver-pod" ConfigMap that kube-apiserver-operator's target
-//     config controller writes);
+//   - what the rest of an OpenShift cluster publishes around kube-apiserver-operator, the same objects its own
+//     end-to-end test stands on (package openshift): openshift/api's CRDs, the cluster-version operator's
+//     KubeAPIServer, ClusterOperator, ClusterVersion and FeatureGate, the installer's config resources
+//     (Infrastructure with the topology, APIServer, ...), a Node per control-plane node, and etcd-operator's
+//     endpoints and credentials; and, besides, what the lab's stand-in operator does not make itself: the operand
+//     namespace and the static pod's manifest (the "kube-apiserver-pod" ConfigMap that kube-apiserver-operator's
+//     target config controller writes);
 //   - a node agent per node (node.go) that plays the kubelet, the installer and, on a single node only, the
 //     startup monitor: it carries out the installer pods library-go's installer controller creates, one
 //     revision at a time, by installing that revision's manifest and encryption config into the node's

@@ -308,14 +308,14 @@ func Start(ctx context.Context, opts Options) (_ *Lab, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := l.cp.APIServer(0).InstallKubeAPIServerOperator(ctx); err != nil {
-		return nil, err
-	}
-	if err := l.cp.APIServer(0).InstallConfigCRDs(); err != nil {
+	if err := openshift.InstallCRDs(l.restConfig, filepath.Join(dir, "crds")); err != nil {
 		return nil, err
 	}
 	etcdFiles, _ := l.cp.EtcdTLSFiles()
-	if err := createClusterObjects(ctx, kubeClient, configClient, opts.Nodes, etcdFiles); err != nil {
+	if err := publishCluster(ctx, l.restConfig, opts.Nodes, etcdFiles); err != nil {
+		return nil, err
+	}
+	if err := createClusterObjects(ctx, kubeClient); err != nil {
 		return nil, err
 	}
 	if err := l.writeKubeConfig(); err != nil {

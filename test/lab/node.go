@@ -13,6 +13,7 @@ import (
 	operatorclient "github.com/openshift/client-go/operator/clientset/versioned"
 	"github.com/openshift/library-go/pkg/operator/encryption/encryptiondata"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/types"
@@ -112,7 +113,7 @@ func newNode(l *Lab, index int, client kubernetes.Interface, startupMonitor bool
 	if err != nil {
 		return nil, err
 	}
-	name := fmt.Sprintf("master-%d", index)
+	name := nodeName(index)
 	n := &Node{
 		name:           name,
 		dir:            filepath.Join(l.dir, "nodes", name),
@@ -216,21 +217,34 @@ func (n *Node) installedConfigPath(revision int32) string {
 	return filepath.Join(n.revisionDir(revision), "secrets", encryptiondata.EncryptionConfSecretName, encryptiondata.EncryptionConfSecretKey)
 }
 
+// register is the kubelet registering its node: it finds the Node the cluster's installation registered (or
+// creates it) and reports it Ready.
 func (n *Node) register(ctx context.Context) error {
-	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.name, Labels: nodeLabels(n.name)}}
-	created, err := n.client.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{})
-	if err != nil {
-		return fmt.Errorf("registering node %s: %w", n.name, err)
-	}
-	now := metav1.Now()
-	created.Status.Conditions = []corev1.NodeCondition{{
-		Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "KubeletReady", Message: "lab node agent is running",
-		LastHeartbeatTime: now, LastTransitionTime: now,
-	}}
-	if _, err := n.client.CoreV1().Nodes().UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
-		return fmt.Errorf("setting node %s ready: %w", n.name, err)
-	}
-	return nil
+	return retryAPI(ctx, func() error {
+		node, err := n.client.CoreV1().Nodes().Get(ctx, n.name, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			node, err = n.client.CoreV1().Nodes().Create(ctx, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.name, Labels: nodeLabels(n.name)}}, metav1.CreateOptions{})
+		}
+		if err != nil {
+			return fmt.Errorf("registering node %s: %w", n.name, err)
+		}
+		now := metav1.Now()
+		ready := corev1.NodeCondition{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "KubeletReady", Message: "lab node agent is running",
+			LastHeartbeatTime: now, LastTransitionTime: now}
+		var conditions []corev1.NodeCondition
+		for _, c := range node.Status.Conditions {
+			if c.Type == corev1.NodeReady {
+				if c.Status == corev1.ConditionTrue {
+					ready.LastTransitionTime = c.LastTransitionTime
+				}
+				continue
+			}
+			conditions = append(conditions, c)
+		}
+		node.Status.Conditions = append(conditions, ready)
+		_, err = n.client.CoreV1().Nodes().UpdateStatus(ctx, node, metav1.UpdateOptions{})
+		return err
+	})
 }
 
 // run carries out this node's installer pods, runs its workload pods, and restarts a crash-looping apiserver,

@@ -6,6 +6,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
@@ -19,6 +20,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+
+	"github.com/kmsguard/kmsguard/test/kmsenv"
 )
 
 // Namespaces of the cluster that kube-apiserver-operator reads or writes.
@@ -33,6 +36,14 @@ const (
 
 // ClusterOperator is kube-apiserver-operator's ClusterOperator.
 const ClusterOperator = "kube-apiserver"
+
+// ReleaseVersion is the release version of the clusters this package publishes: the ClusterVersion's, the
+// FeatureGate status's and the operator's OPERATOR_IMAGE_VERSION, which must be the same.
+const ReleaseVersion = "4.22.0-kmsguard"
+
+// KubernetesVersion is the version of the kube-apiserver hack/build-envtest-assets.sh builds: the kubelets'
+// version and the operator's OPERAND_IMAGE_VERSION.
+const KubernetesVersion = "1.36.3"
 
 // Cluster describes the cluster whose publications Publish writes.
 type Cluster struct {
@@ -64,6 +75,20 @@ type Etcd struct {
 	// CA is the PEM bundle that signs etcd's serving certificate (etcd-serving-ca); ClientCert and ClientKey are the
 	// PEM client credentials kube-apiserver uses (etcd-client).
 	CA, ClientCert, ClientKey []byte
+}
+
+// EtcdOf is what etcd-operator publishes of an etcd whose members are at memberIPs and whose CA and client
+// credentials are files (kmsenv's).
+func EtcdOf(files kmsenv.EtcdTLSFiles, memberIPs ...string) (Etcd, error) {
+	etcd := Etcd{MemberIPs: memberIPs}
+	for path, into := range map[string]*[]byte{files.CA: &etcd.CA, files.ClientCert: &etcd.ClientCert, files.ClientKey: &etcd.ClientKey} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return Etcd{}, fmt.Errorf("reading etcd's certificates: %w", err)
+		}
+		*into = data
+	}
+	return etcd, nil
 }
 
 // Topology is the control-plane topology of a cluster of n nodes: SingleReplica for one, HighlyAvailable otherwise.
