@@ -210,6 +210,8 @@ func startOperator(ctx context.Context, deps operatorDeps) (*Operator, error) {
 		},
 		OperatorClient:     operatorClient,
 		OperandPodSelector: labels.Set{"apiserver": "true"}.AsSelector(),
+		// As the patch wires it: with the Nodes, a node drained and rebooted is KMSPluginsProgressing, not Degraded.
+		NodeInformer: clusterInformers.Core().V1().Nodes(),
 	})
 	if err != nil {
 		return nil, err
