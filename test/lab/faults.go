@@ -55,10 +55,19 @@ const (
 	FaultOperatorStop Fault = "operator-stop"
 	// FaultOperatorStart starts a new operator, built afresh from the cluster as a new pod's is.
 	FaultOperatorStart Fault = "operator-start"
+	// FaultNodeReboot drains a node and reboots it for Down, as the machine-config operator does to every
+	// control-plane node in every upgrade (Node.reboot): cordoned, its static pod gone with the machine, NotReady
+	// once the node lifecycle controller sees it, then back with the static pod of the revision it installed last.
+	// Inject returns once the reboot has begun; Node.Rebooting says when it is over.
+	FaultNodeReboot Fault = "node-reboot"
 )
 
+// DefaultRebootDown is how long FaultNodeReboot keeps a node down when Injection.Down is zero: a control-plane
+// machine's reboot takes minutes.
+const DefaultRebootDown = 3 * time.Minute
+
 // Faults are every Fault, in the order `kmsguard-lab inject --help` lists them, with the usage it shows.
-var Faults = []Fault{FaultPluginStop, FaultPluginStart, FaultKMSLatency, FaultAPIServerRestart, FaultKeyDisable, FaultKeyRestore, FaultKeyRotate, FaultKeyDestroy, FaultBadKMSConfig, FaultMigrationHold, FaultMigrationRelease, FaultOperatorStop, FaultOperatorStart}
+var Faults = []Fault{FaultPluginStop, FaultPluginStart, FaultKMSLatency, FaultAPIServerRestart, FaultNodeReboot, FaultKeyDisable, FaultKeyRestore, FaultKeyRotate, FaultKeyDestroy, FaultBadKMSConfig, FaultMigrationHold, FaultMigrationRelease, FaultOperatorStop, FaultOperatorStart}
 
 // FaultUsage is how `kmsguard-lab inject` takes a fault: its arguments and what it does.
 type FaultUsage struct {
@@ -71,6 +80,8 @@ var faultUsage = map[Fault]FaultUsage{
 	FaultPluginStart:      {"[NODE]", "they serve again"},
 	FaultKMSLatency:       {"[NODE]", "every KMS call of their plugins takes --latency longer (0 clears it)"},
 	FaultAPIServerRestart: {"NODE", "NODE's kube-apiserver restarts (as the kubelet restarts it), counted up once serving"},
+	FaultNodeReboot: {"NODE", "NODE is drained and rebooted as in an upgrade: cordoned, its pod gone for --down (default 3m), " +
+		"NotReady after 40s, then back with its installed revision and uncordoned"},
 	FaultKeyDisable: {"", "the simulated KMS refuses Encrypt and Decrypt under a KEK (--kek-id, default the current one) " +
 		"while Status still says ok"},
 	FaultKeyRestore:       {"", "the KEK works again"},
@@ -99,6 +110,8 @@ type Injection struct {
 	Latency time.Duration `json:"latency,omitempty"`
 	// KEKID is the KEK a key fault acts on; empty means the simulated KMS's current one.
 	KEKID string `json:"kekID,omitempty"`
+	// Down is how long FaultNodeReboot keeps the node down; zero is DefaultRebootDown.
+	Down time.Duration `json:"down,omitempty"`
 }
 
 // Inject injects a fault and says what it did.
@@ -135,6 +148,29 @@ func (l *Lab) Inject(ctx context.Context, in Injection) (string, error) {
 			n.setPluginLatency(in.Latency)
 		}
 		return fmt.Sprintf("every KMS call of the plugins on %s now takes %s longer", names(nodes), in.Latency), nil
+	case FaultNodeReboot:
+		if in.Node == "" {
+			return "", fmt.Errorf("%s needs a node", in.Fault)
+		}
+		down := in.Down
+		if down == 0 {
+			down = DefaultRebootDown
+		}
+		if down < 0 {
+			return "", fmt.Errorf("%s: negative --down %s", in.Fault, down)
+		}
+		node := nodes[0]
+		if err := node.beginReboot(); err != nil {
+			return "", fmt.Errorf("%s: %s: %w", in.Fault, node.Name(), err)
+		}
+		l.done.Add(1)
+		go func() {
+			defer l.done.Done()
+			if err := node.reboot(l.runCtx, down); err != nil && l.runCtx.Err() == nil {
+				l.logf("%s: reboot: %v", node.Name(), err)
+			}
+		}()
+		return fmt.Sprintf("draining and rebooting %s: down for %s", in.Node, down), nil
 	case FaultAPIServerRestart:
 		if in.Node == "" {
 			return "", fmt.Errorf("%s needs a node", in.Fault)
@@ -203,7 +239,7 @@ func (l *Lab) nodesNamed(in Injection) ([]*Node, error) {
 		return l.Nodes(), nil
 	}
 	switch in.Fault {
-	case FaultPluginStop, FaultPluginStart, FaultKMSLatency, FaultAPIServerRestart:
+	case FaultPluginStop, FaultPluginStart, FaultKMSLatency, FaultAPIServerRestart, FaultNodeReboot:
 	default:
 		return nil, fmt.Errorf("%s acts on the simulated KMS or the cluster, not on node %s", in.Fault, in.Node)
 	}

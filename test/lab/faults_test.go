@@ -24,12 +24,16 @@ func TestInjectRefusesWhatItCannotDo(t *testing.T) {
 		{name: "no plugin to stop", in: Injection{Fault: FaultPluginStop, Node: "master-1"}, wantErr: "no KMS plugin runs on master-1"},
 		{name: "an apiserver restart without a node", in: Injection{Fault: FaultAPIServerRestart}, wantErr: "apiserver-restart needs a node"},
 		{name: "negative latency", in: Injection{Fault: FaultKMSLatency, Latency: -1}, wantErr: "negative latency"},
+		{name: "a reboot without a node", in: Injection{Fault: FaultNodeReboot}, wantErr: "node-reboot needs a node"},
+		{name: "a reboot of a node the lab does not have", in: Injection{Fault: FaultNodeReboot, Node: "master-7"}, wantErr: `no node "master-7"`},
+		{name: "a negative reboot", in: Injection{Fault: FaultNodeReboot, Node: "master-1", Down: -1}, wantErr: "negative --down"},
+		{name: "a node that reboots already", in: Injection{Fault: FaultNodeReboot, Node: "master-0"}, wantErr: "master-0: the node is rebooting already"},
 		{name: "a KEK the KMS never issued", in: Injection{Fault: FaultKeyDestroy, KEKID: "key-99"}, wantErr: `"key-99" does not exist`},
 	}
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
 			kms := fake.NewKMS()
-			l := &Lab{kms: kms, nodes: []*Node{{name: "master-0"}, {name: "master-1"}}}
+			l := &Lab{kms: kms, nodes: []*Node{{name: "master-0", rebooting: true}, {name: "master-1"}}}
 			_, err := l.Inject(context.Background(), s.in)
 			if err == nil || !strings.Contains(err.Error(), s.wantErr) {
 				t.Fatalf("Inject(%+v) = %v, want an error containing %q", s.in, err, s.wantErr)

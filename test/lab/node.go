@@ -105,6 +105,13 @@ type Node struct {
 	// abortRestarting, closed, ends a crash-loop restart that waits for the apiserver: a new installer came, and
 	// the kubelet replaces the pod at once.
 	abortRestarting chan struct{}
+	// rebooting: the node is down for a reboot (reboot.go); its kubelet neither carries out installers nor
+	// starts pods until it is back.
+	rebooting bool
+
+	// kubelet is held by the kubelet's work on the static pod (an installation, a crash-loop restart) and by a
+	// reboot while it stops the machine and while it starts the pod again, so that neither cuts the other short.
+	kubelet sync.Mutex
 }
 
 // newNode builds the agent of node index; startupMonitor says whether it plays the startup monitor.
@@ -283,7 +290,9 @@ func (n *Node) run(ctx context.Context) {
 	}
 	go func() {
 		for {
-			n.syncWorkloads(ctx, pods.Lister().Pods(TargetNamespace))
+			if !n.Rebooting() {
+				n.syncWorkloads(ctx, pods.Lister().Pods(TargetNamespace))
+			}
 			select {
 			case <-ctx.Done():
 				return
@@ -293,18 +302,23 @@ func (n *Node) run(ctx context.Context) {
 		}
 	}()
 	for {
-		for _, pod := range n.pendingInstallers(pods.Lister().Pods(TargetNamespace)) {
-			if ctx.Err() != nil {
-				return
-			}
-			n.carryOut(ctx, pod)
-		}
 		wait := 5 * time.Second
-		if next, due := n.crashLoopDue(); due {
-			n.restartCrashLooping(ctx)
-		} else if !next.IsZero() {
-			wait = min(wait, time.Until(next))
+		n.kubelet.Lock()
+		if !n.Rebooting() {
+			for _, pod := range n.pendingInstallers(pods.Lister().Pods(TargetNamespace)) {
+				if ctx.Err() != nil {
+					n.kubelet.Unlock()
+					return
+				}
+				n.carryOut(ctx, pod)
+			}
+			if next, due := n.crashLoopDue(); due {
+				n.restartCrashLooping(ctx)
+			} else if !next.IsZero() {
+				wait = min(wait, time.Until(next))
+			}
 		}
+		n.kubelet.Unlock()
 		select {
 		case <-ctx.Done():
 			return

@@ -99,6 +99,7 @@ type labInjectOptions struct {
 	dir     string
 	latency time.Duration
 	kekID   string
+	down    time.Duration
 }
 
 // faultList is the faults inject takes, one to a line with its arguments and what it does.
@@ -131,7 +132,7 @@ The lab's live view shows how kmsguard sees it; kmsguard status --kubeconfig <th
 		Args:      cobra.RangeArgs(1, 2),
 		ValidArgs: faults,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in := lab.Injection{Fault: lab.Fault(args[0]), Latency: o.latency, KEKID: o.kekID}
+			in := lab.Injection{Fault: lab.Fault(args[0]), Latency: o.latency, KEKID: o.kekID, Down: o.down}
 			if len(args) == 2 {
 				in.Node = args[1]
 			}
@@ -150,6 +151,7 @@ The lab's live view shows how kmsguard sees it; kmsguard status --kubeconfig <th
 	cmd.Flags().StringVar(&o.dir, "dir", "_output/lab", "the directory of the running lab")
 	cmd.Flags().DurationVar(&o.latency, "latency", 0, "kms-latency: the added latency of every KMS call")
 	cmd.Flags().StringVar(&o.kekID, "kek-id", "", "key-disable, key-restore, key-destroy: the KEK (default: the simulated KMS's current one)")
+	cmd.Flags().DurationVar(&o.down, "down", 0, "node-reboot: how long the node is down (default "+lab.DefaultRebootDown.String()+")")
 	return cli.WithExitCodes(cmd, labInjectExitCodes)
 }
 
