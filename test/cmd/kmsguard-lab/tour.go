@@ -27,7 +27,9 @@ type labTourOptions struct {
 	stories []string
 	secrets int
 	writers int
-	output  cli.OutputFormat
+	// rebootDown is how long node-reboots keeps each node down.
+	rebootDown time.Duration
+	output     cli.OutputFormat
 
 	full         bool
 	shortTimings bool
@@ -104,6 +106,7 @@ a page (docs/tour.md) with the commit, command, machine and date that produced i
 		", or all (default: with --full every one that applies to --nodes, else the quick tour's: "+strings.Join(tour.QuickTour(tour.Stories), ", ")+")")
 	cmd.Flags().IntVar(&o.secrets, "secrets", quickSecrets, fmt.Sprintf("Secrets written before the first story; every one must read back after each (default %d with --full)", fullSecrets))
 	cmd.Flags().IntVar(&o.writers, "writers", 4, "applications writing a Secret every 200ms throughout")
+	cmd.Flags().DurationVar(&o.rebootDown, "reboot-down", lab.DefaultRebootDown, "node-reboots: how long each node is down in its reboot")
 	cmd.Flags().BoolVar(&o.full, "full", false, fmt.Sprintf("every story, with the operator's own timings and %d Secrets, as on a cluster: about 40 minutes on three nodes (default: the quick tour, --short-timings and %d Secrets, under 20 minutes)", fullSecrets, quickSecrets))
 	cmd.Flags().BoolVar(&o.shortTimings, "short-timings", true, "shorten the operator's timeouts as make test does: "+lab.ShortOperatorTimings().String()+" (default true, false with --full)")
 	cmd.Flags().StringVar(&o.record, "record", "", "a Markdown page (docs/tour.md) to write each tour's table into, with the commit, command, machine and date, "+
@@ -269,7 +272,7 @@ func (o *labTourOptions) runOne(ctx context.Context, reporter lab.Reporter, stor
 		stopAlerts()
 		<-alertsDone
 	}()
-	results, err := tour.Run(ctx, l, stories, tour.Options{Secrets: o.secrets, Writers: o.writers, Log: progress, Alerts: alerts}, func(r tour.Result) {
+	results, err := tour.Run(ctx, l, stories, tour.Options{Secrets: o.secrets, Writers: o.writers, Log: progress, Alerts: alerts, RebootDown: o.rebootDown}, func(r tour.Result) {
 		// Off a terminal, the view after each story; on one, the live view shows it all along.
 		if tail == nil && !o.output.Structured() {
 			_ = l.PrintStatus(ctx, progress)
@@ -277,7 +280,7 @@ func (o *labTourOptions) runOne(ctx context.Context, reporter lab.Reporter, stor
 	})
 	stopView()
 	run.Started, run.Took = started, time.Since(started)
-	run.Setup = fmt.Sprintf("%d nodes, %d Secrets, %d writers; %s; %s; KMS preflight %s", o.nodes, o.secrets, o.writers, l.Timings(), l.Reporter(), l.Preflight())
+	run.Setup = fmt.Sprintf("%d nodes, %d Secrets, %d writers; %s; %s; KMS preflight %s; a rebooted node down %s", o.nodes, o.secrets, o.writers, l.Timings(), l.Reporter(), l.Preflight(), o.rebootDown)
 	if !o.output.Structured() {
 		fmt.Fprintf(out, "\nThe tour on %d nodes, %s in all (%s; %s; KMS preflight %s):\n", o.nodes, run.Took.Round(time.Second), l.Timings(), l.Reporter(), l.Preflight())
 		if printErr := tour.PrintTable(out, results); printErr != nil && err == nil {

@@ -88,33 +88,13 @@ func operatorRestartCertRollout(ctx context.Context, env *Env, res *Result) erro
 	if err != nil {
 		return err
 	}
-	ca, err := crypto.MakeSelfSignedCAConfig(fmt.Sprintf("kmsguard-lab-etcd-signer-%d", time.Now().Unix()), 24*time.Hour)
-	if err != nil {
-		return err
-	}
-	caPEM, _, err := ca.GetPEMBytes()
-	if err != nil {
-		return err
-	}
-	bundle, err := kube.CoreV1().ConfigMaps("openshift-config").Get(ctx, etcdclient.DefaultCABundleName, metav1.GetOptions{})
-	if err != nil {
-		return err
-	}
-	bundle.Data["ca-bundle.crt"] = strings.TrimRight(bundle.Data["ca-bundle.crt"], "\n") + "\n" + string(caPEM)
 	degraded := sampleDegraded(ctx, env, time.Second)
-	if _, err := kube.CoreV1().ConfigMaps("openshift-config").Update(ctx, bundle, metav1.UpdateOptions{}); err != nil {
+	withCA, err := addEtcdCA(ctx, env, kube)
+	if err != nil {
 		degraded()
 		return err
 	}
 	changed := time.Now()
-	env.Logf("etcd's CA bundle (openshift-config/%s) gained the CA %s", etcdclient.DefaultCABundleName, ca.Certs[0].Subject.CommonName)
-	withCA := func(ctx context.Context, revision int32) (bool, error) {
-		revisioned, err := kube.CoreV1().ConfigMaps(lab.TargetNamespace).Get(ctx, fmt.Sprintf("%s-%d", etcdclient.DefaultCABundleName, revision), metav1.GetOptions{})
-		if err != nil {
-			return false, err
-		}
-		return strings.Contains(revisioned.Data["ca-bundle.crt"], string(caPEM)), nil
-	}
 	if err := restartMidRollout(ctx, env, res, changed, "the new CA", withCA); err != nil {
 		degraded()
 		return err
@@ -138,6 +118,36 @@ func operatorRestartCertRollout(ctx context.Context, env *Env, res *Result) erro
 	noneDegraded(res, samples, seen)
 	checkRollout(res, l, changed, false)
 	return nil
+}
+
+// addEtcdCA adds a new CA to the CA bundle of etcd's serving certificate (openshift-config/etcd-serving-ca, which
+// the operator copies into every revision), as when etcd's CA is rotated: a revision kmsguard has no stake in. It
+// returns whether a revision carries the new CA.
+func addEtcdCA(ctx context.Context, env *Env, kube kubernetes.Interface) (carries, error) {
+	ca, err := crypto.MakeSelfSignedCAConfig(fmt.Sprintf("kmsguard-lab-etcd-signer-%d", time.Now().Unix()), 24*time.Hour)
+	if err != nil {
+		return nil, err
+	}
+	caPEM, _, err := ca.GetPEMBytes()
+	if err != nil {
+		return nil, err
+	}
+	bundle, err := kube.CoreV1().ConfigMaps("openshift-config").Get(ctx, etcdclient.DefaultCABundleName, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	bundle.Data["ca-bundle.crt"] = strings.TrimRight(bundle.Data["ca-bundle.crt"], "\n") + "\n" + string(caPEM)
+	if _, err := kube.CoreV1().ConfigMaps("openshift-config").Update(ctx, bundle, metav1.UpdateOptions{}); err != nil {
+		return nil, err
+	}
+	env.Logf("etcd's CA bundle (openshift-config/%s) gained the CA %s", etcdclient.DefaultCABundleName, ca.Certs[0].Subject.CommonName)
+	return func(ctx context.Context, revision int32) (bool, error) {
+		revisioned, err := kube.CoreV1().ConfigMaps(lab.TargetNamespace).Get(ctx, fmt.Sprintf("%s-%d", etcdclient.DefaultCABundleName, revision), metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		return strings.Contains(revisioned.Data["ca-bundle.crt"], string(caPEM)), nil
+	}, nil
 }
 
 // carries says whether a revision carries the change a drill made, from what the revision controller copied into

@@ -41,6 +41,9 @@ type Story struct {
 	// 20 minutes on 2 cores. The drills and plugin-down-all-nodes (minutes of writes on cached DEKs before the
 	// outage shows) are left out of it.
 	Quick bool
+	// Calm says that nothing goes wrong in the story: with Options.Alerts, an alert that went pending or fired
+	// during it (its settling included) is a problem.
+	Calm bool
 }
 
 // QuickTour names the stories of the quick tour, in the tour's order.
@@ -152,13 +155,17 @@ type Options struct {
 	// Alerts, when set, evaluates kmsguard's alerts while the stories run; each story's result lists those that
 	// went pending or fired during it.
 	Alerts *Alerts
+	// RebootDown is how long each node is down in node-reboots; zero is lab.DefaultRebootDown.
+	RebootDown time.Duration
 }
 
 // Env is what a story works with.
 type Env struct {
 	Lab     *lab.Lab
 	Writers *Writers
-	log     io.Writer
+	// RebootDown is how long a rebooted node is down (Options.RebootDown).
+	RebootDown time.Duration
+	log        io.Writer
 }
 
 // Logf writes a step line.
@@ -228,7 +235,10 @@ func Run(ctx context.Context, l *lab.Lab, stories []Story, opts Options, onResul
 	if err != nil {
 		return nil, err
 	}
-	env := &Env{Lab: l, Writers: NewWriters(kube, Namespace), log: opts.Log}
+	env := &Env{Lab: l, Writers: NewWriters(kube, Namespace), RebootDown: opts.RebootDown, log: opts.Log}
+	if env.RebootDown == 0 {
+		env.RebootDown = lab.DefaultRebootDown
+	}
 	if err := ensureNamespace(ctx, kube, Namespace); err != nil {
 		return nil, err
 	}
@@ -279,6 +289,9 @@ func Run(ctx context.Context, l *lab.Lab, stories []Story, opts Options, onResul
 			res.Alerts = opts.Alerts.Between(window, time.Now())
 			if len(res.Alerts) > 0 {
 				res.notef("alerts (times from the story's start; negative while it settled): %s", alertsNote(res.Alerts, started))
+				if s.Calm {
+					res.problemf("an alert went pending or fired in a story in which nothing is wrong: %s", alertsNote(res.Alerts, started))
+				}
 			}
 		}
 		env.Logf("story %s: passed %t after %s", s.Name, res.Passed(), res.Took.Round(time.Second))
