@@ -18,8 +18,8 @@ import (
 )
 
 // nodeReboots drains and reboots every control-plane node in turn, as the machine-config operator does in every
-// upgrade, with KMS enabled and every plugin healthy; while the first node is down, etcd's CA bundle gains a CA,
-// so a revision rolls out across the reboots. A node that is down is no KMS fault: its plugins' reports stop with
+// upgrade, with KMS enabled and every plugin healthy; while the first node is down (on a single node, just before
+// it goes down), etcd's CA bundle gains a CA, so a revision rolls out across the reboots. A node that is down is no KMS fault: its plugins' reports stop with
 // it, and kmsstate, which reads the node (cordoned, NotReady, its pod gone or just started), says so in
 // KMSPluginsProgressing (NodeUnavailable). Nothing may degrade, nothing be reverted, the CA's revision must reach
 // every node, and (a Calm story) no alert may go pending or fire.
@@ -45,14 +45,26 @@ func nodeReboots(ctx context.Context, env *Env, res *Result) error {
 	started := time.Now()
 	var withCA carries
 	var longest time.Duration
-	for i, n := range l.Nodes() {
+	nodes := l.Nodes()
+	for i, n := range nodes {
+		// The CA lands while the first node is down; with a single node nothing answers then, and it lands just
+		// before, its revision waiting for the node to come back.
+		addCA := i == 0
+		if addCA && len(nodes) == 1 {
+			if withCA, err = addEtcdCA(ctx, env, kube); err != nil {
+				degraded()
+				progressing()
+				return err
+			}
+			addCA = false
+		}
 		if err := inject(ctx, env, lab.Injection{Fault: lab.FaultNodeReboot, Node: n.Name(), Down: env.RebootDown}); err != nil {
 			degraded()
 			progressing()
 			return err
 		}
 		rebooted := time.Now()
-		if i == 0 {
+		if addCA {
 			if withCA, err = addEtcdCA(ctx, env, kube); err != nil {
 				degraded()
 				progressing()
@@ -86,7 +98,7 @@ func nodeReboots(ctx context.Context, env *Env, res *Result) error {
 	}
 	res.Recovered = time.Since(started)
 	res.Recovery = fmt.Sprintf("%d nodes rebooted one at a time (down %s each, the longest back after %s); revision %d with the new CA on every node",
-		len(l.Nodes()), env.RebootDown, longest.Round(time.Second), latest)
+		len(nodes), env.RebootDown, longest.Round(time.Second), latest)
 	noneDegraded(res, samples, seen)
 	// A reboot shorter than the reports' staleness bound leaves no report stale, and nothing to explain.
 	staleAfter := kmsstate.Config{ReportInterval: l.DetectionTimings().ReportInterval}.StaleAfter()
