@@ -49,24 +49,11 @@ func TestTour(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The lab's operator runs in this process: its metrics are the legacy registry's.
-	alertRules, err := tour.AlertRules()
+	alerts, stopAlerts, err := tour.StartAlerts(ctx, legacyregistry.DefaultGatherer, l.DetectionTimings().ReportInterval, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	alerts, err := tour.NewAlerts(legacyregistry.DefaultGatherer, alertRules, l.DetectionTimings().ReportInterval, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	alertsCtx, stopAlerts := context.WithCancel(ctx)
-	alertsDone := make(chan struct{})
-	go func() {
-		defer close(alertsDone)
-		alerts.Run(alertsCtx)
-	}()
-	defer func() {
-		stopAlerts()
-		<-alertsDone
-	}()
+	defer stopAlerts()
 	opts := tour.Options{Secrets: tourSecrets, Writers: 4, Log: testWriter{t}, Alerts: alerts, RebootDown: testRebootDown}
 	var results []tour.Result
 	play := func(stories []tour.Story) {

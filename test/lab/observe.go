@@ -117,13 +117,12 @@ func (l *Lab) Census(ctx context.Context, kekID string) ([]*evidence.Report, err
 		if err != nil {
 			return revisions.Configs{}, err
 		}
-		rev := status.LatestAvailableRevision
-		data, err := revisions.Secrets(l.kube.CoreV1(), TargetNamespace, nil).RevisionConfig(ctx, rev)
+		name := revisions.SecretName(status.LatestAvailableRevision)
+		secret, err := l.kube.CoreV1().Secrets(TargetNamespace).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
-			return revisions.Configs{}, err
+			return revisions.Configs{}, fmt.Errorf("the latest revision's encryption config: %w", err)
 		}
-		return revisions.Configs{Deployed: data[encryptiondata.EncryptionConfSecretKey],
-			DeployedName: fmt.Sprintf("secret %s/%s", TargetNamespace, revisions.SecretName(rev))}, nil
+		return revisions.Configs{Deployed: secret.Data[encryptiondata.EncryptionConfSecretKey], DeployedName: "secret " + TargetNamespace + "/" + name}, nil
 	})
 	keks := kekIDSource(func(string) (string, error) {
 		if kekID == "" {

@@ -254,24 +254,11 @@ func (o *labTourOptions) runOne(ctx context.Context, reporter lab.Reporter, stor
 	}
 	// kmsguard's alerts, evaluated at the report interval over the operator's metrics: the lab's operator runs in
 	// this process, so its metrics are the legacy registry's.
-	alertRules, err := tour.AlertRules()
+	alerts, stopAlerts, err := tour.StartAlerts(ctx, legacyregistry.DefaultGatherer, l.DetectionTimings().ReportInterval, filepath.Join(dir, "alerts-tsdb"))
 	if err != nil {
 		return nil, err
 	}
-	alerts, err := tour.NewAlerts(legacyregistry.DefaultGatherer, alertRules, l.DetectionTimings().ReportInterval, filepath.Join(dir, "alerts-tsdb"))
-	if err != nil {
-		return nil, err
-	}
-	alertsCtx, stopAlerts := context.WithCancel(ctx)
-	alertsDone := make(chan struct{})
-	go func() {
-		defer close(alertsDone)
-		alerts.Run(alertsCtx)
-	}()
-	defer func() {
-		stopAlerts()
-		<-alertsDone
-	}()
+	defer stopAlerts()
 	results, err := tour.Run(ctx, l, stories, tour.Options{Secrets: o.secrets, Writers: o.writers, Log: progress, Alerts: alerts, RebootDown: o.rebootDown}, func(r tour.Result) {
 		// Off a terminal, the view after each story; on one, the live view shows it all along.
 		if tail == nil && !o.output.Structured() {

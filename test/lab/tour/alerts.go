@@ -93,6 +93,29 @@ func NewAlerts(gatherer prometheus.Gatherer, alertRules []*rules.AlertingRule, i
 		seen: map[string]labels.Labels{}, state: map[string]rules.AlertState{}}, nil
 }
 
+// StartAlerts evaluates kmsguard's alerting rules (AlertRules) over what gatherer gathers every interval, with the
+// TSDB in dir, until the returned stop is called, which returns once the evaluation has ended.
+func StartAlerts(ctx context.Context, gatherer prometheus.Gatherer, interval time.Duration, dir string) (*Alerts, func(), error) {
+	alertRules, err := AlertRules()
+	if err != nil {
+		return nil, nil, err
+	}
+	alerts, err := NewAlerts(gatherer, alertRules, interval, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		alerts.Run(ctx)
+	}()
+	return alerts, func() {
+		cancel()
+		<-done
+	}, nil
+}
+
 // Run gathers and evaluates every interval until ctx ends, then closes the TSDB. A failed gather or evaluation
 // is recorded as an event of the pseudo-alert evaluationFailed, which the story's ALERTS cell then shows.
 func (a *Alerts) Run(ctx context.Context) {

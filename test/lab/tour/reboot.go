@@ -88,13 +88,9 @@ func nodeReboots(ctx context.Context, env *Env, res *Result) error {
 		res.problemf("the new CA bundle's revision did not roll out across the reboots: %v", err)
 		return nil
 	}
-	latest, err := latestRevision(ctx, l)
-	if err != nil {
+	latest, ok, err := latestCarries(ctx, l, res, withCA, "the new CA")
+	if err != nil || !ok {
 		return err
-	}
-	if ok, err := withCA(ctx, latest); err != nil || !ok {
-		res.problemf("revision %d, which every node runs, lacks the new CA (%v)", latest, err)
-		return nil
 	}
 	res.Recovered = time.Since(started)
 	res.Recovery = fmt.Sprintf("%d nodes rebooted one at a time (down %s each, the longest back after %s); revision %d with the new CA on every node",

@@ -105,13 +105,9 @@ func operatorRestartCertRollout(ctx context.Context, env *Env, res *Result) erro
 		res.problemf("the new CA bundle's revision did not roll out: %v", err)
 		return nil
 	}
-	latest, err := latestRevision(ctx, l)
-	if err != nil {
+	latest, ok, err := latestCarries(ctx, l, res, withCA, "the new CA")
+	if err != nil || !ok {
 		return err
-	}
-	if ok, err := withCA(ctx, latest); err != nil || !ok {
-		res.problemf("revision %d, which every node runs, lacks the new CA (%v)", latest, err)
-		return nil
 	}
 	res.Recovered = time.Since(changed)
 	res.Recovery = fmt.Sprintf("revision %d with the new CA rolled out to every node across the operator's restart, not held", latest)
@@ -153,6 +149,20 @@ func addEtcdCA(ctx context.Context, env *Env, kube kubernetes.Interface) (carrie
 // carries says whether a revision carries the change a drill made, from what the revision controller copied into
 // it.
 type carries func(ctx context.Context, revision int32) (bool, error)
+
+// latestCarries returns the latest revision, which every node runs once the rollout converged, and whether it
+// carries change (what); when it does not, the story's problem says so.
+func latestCarries(ctx context.Context, l *lab.Lab, res *Result, change carries, what string) (int32, bool, error) {
+	latest, err := latestRevision(ctx, l)
+	if err != nil {
+		return 0, false, err
+	}
+	if ok, err := change(ctx, latest); err != nil || !ok {
+		res.problemf("revision %d, which every node runs, lacks %s (%v)", latest, what, err)
+		return latest, false, nil
+	}
+	return latest, true, nil
+}
 
 // restartMidRollout waits until a node runs a revision that carries the change while another node does not yet
 // (on a single node: once it does), then reschedules the operator's pod: stopped, and started again
