@@ -94,18 +94,11 @@ func operatorNames() []string {
 // A published evaluation that cannot be read is an *unreadablePublishedError.
 func publishedState(ctx context.Context, kube kubernetes.Interface, operator string, reportInterval time.Duration, now time.Time) (kmsstate.State, error) {
 	store := kmsstate.ConfigMapPublisher{Client: kube.CoreV1(), Namespace: operands[operator].operatorNamespace, Name: kmsstate.DefaultConfigMapName}
-	state, ok, err := store.ReadPublished(ctx)
-	if err != nil {
+	state, err := store.ReadFresh(ctx, kmsstate.Config{ReportInterval: reportInterval}.StaleAfter(), now)
+	if unhealthy := (*kmsstate.UnhealthyError)(nil); err != nil && !errors.As(err, &unhealthy) {
 		return kmsstate.State{}, &unreadablePublishedError{err: err}
 	}
-	if !ok {
-		return kmsstate.State{}, &kmsstate.UnhealthyError{Failures: []kmsstate.Failure{{Reason: kmsstate.ReasonStateNotEvaluated, Detail: fmt.Sprintf(
-			"the %s operator's kmsstate controller has published no evaluation (configmap %s/%s, key %s)", operator, store.Namespace, store.Name, kmsstate.StateDataKey)}}}
-	}
-	if err := state.Fresh(now, kmsstate.Config{ReportInterval: reportInterval}.StaleAfter()); err != nil {
-		return kmsstate.State{}, err
-	}
-	return state, nil
+	return state, err
 }
 
 // unreadablePublishedError: the published evaluation exists but cannot be read, as when the KMS that encrypts its

@@ -80,6 +80,25 @@ func (s ConfigMapPublisher) ReadPublished(ctx context.Context) (State, bool, err
 	return state, true, nil
 }
 
+// ReadFresh returns the State the controller published last, held to the freshness bound the Reader methods apply
+// (maxAge at now, State.Fresh): an *UnhealthyError with ReasonStateNotEvaluated when none is published, or with
+// ReasonStateStale when it is older. An error reading or decoding the ConfigMap is returned as ReadPublished
+// returns it, never as an UnhealthyError: the KMS that encrypts the ConfigMap may be what fails.
+func (s ConfigMapPublisher) ReadFresh(ctx context.Context, maxAge time.Duration, now time.Time) (State, error) {
+	state, ok, err := s.ReadPublished(ctx)
+	if err != nil {
+		return State{}, err
+	}
+	if !ok {
+		return State{}, &UnhealthyError{Failures: []Failure{{Reason: ReasonStateNotEvaluated, Detail: fmt.Sprintf(
+			"the kmsstate controller has published no evaluation (configmap %s/%s, key %s)", s.Namespace, s.Name, StateDataKey)}}}
+	}
+	if err := state.Fresh(now, maxAge); err != nil {
+		return State{}, err
+	}
+	return state, nil
+}
+
 // publishEvery is how often an unchanged State is published again, as a fraction of MaxStateAge, so that a
 // reader of the published State can apply the same freshness bound as the Reader methods.
 const publishEvery = 2

@@ -10,6 +10,7 @@ import (
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/fake"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -177,4 +178,52 @@ func withCheckedTime(reports []operatorv1.KMSPluginHealthReport, at time.Time) [
 		out[i].LastCheckedTime = metav1.NewTime(at)
 	}
 	return out
+}
+
+// TestReadFresh: a reader of the published State gets it only while it is as fresh as the Reader methods require;
+// nothing published is StateNotEvaluated, an old one StateStale, and a ConfigMap that cannot be decoded is an error
+// of its own, not a verdict on KMS.
+func TestReadFresh(t *testing.T) {
+	evaluated := time.Date(2026, 12, 8, 9, 0, 0, 0, time.UTC)
+	const maxAge = 2 * time.Minute
+	for _, s := range []struct {
+		name       string
+		data       map[string]string
+		now        time.Time
+		wantReason Reason
+		wantOther  bool
+	}{
+		{name: "fresh", data: map[string]string{StateDataKey: `{"evaluatedAt":"2026-12-08T09:00:00Z"}`}, now: evaluated.Add(maxAge)},
+		{name: "stale", data: map[string]string{StateDataKey: `{"evaluatedAt":"2026-12-08T09:00:00Z"}`}, now: evaluated.Add(maxAge + time.Second), wantReason: ReasonStateStale},
+		{name: "nothing published", now: evaluated, wantReason: ReasonStateNotEvaluated},
+		{name: "a ConfigMap without the key", data: map[string]string{"other": "x"}, now: evaluated, wantReason: ReasonStateNotEvaluated},
+		{name: "undecodable", data: map[string]string{StateDataKey: "{"}, now: evaluated, wantOther: true},
+	} {
+		t.Run(s.name, func(t *testing.T) {
+			client := fake.NewClientset()
+			if s.data != nil {
+				if _, err := client.CoreV1().ConfigMaps("operator").Create(context.Background(), &corev1.ConfigMap{
+					ObjectMeta: metav1.ObjectMeta{Name: DefaultConfigMapName}, Data: s.data}, metav1.CreateOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			store := ConfigMapPublisher{Client: client.CoreV1(), Namespace: "operator", Name: DefaultConfigMapName}
+			state, err := store.ReadFresh(context.Background(), maxAge, s.now)
+			var unhealthy *UnhealthyError
+			switch {
+			case s.wantOther:
+				if err == nil || errors.As(err, &unhealthy) {
+					t.Fatalf("ReadFresh = %v, want an error that is no UnhealthyError", err)
+				}
+			case s.wantReason != "":
+				if !errors.As(err, &unhealthy) || len(unhealthy.Failures) != 1 || unhealthy.Failures[0].Reason != s.wantReason {
+					t.Fatalf("ReadFresh = %v, want an UnhealthyError %s", err, s.wantReason)
+				}
+			default:
+				if err != nil || !state.EvaluatedAt.Equal(evaluated) {
+					t.Fatalf("ReadFresh = %+v, %v, want the state evaluated at %s", state, err, evaluated)
+				}
+			}
+		})
+	}
 }

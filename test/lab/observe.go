@@ -49,19 +49,7 @@ func (l *Lab) OperatorStatus(ctx context.Context) (*operatorv1.StaticPodOperator
 // the evaluation is older than kmsstate's freshness bound, as while the operator is stopped.
 func (l *Lab) KMSState(ctx context.Context) (kmsstate.State, error) {
 	store := kmsstate.ConfigMapPublisher{Client: l.kube.CoreV1(), Namespace: OperatorNamespace, Name: kmsstate.DefaultConfigMapName}
-	state, ok, err := store.ReadPublished(ctx)
-	if err != nil {
-		return kmsstate.State{}, err
-	}
-	if !ok {
-		return kmsstate.State{}, &kmsstate.UnhealthyError{Failures: []kmsstate.Failure{{Reason: kmsstate.ReasonStateNotEvaluated,
-			Detail: fmt.Sprintf("nothing published in configmap %s/%s", store.Namespace, store.Name)}}}
-	}
-	staleAfter := kmsstate.Config{ReportInterval: l.reporter.reportInterval()}.StaleAfter()
-	if err := state.Fresh(time.Now(), staleAfter); err != nil {
-		return kmsstate.State{}, err
-	}
-	return state, nil
+	return store.ReadFresh(ctx, kmsstate.Config{ReportInterval: l.reporter.reportInterval()}.StaleAfter(), time.Now())
 }
 
 // PublishedKMSState is kmsstate's verdict as the lab reads it from the API (Lab.KMSState), for what takes a
