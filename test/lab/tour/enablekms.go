@@ -68,26 +68,39 @@ func enableKMS(ctx context.Context, env *Env, res *Result) error {
 // (type, reason and first line, once each).
 func sampleDegraded(ctx context.Context, env *Env, interval time.Duration) func() (int, []string) {
 	owned := sets.New(kmsguard.OwnedConditionTypes...)
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
+	seenOnce := sets.New[string]()
 	var samples int
 	var seen []string
+	stop := sampleConditions(ctx, env, interval, func(conditions []operatorv1.OperatorCondition) {
+		samples++
+		for _, c := range conditions {
+			if owned.Has(c.Type) && strings.HasSuffix(c.Type, "Degraded") && c.Status == operatorv1.ConditionTrue {
+				if key := describe(c); !seenOnce.Has(key) {
+					seenOnce.Insert(key)
+					seen = append(seen, key+": "+firstLine(c.Message))
+				}
+			}
+		}
+	})
+	return func() (int, []string) {
+		stop()
+		return samples, seen
+	}
+}
+
+// sampleConditions hands the operator's conditions to sample every interval, each time the API answers, until the
+// returned stop is called; stop returns once sample has run for the last time, so that what it gathered can be
+// read without a lock.
+func sampleConditions(ctx context.Context, env *Env, interval time.Duration, sample func([]operatorv1.OperatorCondition)) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		seenOnce := sets.New[string]()
 		ticker := time.NewTicker(interval)
 		defer ticker.Stop()
 		for {
 			if status, err := env.Lab.OperatorStatus(ctx); err == nil {
-				samples++
-				for _, c := range status.Conditions {
-					if owned.Has(c.Type) && strings.HasSuffix(c.Type, "Degraded") && c.Status == operatorv1.ConditionTrue {
-						if key := describe(c); !seenOnce.Has(key) {
-							seenOnce.Insert(key)
-							seen = append(seen, key+": "+firstLine(c.Message))
-						}
-					}
-				}
+				sample(status.Conditions)
 			}
 			select {
 			case <-ctx.Done():
@@ -96,9 +109,8 @@ func sampleDegraded(ctx context.Context, env *Env, interval time.Duration) func(
 			}
 		}
 	}()
-	return func() (int, []string) {
+	return func() {
 		cancel()
 		<-done
-		return samples, seen
 	}
 }

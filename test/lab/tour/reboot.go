@@ -4,14 +4,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1 "github.com/openshift/api/operator/v1"
 	"github.com/openshift/library-go/pkg/operator/v1helpers"
+	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/kmsguard/kmsguard/pkg/kmsstate"
 	"github.com/kmsguard/kmsguard/test/lab"
@@ -113,39 +112,14 @@ func nodeReboots(ctx context.Context, env *Env, res *Result) error {
 // sampleReasons reads the operator's condition of type every interval until the returned function is called, which
 // stops the sampling and returns the reasons it had while True, sorted, once each.
 func sampleReasons(ctx context.Context, env *Env, conditionType string, interval time.Duration) func() []string {
-	ctx, cancel := context.WithCancel(ctx)
-	var mu sync.Mutex
-	seen := map[string]bool{}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		ticker := time.NewTicker(interval)
-		defer ticker.Stop()
-		for {
-			if status, err := env.Lab.OperatorStatus(ctx); err == nil {
-				if c := v1helpers.FindOperatorCondition(status.Conditions, conditionType); c != nil && c.Status == operatorv1.ConditionTrue {
-					mu.Lock()
-					seen[c.Reason] = true
-					mu.Unlock()
-				}
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-ticker.C:
-			}
+	seen := sets.New[string]()
+	stop := sampleConditions(ctx, env, interval, func(conditions []operatorv1.OperatorCondition) {
+		if c := v1helpers.FindOperatorCondition(conditions, conditionType); c != nil && c.Status == operatorv1.ConditionTrue {
+			seen.Insert(c.Reason)
 		}
-	}()
+	})
 	return func() []string {
-		cancel()
-		<-done
-		mu.Lock()
-		defer mu.Unlock()
-		reasons := make([]string, 0, len(seen))
-		for r := range seen {
-			reasons = append(reasons, r)
-		}
-		sort.Strings(reasons)
-		return reasons
+		stop()
+		return sets.List(seen)
 	}
 }
