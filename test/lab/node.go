@@ -236,22 +236,28 @@ func (n *Node) register(ctx context.Context) error {
 			return fmt.Errorf("registering node %s: %w", n.name, err)
 		}
 		now := metav1.Now()
-		ready := corev1.NodeCondition{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "KubeletReady", Message: "lab node agent is running",
-			LastHeartbeatTime: now, LastTransitionTime: now}
-		var conditions []corev1.NodeCondition
-		for _, c := range node.Status.Conditions {
-			if c.Type == corev1.NodeReady {
-				if c.Status == corev1.ConditionTrue {
-					ready.LastTransitionTime = c.LastTransitionTime
-				}
-				continue
-			}
-			conditions = append(conditions, c)
-		}
-		node.Status.Conditions = append(conditions, ready)
+		setNodeReady(node, corev1.NodeCondition{Status: corev1.ConditionTrue, Reason: "KubeletReady", Message: "lab node agent is running",
+			LastHeartbeatTime: now, LastTransitionTime: now})
 		_, err = n.client.CoreV1().Nodes().UpdateStatus(ctx, node, metav1.UpdateOptions{})
 		return err
 	})
+}
+
+// setNodeReady puts ready in place of node's Ready condition, keeping the old one's transition time when the status
+// does not change.
+func setNodeReady(node *corev1.Node, ready corev1.NodeCondition) {
+	ready.Type = corev1.NodeReady
+	conditions := []corev1.NodeCondition{}
+	for _, c := range node.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			if c.Status == ready.Status {
+				ready.LastTransitionTime = c.LastTransitionTime
+			}
+			continue
+		}
+		conditions = append(conditions, c)
+	}
+	node.Status.Conditions = append(conditions, ready)
 }
 
 // run carries out this node's installer pods, runs its workload pods, and restarts a crash-looping apiserver,

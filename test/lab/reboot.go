@@ -130,14 +130,15 @@ func (n *Node) markUnreachable(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		now := metav1.Now()
-		for i, c := range node.Status.Conditions {
+		// The kubelet's last heartbeat stays: the node lifecycle controller changes only the status.
+		var heartbeat metav1.Time
+		for _, c := range node.Status.Conditions {
 			if c.Type == corev1.NodeReady {
-				node.Status.Conditions[i] = corev1.NodeCondition{Type: corev1.NodeReady, Status: corev1.ConditionUnknown,
-					Reason: "NodeStatusUnknown", Message: "Kubelet stopped posting node status.", LastHeartbeatTime: c.LastHeartbeatTime,
-					LastTransitionTime: now}
+				heartbeat = c.LastHeartbeatTime
 			}
 		}
+		setNodeReady(node, corev1.NodeCondition{Status: corev1.ConditionUnknown, Reason: "NodeStatusUnknown",
+			Message: "Kubelet stopped posting node status.", LastHeartbeatTime: heartbeat, LastTransitionTime: metav1.Now()})
 		_, err = n.client.CoreV1().Nodes().UpdateStatus(ctx, node, metav1.UpdateOptions{})
 		return err
 	})
